@@ -1,0 +1,68 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django import forms
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+
+from accounts.models import GameStat, User
+from ledger import services as ledger_services
+from ledger.selectors import balance_for_user
+
+
+class GameStatInline(admin.TabularInline):
+    model = GameStat
+    extra = 0
+    readonly_fields = ["game", "score", "hands", "wins", "escapes"]
+    can_delete = False
+
+
+class GrantForm(forms.Form):
+    amount = forms.IntegerField(label="歡樂豆（負數為扣除）")
+    reason = forms.CharField(label="原因", max_length=200)
+    correction = forms.BooleanField(label="更正（而非贈送）", required=False)
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ["username", "nickname", "beans", "is_bot", "is_staff", "date_joined"]
+    list_filter = ["is_bot", "is_staff", "is_active"]
+    search_fields = ["username", "nickname"]
+    fieldsets = BaseUserAdmin.fieldsets + (("樂游", {"fields": ["nickname", "avatar_seed", "is_bot"]}),)
+    inlines = [GameStatInline]
+
+    @admin.display(description="歡樂豆")
+    def beans(self, obj):
+        return balance_for_user(obj)
+
+    def get_urls(self):
+        return [
+            path("<int:user_id>/grant/", self.admin_site.admin_view(self.grant_view),
+                 name="accounts_user_grant"),
+            *super().get_urls(),
+        ]
+
+    def grant_view(self, request, user_id: int):
+        """A staff grant or correction: a balanced transfer with the reason and the staff user."""
+        user = User.objects.get(pk=user_id)
+        form = GrantForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                ledger_services.staff_grant(
+                    staff=request.user, user=user, amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                    correction=form.cleaned_data["correction"],
+                )
+            except Exception as error:  # shown to the staff member; nothing was written
+                messages.error(request, f"未執行：{error}")
+            else:
+                messages.success(request, "已入帳")
+                return redirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        return render(request, "admin/grant.html", {
+            "form": form, "target": user, "beans": balance_for_user(user),
+            "title": f"贈送 / 更正歡樂豆：{user}", **self.admin_site.each_context(request),
+        })
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {**(extra_context or {}),
+                         "grant_url": reverse("admin:accounts_user_grant", args=[object_id])}
+        return super().change_view(request, object_id, form_url, extra_context)

@@ -1,0 +1,162 @@
+"""Settings shared by every environment. Environment variables are read in config.env only."""
+
+from __future__ import annotations
+
+import dj_database_url
+
+from config import env
+
+BASE_DIR = env.BASE_DIR
+VAR_DIR = env.VAR_DIR
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+SECRET_KEY = env.env_str("SECRET_KEY", "dev-insecure-leyou-key-change-me")
+DEBUG = env.env_bool("DEBUG", False)
+ALLOWED_HOSTS = env.env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.env_list(
+    "CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"]
+)
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "django_htmx",
+    "accounts",
+    "ledger",
+    "games",
+    "lobby",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "lobby:home"
+LOGOUT_REDIRECT_URL = "lobby:home"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "accounts.context_processors.nav",
+            ],
+        },
+    },
+]
+
+if env.DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(env.DATABASE_URL, conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "leyou.sqlite3",
+            # WAL lets the web server, the clock and the worker read while one writes.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+if env.REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": env.REDIS_URL,
+                        # redis-py raises instead of waiting when its pool is full: size it.
+                        "max_connections": 200,
+                        # above channels-redis's 5 s blocking read, so idle consumers live on.
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                    }
+                ],
+                # past capacity, group_send drops messages silently: keep it well above a burst.
+                "capacity": 5000,
+                "expiry": 30,
+                "group_expiry": 86400,
+            },
+        }
+    }
+    CELERY_BROKER_URL = env.REDIS_URL
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # The embedded broker: kombu's filesystem transport, no server process needed.
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(VAR_DIR / "broker"),
+        "data_folder_out": str(VAR_DIR / "broker"),
+        "processed_folder": str(VAR_DIR / "broker-done"),
+        "store_processed": False,
+    }
+    (VAR_DIR / "broker").mkdir(exist_ok=True)
+
+CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again (it is idempotent)
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+
+LANGUAGE_CODE = "zh-hant"
+LANGUAGES = [("zh-hant", "中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Asia/Shanghai"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
+# Platform economy defaults (operators change the live values in the admin: ledger.EconomySettings).
+LEYOU = {
+    "WS_MAX_FRAME_BYTES": 4096,
+    "WS_RATE_PER_SECOND": 8,
+    "WS_RATE_BURST": 20,
+    "DISCONNECT_GRACE_SECONDS": 120,
+    "CLOCK_INTERVAL_SECONDS": 0.25,
+    "BOT_THINK_SECONDS": 0.8,
+    "AUTO_PLAY_SECONDS": 1.0,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"leyou": {"level": "INFO"}},
+}

@@ -1,0 +1,63 @@
+"""Tables and hands in the admin: read-only, with the event log and a replay link."""
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.models import Hand, HandEvent, HandSeat, Seat, Table
+
+
+class ReadOnly:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnly, admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["index", "user", "is_bot", "auto", "connections", "deadline"]
+    readonly_fields = fields
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["pk", "game", "room_id", "status", "is_private", "invite_code", "seq",
+                    "hands_played", "created_at"]
+    list_filter = ["game", "status", "is_private"]
+    inlines = [SeatInline]
+
+
+class EventInline(ReadOnly, admin.TabularInline):
+    model = HandEvent
+    extra = 0
+    fields = ["seq", "seat", "by", "action", "action_id", "created_at"]
+    readonly_fields = fields
+
+
+class HandSeatInline(ReadOnly, admin.TabularInline):
+    model = HandSeat
+    extra = 0
+    fields = ["seat", "user", "score", "beans", "won", "escaped"]
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["pk", "game", "table", "number", "status", "started_at", "settled_at",
+                    "replay"]
+    list_filter = ["game", "status"]
+    readonly_fields = ["seed_hash", "params", "players", "result"]
+    exclude = ["state", "seed"]
+    inlines = [HandSeatInline, EventInline]
+
+    @admin.display(description="回放")
+    def replay(self, obj):
+        if obj.status == Hand.Status.PLAYING:
+            return "—"
+        return format_html('<a href="{}">回放</a>', reverse("games:replay", args=[obj.pk]))

@@ -1,0 +1,76 @@
+"""The clock: sweeps stored deadlines and applies what is due through the tables service.
+
+Turn clocks are rows (``Seat.deadline``), not timers in a socket, so they fire within about one
+sweep interval, exactly once (each step re-checks under the table lock), across restarts and
+with any number of clock processes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Q
+from django.utils import timezone
+
+from games import tasks
+from games.models import Hand, Seat, Table
+from games.services import tables
+
+logger = logging.getLogger("leyou.clock")
+RESETTLE_AFTER = timedelta(seconds=20)
+_resent: dict[int, float] = {}
+
+
+def sweep() -> int:
+    """Run everything due now; return how many steps were taken."""
+    now = timezone.now()
+    steps = 0
+    due = list(
+        Seat.objects.filter(deadline__lte=now).order_by("deadline")
+        .values_list("table_id", "index")[:500]
+    )
+    for table_id, index in due:
+        try:
+            steps += bool(tables.due_seat_act(table_id=table_id, seat_index=index))
+        except Exception:
+            logger.exception("clock: seat %s of table %s failed", index, table_id)
+    for table_id in Table.objects.filter(
+        Q(fill_deadline__lte=now) | Q(next_hand_at__lte=now)
+    ).values_list("pk", flat=True)[:500]:
+        try:
+            tables.table_tick(table_id=table_id)
+            steps += 1
+        except Exception:
+            logger.exception("clock: table %s tick failed", table_id)
+    grace = timedelta(seconds=settings.LEYOU["DISCONNECT_GRACE_SECONDS"])
+    for table_id, index in Seat.objects.filter(
+        connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace
+    ).values_list("table_id", "index")[:200]:
+        try:
+            steps += bool(tables.grace_expire(table_id=table_id, seat_index=index))
+        except Exception:
+            logger.exception("clock: grace of seat %s table %s failed", index, table_id)
+    # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.
+    for hand_id in Hand.objects.filter(
+        settled_at__isnull=True, finished_at__lte=now - RESETTLE_AFTER
+    ).exclude(status=Hand.Status.PLAYING).values_list("pk", flat=True)[:100]:
+        if time.monotonic() - _resent.get(hand_id, -1e9) > RESETTLE_AFTER.total_seconds():
+            _resent[hand_id] = time.monotonic()
+            tasks.hand_settle_task.delay(hand_id)
+    return steps
+
+
+def run_forever(interval: float | None = None) -> None:
+    interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
+    logger.info("clock running every %.2fs", interval)
+    while True:
+        close_old_connections()
+        try:
+            sweep()
+        except Exception:
+            logger.exception("clock sweep failed")
+        time.sleep(interval)

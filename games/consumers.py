@@ -1,0 +1,158 @@
+"""The table's WebSocket: authenticate, parse, call the tables service, render. Nothing else.
+
+Client → server frames are JSON (the htmx ws extension's form of them):
+``{"kind": "move", "action": {...}, "seq": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
+``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``.
+Server → client frames are HTML fragments with top-level ids (swapped out of band by htmx), or
+JSON (``?format=json``, for scripted clients and benchmarks) — both rendered from the same
+per-seat view. Every push carries the table's ``seq``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import realtime, rendering, selectors
+from games.engine.errors import IllegalAction
+from games.exceptions import StaleSeq, TableError
+from games.services import tables
+
+CLOSE_POLICY = 1008  # rate limit exceeded
+CLOSE_UNAUTHORISED = 4401
+CLOSE_UNKNOWN_TABLE = 4404
+
+
+class TokenBucket:
+    """Per-socket message rate limit."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.capacity = rate, burst
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = self.scope.get("query_string", b"").decode()
+        self.as_json = "format=json" in query
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        conf = settings.LEYOU
+        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
+        self.max_bytes = conf["WS_MAX_FRAME_BYTES"]
+        self.last_seq = -1
+        found = await database_sync_to_async(selectors.table_get)(self.table_id)
+        if found is None:
+            await self.close(code=CLOSE_UNKNOWN_TABLE)
+            return
+        self.group = realtime.table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.seat = await database_sync_to_async(tables.connection_open)(
+            table_id=self.table_id, user=self.user
+        )
+        await self._push_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(tables.connection_close)(
+                table_id=self.table_id, user=self.user
+            )
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            await self.close(code=CLOSE_POLICY)
+            return
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > self.max_bytes:
+            await self._send_error("too_large", "訊息太大")
+            return
+        try:
+            message = json.loads(raw)
+            if not isinstance(message, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            await self._send_error("malformed", "訊息格式不正確")
+            return
+        kind = message.get("kind")
+        try:
+            if kind == "move":
+                action = message.get("action")
+                seq = message.get("seq")
+                seq = int(seq) if seq not in (None, "") else None
+                await database_sync_to_async(tables.move_submit)(
+                    table_id=self.table_id, user=self.user, action=action, expected_seq=seq,
+                    action_id=message.get("action_id") or None,
+                )
+            elif kind == "resync":
+                await self._push_snapshot()
+            elif kind == "auto":
+                await database_sync_to_async(tables.auto_set)(
+                    table_id=self.table_id, user=self.user, on=bool(message.get("on"))
+                )
+            elif kind == "leave":
+                await database_sync_to_async(tables.seat_leave)(
+                    table_id=self.table_id, user=self.user
+                )
+            elif kind == "bots":
+                await database_sync_to_async(tables.bots_fill)(
+                    table_id=self.table_id, by_user=self.user
+                )
+            else:
+                await self._send_error("malformed", "未知的訊息類型")
+        except IllegalAction as error:
+            await self._send_error(str(error.code), error.message)
+        except (TypeError, ValueError):
+            await self._send_error("malformed", "訊息格式不正確")
+        except StaleSeq as error:
+            await self._send_error(error.code, error.message)
+            await self._push_snapshot()
+        except TableError as error:
+            await self._send_error(error.code, error.message)
+
+    async def table_changed(self, event: dict) -> None:
+        if event["seq"] <= self.last_seq:
+            return  # already sent a snapshot at least this new
+        await self._push_snapshot()
+
+    async def _push_snapshot(self) -> None:
+        frame, seq = await database_sync_to_async(self._render)()
+        if frame is None:
+            return
+        if seq < self.last_seq:
+            return
+        self.last_seq = seq
+        await self.send(text_data=frame)
+
+    def _render(self) -> tuple[str | None, int]:
+        snapshot = selectors.table_snapshot(self.table_id)
+        if snapshot is None:
+            return None, -1
+        seat = selectors.seat_index_for_user(self.table_id, self.user)
+        if self.as_json:
+            return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
+        return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
+
+    async def _send_error(self, code: str, message: str) -> None:
+        if self.as_json:
+            await self.send(text_data=json.dumps({"type": "error", "code": code,
+                                                  "message": message}, ensure_ascii=False))
+        else:
+            await self.send(text_data=rendering.render_error(code, message))

@@ -1,0 +1,45 @@
+"""Errors of the live table. Each has a stable code sent to the client; nothing changed."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    code = "table_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class UnknownTable(TableError):
+    code = "unknown_table"
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+
+
+class StaleSeq(TableError):
+    code = "stale_seq"
+
+
+class DuplicateAction(TableError):
+    code = "duplicate_action"
+
+
+class NoHand(TableError):
+    code = "no_hand"
+
+
+class SeatUnavailable(TableError):
+    code = "seat_unavailable"
+
+
+class BeansOutOfRange(TableError):
+    code = "beans_out_of_range"
+
+
+class MalformedMessage(TableError):
+    code = "malformed"

@@ -1,0 +1,93 @@
+"""One render per viewer: the seat's own view (never another seat's) into HTML or JSON.
+
+The visibility decision is the engine's ``view``/``spectator_view``; this module only lays out
+what that view contains, plus the table's public meta data (names, clocks, 托管 marks).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from games.engine import registry
+
+_state_cache: dict[tuple[int, int], Any] = {}  # (hand id, table seq) -> engine state (per process)
+
+
+def _state_for(snapshot: dict) -> Any | None:
+    hand = snapshot["hand"]
+    if hand is None:
+        return None
+    key = (hand["id"], snapshot["table"]["seq"])
+    state = _state_cache.get(key)
+    if state is None:
+        state = registry.get(hand and snapshot["table"]["game"]).state_from_json(hand["state"])
+        if len(_state_cache) > 2000:
+            _state_cache.clear()
+        _state_cache[key] = state
+    return state
+
+
+def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
+    """The per-viewer model: public table meta plus exactly this seat's view of the hand."""
+    table = snapshot["table"]
+    ruleset = registry.get(table["game"])
+    state = _state_for(snapshot)
+    hand = snapshot["hand"]
+    view = None
+    if state is not None:
+        view = ruleset.view(state, seat) if seat is not None else ruleset.spectator_view(state)
+    result = None
+    if hand and hand["result"]:
+        # the settlement: scores, itemised lines and (once settled) the beans of each seat
+        result = {k: v for k, v in hand["result"].items() if k != "extra"}
+    return {
+        "seq": table["seq"],
+        "table": {k: table[k] for k in ("id", "game", "status", "is_private", "invite_code",
+                                         "owner_id", "next_hand_at", "fill_deadline")},
+        "room": {k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
+                                                      "rake", "turn_seconds")},
+        "seat": seat,
+        "seats": snapshot["seats"],
+        "hand": None if hand is None else {
+            "id": hand["id"], "number": hand["number"], "status": hand["status"],
+            "seed_hash": hand["seed_hash"], "seed": hand["seed"], "settled": hand["settled"],
+        },
+        "view": view,
+        "result": result,
+    }
+
+
+def render_json(snapshot: dict, seat: int | None, user) -> str:
+    return json.dumps({"type": "table", **viewer_model(snapshot, seat)}, ensure_ascii=False)
+
+
+def _rotate(seats: list[dict], seat: int | None) -> list[dict]:
+    """Seats ordered from the viewer: me first, then the next seats in play order."""
+    if seat is None:
+        return seats
+    return seats[seat:] + seats[:seat]
+
+
+def render_html(snapshot: dict, seat: int | None, user) -> str:
+    model = viewer_model(snapshot, seat)
+    game = snapshot["table"]["game"]
+    from games.boards import board_extras
+
+    context = {
+        **model,
+        **board_extras(game, model["view"], seat),
+        "around": _rotate(model["seats"], seat),
+        "is_owner": user is not None and model["table"]["owner_id"] == getattr(user, "pk", None),
+    }
+    return render_to_string(f"games/boards/{game}.html", context)
+
+
+def render_error(code: str, message: str) -> str:
+    return (
+        f'<div id="toast" class="toast toast-error" data-code="{escape(code)}">'
+        f"{escape(message)}</div>"
+    )

@@ -1,0 +1,97 @@
+"""Reads for the live table: snapshots, the viewer's seat, hand history and replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from games.engine import registry
+from games.models import Hand, HandEvent, HandSeat, Seat, Table
+
+
+def table_get(table_id: int) -> Table | None:
+    return Table.objects.filter(pk=table_id).first()
+
+
+def seat_index_for_user(table_id: int, user) -> int | None:
+    return (
+        Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
+    )
+
+
+def table_for_user(user) -> Table | None:
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    return seat.table if seat else None
+
+
+def table_snapshot(table_id: int) -> dict[str, Any] | None:
+    """Everything needed to render the table for any viewer (hidden data included: server only)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = list(table.seats.select_related("user").order_by("index"))
+    hand = table.hands.order_by("-number").first()
+    return {
+        "table": {
+            "id": table.pk, "game": table.game, "seq": table.seq, "status": table.status,
+            "params": table.params, "is_private": table.is_private,
+            "invite_code": table.invite_code, "owner_id": table.owner_id,
+            "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
+            "fill_deadline": table.fill_deadline.isoformat() if table.fill_deadline else None,
+        },
+        "seats": [
+            {
+                "index": s.index,
+                "user_id": s.user_id,
+                "name": str(s.user) if s.user else None,
+                "avatar": s.user.avatar_seed if s.user else 0,
+                "is_bot": s.is_bot,
+                "auto": s.auto,
+                "online": s.is_bot or s.connections > 0,
+                "deadline": s.deadline.isoformat() if s.deadline else None,
+            }
+            for s in seats
+        ],
+        "hand": None if hand is None else {
+            "id": hand.pk, "number": hand.number, "status": hand.status,
+            "seed_hash": hand.seed_hash,
+            "seed": hand.seed if hand.status != Hand.Status.PLAYING else None,
+            "state": hand.state, "result": hand.result, "params": hand.params,
+            "players": hand.players, "settled": hand.settled_at is not None,
+        },
+    }
+
+
+def hand_history_for_user(user, limit: int = 20) -> list[HandSeat]:
+    return list(
+        HandSeat.objects.filter(user=user).select_related("hand").order_by("-hand_id")[:limit]
+    )
+
+
+def hand_get_finished(hand_id: int) -> Hand | None:
+    return Hand.objects.filter(pk=hand_id).filter(~Q(status=Hand.Status.PLAYING)).first()
+
+
+def hand_replay_frames(hand: Hand) -> list[dict[str, Any]]:
+    """The spectator's view after the deal and after every event, re-derived from seed + log.
+
+    Only finished hands are replayed, so every hand is open (all seats' cards are shown by
+    giving the view of each seat in turn).
+    """
+    ruleset = registry.get(hand.game)
+    config = ruleset.config_from_params(hand.params)
+    state = ruleset.new_game(config, hand.seed, len(hand.players))
+    frames = [{"seq": None, "seat": None, "action": None,
+               "views": [ruleset.view(state, s) for s in range(len(hand.players))]}]
+    for event in HandEvent.objects.filter(hand=hand).order_by("seq"):
+        if event.action.get("type") == "escape":
+            frames.append({"seq": event.seq, "seat": event.seat, "action": event.action,
+                           "views": frames[-1]["views"]})
+            continue
+        ruleset.apply(state, event.seat, event.action)
+        frames.append({
+            "seq": event.seq, "seat": event.seat, "action": event.action,
+            "views": [ruleset.view(state, s) for s in range(len(hand.players))],
+        })
+    return frames

@@ -1,0 +1,1 @@
+"""Table orchestration: the only code that writes tables, seats, hands and events."""

@@ -1,0 +1,551 @@
+"""The live table: seats, hands, moves, clocks, 托管 and escape.
+
+One writer per table: every write locks the table row (``select_for_update``) inside one
+transaction; on SQLite the IMMEDIATE transaction mode serialises writers the same way. An
+accepted action is appended to ``HandEvent`` and the engine state snapshot is saved in that
+transaction; only after commit is anyone told (``realtime.table_changed``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import realtime
+from games.engine import registry
+from games.engine.chance import new_seed, seed_commitment
+from games.engine.errors import ErrorCode, IllegalAction
+from games.exceptions import (
+    BeansOutOfRange,
+    DuplicateAction,
+    NoHand,
+    NotSeated,
+    SeatUnavailable,
+    StaleSeq,
+    UnknownTable,
+)
+from games.models import Hand, HandEvent, Seat, Table
+from ledger import selectors as ledger_selectors
+
+logger = logging.getLogger("leyou.tables")
+
+# Phases in which every seat decides at once and the clock is short (seconds).
+SHORT_PHASE_SECONDS = {"start": 6, "dealing": 3}
+DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
+BETWEEN_HANDS_SECONDS = 8
+MAX_ACTION_ID = 64
+
+# lobby registers a function room_id -> current params, so a new hand uses the room as it is now
+_room_params_source = None
+
+
+def room_params_source_set(func) -> None:
+    """Let the lobby supply the live room params for each new hand (games never imports lobby)."""
+    global _room_params_source
+    _room_params_source = func
+
+
+def _conf(name: str) -> Any:
+    return settings.LEYOU[name]
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    seq: int
+    hand_over: bool
+
+
+# --- reading and locking ------------------------------------------------------------------------
+
+
+def _lock_table(table_id: int) -> Table:
+    # The row lock makes this transaction the table's only writer until it commits.
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise UnknownTable("沒有這張牌桌")
+    return table
+
+
+def _current_hand(table: Table) -> Hand | None:
+    return table.hands.filter(status=Hand.Status.PLAYING).order_by("-number").first()
+
+
+def _seat_of(table: Table, user) -> Seat:
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise NotSeated("你不在這張牌桌")
+    return seat
+
+
+# --- tables and seats ---------------------------------------------------------------------------
+
+
+def table_create(
+    *, game: str, params: dict, seat_count: int, is_private: bool = False, owner=None,
+    invite_code: str | None = None,
+) -> Table:
+    """Create a waiting table with empty seats."""
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game, room_id=params.get("room_id"), params=params, seat_count=seat_count,
+            is_private=is_private, owner=owner, invite_code=invite_code,
+        )
+        Seat.objects.bulk_create([Seat(table=table, index=i) for i in range(seat_count)])
+    return table
+
+
+def _check_beans(user, params: dict) -> None:
+    beans = ledger_selectors.balance_for_user(user)
+    low, high = params.get("min_beans") or 0, params.get("max_beans")
+    if beans < low:
+        raise BeansOutOfRange(f"歡樂豆不足：本場需要至少 {low}，你有 {beans}")
+    if high is not None and beans > high:
+        raise BeansOutOfRange(f"歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次")
+
+
+def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
+    """Sit the user at the table (a free seat, or the given one); start the hand when full."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.CLOSED:
+            raise SeatUnavailable("牌桌已關閉")
+        existing = table.seats.filter(user=user).first()
+        if existing is not None:
+            return existing
+        if Seat.objects.filter(user=user).exists():
+            raise SeatUnavailable("你已經在另一張牌桌上")
+        _check_beans(user, table.params)
+        free = table.seats.select_for_update().filter(user__isnull=True)
+        if index is not None:
+            free = free.filter(index=index)
+        seat = free.order_by("index").first()
+        if seat is None:
+            raise SeatUnavailable("牌桌已滿")
+        seat.user, seat.is_bot, seat.auto, seat.ready = user, bool(user.is_bot), False, True
+        seat.timeouts, seat.disconnected_at = 0, None
+        seat.save()
+        _bump(table)
+        if not table.is_private and table.fill_deadline is None and not user.is_bot:
+            wait = table.params.get("bot_wait_seconds", 5)
+            table.fill_deadline = timezone.now() + timedelta(seconds=wait)
+        table.save()
+        _maybe_start_hand(table)
+        _notify(table, lobby=True)
+    return seat
+
+
+def bots_fill(*, table_id: int, by_user=None) -> int:
+    """Fill every empty seat with a bot (the owner of a private table, or the clock)."""
+    from games.services.bots import bot_user_for_seat
+
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if by_user is not None and table.owner_id != by_user.pk:
+            raise SeatUnavailable("只有房主可以加入機器人")
+        if table.status == Table.Status.CLOSED:
+            return 0
+        if not table.seats.filter(user__isnull=False, is_bot=False).exists():
+            table.fill_deadline = None
+            table.save(update_fields=["fill_deadline"])
+            return 0
+        filled = 0
+        for seat in table.seats.select_for_update().filter(user__isnull=True).order_by("index"):
+            seat.user = bot_user_for_seat(table.params)
+            seat.is_bot, seat.auto, seat.ready = True, False, True
+            seat.save()
+            filled += 1
+        table.fill_deadline = None
+        _bump(table)
+        table.save()
+        _maybe_start_hand(table)
+        _notify(table, lobby=True)
+    return filled
+
+
+def seat_leave(*, table_id: int, user) -> bool:
+    """Leave the table. Leaving during a hand is an escape (逃跑): returns True then."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _seat_of(table, user)
+        hand = _current_hand(table)
+        escaped = False
+        if hand is not None:
+            _escape(table, hand, seat)
+            escaped = True
+        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
+        seat.connections, seat.ready = 0, False
+        seat.save()
+        _bump(table)
+        _maybe_close(table)
+        table.save()
+        _notify(table, lobby=True)
+    return escaped
+
+
+def _maybe_close(table: Table) -> None:
+    """A table with no human left closes; its bots go home."""
+    if table.seats.filter(user__isnull=False, is_bot=False).exists():
+        return
+    if _current_hand(table) is not None:
+        return
+    table.seats.update(user=None, is_bot=False, deadline=None, auto=False)
+    table.status = Table.Status.CLOSED
+    table.fill_deadline = None
+    table.next_hand_at = None
+
+
+def auto_set(*, table_id: int, user, on: bool) -> None:
+    """Switch 托管 on or off for the user's seat."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _seat_of(table, user)
+        seat.auto = on
+        seat.timeouts = 0
+        hand = _current_hand(table)
+        if hand is not None:
+            state = registry.get(hand.game).state_from_json(hand.state)
+            if seat.index in registry.get(hand.game).to_act(state):
+                seat.deadline = _deadline_for(seat, table, state, fresh=True)
+        seat.save()
+        _bump(table)
+        table.save(update_fields=["seq"])
+        _notify(table)
+
+
+def connection_open(*, table_id: int, user) -> int | None:
+    """A socket of the user opened: back to the seat, 托管 from a disconnect ends."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            return None
+        came_back = seat.connections == 0 and seat.disconnected_at is not None
+        seat.connections += 1
+        seat.disconnected_at = None
+        if came_back:
+            seat.auto = False
+        seat.save()
+        if came_back:
+            _bump(table)
+            table.save(update_fields=["seq"])
+            _notify(table)
+        return seat.index
+
+
+def connection_close(*, table_id: int, user) -> None:
+    """A socket closed; with none left the seat is played by 托管 (not an escape)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            return
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            return
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0:
+            seat.disconnected_at = timezone.now()
+            seat.auto = True
+            if seat.deadline is not None:
+                seat.deadline = min(
+                    seat.deadline, timezone.now() + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
+                )
+            _bump(table)
+            table.save(update_fields=["seq"])
+            _notify(table)
+        seat.save()
+
+
+# --- hands --------------------------------------------------------------------------------------
+
+
+def _bump(table: Table) -> None:
+    table.seq += 1
+
+
+def _notify(table: Table, *, lobby: bool = False) -> None:
+    seq = table.seq
+    # Tell the sockets only once the change is durable.
+    transaction.on_commit(lambda: realtime.table_changed(table.pk, seq, lobby=lobby))
+
+
+def _maybe_start_hand(table: Table) -> Hand | None:
+    seats = list(table.seats.select_related("user").order_by("index"))
+    if any(seat.user_id is None for seat in seats) or _current_hand(table) is not None:
+        return None
+    if table.status == Table.Status.CLOSED:
+        return None
+    return _hand_start(table, seats)
+
+
+def _hand_start(table: Table, seats: list[Seat]) -> Hand:
+    ruleset = registry.get(table.game)
+    if _room_params_source is not None and table.room_id:
+        fresh = _room_params_source(table.room_id)
+        if fresh:
+            table.params = fresh
+    balances = ledger_selectors.balances_for_users([seat.user_id for seat in seats])
+    params = {
+        **table.params,
+        "seat_beans": [balances[seat.user_id] for seat in seats],
+        "dealer": table.dealer,
+    }
+    config = ruleset.config_from_params(params)
+    seed = new_seed()
+    state = ruleset.new_game(config, seed, table.seat_count)
+    table.hands_played += 1
+    hand = Hand.objects.create(
+        table=table, number=table.hands_played, game=table.game, seed=seed,
+        seed_hash=seed_commitment(seed), params=params,
+        players=[
+            {"user_id": s.user_id, "name": str(s.user), "is_bot": s.is_bot,
+             "avatar": s.user.avatar_seed}
+            for s in seats
+        ],
+        state=ruleset.state_to_json(state),
+    )
+    table.status = Table.Status.PLAYING
+    table.fill_deadline = None
+    table.next_hand_at = None
+    _bump(table)
+    table.save()
+    _set_deadlines(table, hand, state, previous=frozenset(), actor=None)
+    return hand
+
+
+def _deadline_for(seat: Seat, table: Table, state: Any, *, fresh: bool) -> Any:
+    now = timezone.now()
+    if seat.is_bot:
+        return now + timedelta(seconds=_conf("BOT_THINK_SECONDS"))
+    if seat.auto or (seat.connections == 0 and seat.disconnected_at is not None):
+        return now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
+    phase = getattr(state, "phase", "")
+    seconds = SHORT_PHASE_SECONDS.get(phase, table.params.get("turn_seconds", 20))
+    return now + timedelta(seconds=seconds)
+
+
+def _set_deadlines(
+    table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
+) -> None:
+    ruleset = registry.get(hand.game)
+    to_act = ruleset.to_act(state)
+    for seat in table.seats.order_by("index"):
+        if seat.index in to_act:
+            if seat.index in previous and seat.index != actor and seat.deadline is not None:
+                continue  # still deciding; its clock keeps running
+            seat.deadline = _deadline_for(seat, table, state, fresh=True)
+            seat.deadline_seq = table.seq
+        else:
+            seat.deadline = None
+            seat.deadline_seq = None
+        seat.save(update_fields=["deadline", "deadline_seq"])
+
+
+def _apply(
+    table: Table, hand: Hand, seat: Seat, action: dict, *, action_id: str | None, by: str
+) -> MoveOutcome:
+    """Apply one action under the table lock and record it. IllegalAction changes nothing."""
+    ruleset = registry.get(hand.game)
+    state = ruleset.state_from_json(hand.state)
+    before = ruleset.to_act(state)
+    if action.get("type") == "mingpai" and getattr(state, "phase", "") == "dealing":
+        # the server's clock, not the client, says how many cards had been dealt (明牌 ×4 / ×3)
+        elapsed = (timezone.now() - hand.started_at).total_seconds()
+        action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
+    ruleset.apply(state, seat.index, action)
+    _bump(table)
+    HandEvent.objects.create(
+        table=table, hand=hand, seq=table.seq, seat=seat.index, action=action,
+        action_id=action_id, by=by,
+    )
+    hand.state = ruleset.state_to_json(state)
+    over = ruleset.is_over(state)
+    if over:
+        result = ruleset.result(state)
+        _finish(table, hand, result, escaped_seat=None)
+    else:
+        hand.save(update_fields=["state"])
+        _set_deadlines(table, hand, state, previous=before, actor=seat.index)
+    table.save()
+    _notify(table)
+    return MoveOutcome(seq=table.seq, hand_over=over)
+
+
+def _result_json(result) -> dict:
+    return {
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "lines": [{"label": l.label, "value": l.value, "seat": l.seat} for l in result.lines],
+        "extra": result.extra,
+    }
+
+
+def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> None:
+    from games import tasks
+
+    hand.result = _result_json(result)
+    if escaped_seat is not None:
+        hand.result["escaped_seat"] = escaped_seat
+    hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
+    hand.finished_at = timezone.now()
+    hand.save()
+    table.seats.update(deadline=None, deadline_seq=None)
+    table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
+    if result.winners and table.game != "doudizhu":
+        table.dealer = result.winners[0]
+    hand_id = hand.pk
+    # Settle only once the finished hand is durable; a lost task is re-sent by the clock.
+    transaction.on_commit(lambda: tasks.hand_settle_task.delay(hand_id))
+
+
+def _escape(table: Table, hand: Hand, seat: Seat) -> None:
+    ruleset = registry.get(hand.game)
+    state = ruleset.state_from_json(hand.state)
+    result = ruleset.escape_result(state, seat.index)
+    _bump(table)
+    HandEvent.objects.create(
+        table=table, hand=hand, seq=table.seq, seat=seat.index, action={"type": "escape"},
+        by="player",
+    )
+    _finish(table, hand, result, escaped_seat=seat.index)
+
+
+def move_submit(
+    *, table_id: int, user, action: dict, expected_seq: int | None, action_id: str | None,
+) -> MoveOutcome:
+    """Apply a player's action made against ``expected_seq``.
+
+    Raises UnknownTable, NotSeated, DuplicateAction (same client id seen), StaleSeq (the table
+    moved on), NoHand, or the engine's IllegalAction; in every case nothing changes.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
+    if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID):
+        raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _seat_of(table, user)
+        if action_id and HandEvent.objects.filter(table=table, action_id=action_id).exists():
+            raise DuplicateAction("這個動作已經送出過了")
+        if expected_seq is not None and expected_seq != table.seq:
+            raise StaleSeq(f"牌桌已更新（{table.seq}），請重試")
+        hand = _current_hand(table)
+        if hand is None:
+            raise NoHand("現在沒有進行中的牌局")
+        if seat.auto and not seat.is_bot:
+            seat.auto = False  # acting yourself ends 托管
+        seat.timeouts = 0
+        seat.save(update_fields=["auto", "timeouts"])
+        return _apply(table, hand, seat, action, action_id=action_id, by="player")
+
+
+# --- the clock ----------------------------------------------------------------------------------
+
+
+def due_seat_act(*, table_id: int, seat_index: int) -> bool:
+    """The clock's step for one due seat: a bot moves, a timed-out player gets 托管's move."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = table.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None or seat.deadline is None or seat.deadline > timezone.now():
+            return False  # someone acted first, or the clock moved
+        hand = _current_hand(table)
+        if hand is None:
+            seat.deadline = None
+            seat.save(update_fields=["deadline"])
+            return False
+        ruleset = registry.get(hand.game)
+        state = ruleset.state_from_json(hand.state)
+        if seat.index not in ruleset.to_act(state):
+            seat.deadline = None
+            seat.save(update_fields=["deadline"])
+            return False
+        if seat.is_bot:
+            action, by = ruleset.bot_action(state, seat.index), "bot"
+        else:
+            action, by = ruleset.auto_action(state, seat.index), "auto"
+            if not seat.auto:
+                seat.timeouts += 1
+                if seat.timeouts >= 2:
+                    seat.auto = True  # two missed turns in a row: 托管 until the player acts
+            seat.save(update_fields=["timeouts", "auto"])
+        _apply(table, hand, seat, action, action_id=None, by=by)
+        return True
+
+
+def table_tick(*, table_id: int) -> None:
+    """The clock's step for a table: fill with bots, start the next hand, or close it."""
+    now = timezone.now()
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return
+    if table.fill_deadline and table.fill_deadline <= now:
+        bots_fill(table_id=table_id)
+        return
+    if table.next_hand_at and table.next_hand_at <= now:
+        with transaction.atomic():
+            table = _lock_table(table_id)
+            if not table.next_hand_at or table.next_hand_at > now:
+                return
+            table.next_hand_at = None
+            grace = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
+            for seat in table.seats.select_related("user").filter(user__isnull=False):
+                gone = seat.connections == 0 and not seat.is_bot
+                if gone or not _beans_ok(seat, table.params):
+                    # a player who left after a hand (or can no longer afford the room) stands up
+                    seat.user, seat.is_bot, seat.auto, seat.ready = None, False, False, False
+                    seat.disconnected_at = None
+                    seat.save()
+            del grace
+            _bump(table)
+            if table.seats.filter(user__isnull=True).exists():
+                table.status = Table.Status.WAITING
+                if table.seats.filter(user__isnull=False, is_bot=False).exists():
+                    wait = table.params.get("bot_wait_seconds", 5)
+                    table.fill_deadline = now + timedelta(seconds=wait)
+                _maybe_close(table)
+            table.save()
+            _maybe_start_hand(table)
+            table.save()
+            _notify(table, lobby=True)
+
+
+def _beans_ok(seat: Seat, params: dict) -> bool:
+    if seat.is_bot:
+        from games.services.bots import bot_topup
+
+        bot_topup(seat.user, params)
+        return True
+    try:
+        _check_beans(seat.user, params)
+    except BeansOutOfRange:
+        return False
+    return True
+
+
+def grace_expire(*, table_id: int, seat_index: int) -> bool:
+    """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = table.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None or seat.user is None or seat.connections > 0 or seat.disconnected_at is None:
+            return False
+        limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
+        if timezone.now() - seat.disconnected_at < limit:
+            return False
+        hand = _current_hand(table)
+        if hand is not None:
+            _escape(table, hand, seat)
+        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
+        seat.disconnected_at = None
+        seat.save()
+        _bump(table)
+        _maybe_close(table)
+        table.save()
+        _notify(table)
+        return True

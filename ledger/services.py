@@ -1,0 +1,145 @@
+"""Ledger writes. :func:`transfer_create` is the only function that writes postings or balances."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ledger.exceptions import InsufficientBeans, ReliefNotAvailable, UnbalancedTransfer
+from ledger.models import Account, EconomySettings, Transfer
+
+MINT = "mint"  # where granted beans come from
+RAKE = "rake"  # 回收
+ESCAPE = "escape"  # penalties not paid to a player
+SHOP = "shop"  # items bought (記牌器 …)
+HOUSE = "house"  # the bank of house-banked games (大豐收)
+
+
+def account_for_user(user) -> Account:
+    """Return the user's bean account, creating it (balance 0) on first use."""
+    account, _ = Account.objects.get_or_create(user=user, defaults={"kind": Account.Kind.PLAYER})
+    return account
+
+
+def system_account(code: str) -> Account:
+    account, _ = Account.objects.get_or_create(code=code, defaults={"kind": Account.Kind.SYSTEM})
+    return account
+
+
+def transfer_create(
+    *,
+    postings: Iterable[tuple[Account, int]],
+    kind: str,
+    reason: str = "",
+    idempotency_key: str | None = None,
+    staff=None,
+) -> Transfer:
+    """Write one balanced transfer and update the balances, atomically.
+
+    ``postings`` are (account, amount) legs; legs on the same account are merged and zero legs
+    dropped. Raises UnbalancedTransfer if they do not sum to zero, InsufficientBeans if a player
+    would go negative. With an ``idempotency_key`` already used, returns that transfer and writes
+    nothing (a retried settlement never pays twice).
+    """
+    merged: dict[int, int] = defaultdict(int)
+    accounts: dict[int, Account] = {}
+    for account, amount in postings:
+        merged[account.pk] += int(amount)
+        accounts[account.pk] = account
+    legs = {pk: amount for pk, amount in merged.items() if amount != 0}
+    if sum(legs.values()) != 0:
+        raise UnbalancedTransfer(f"legs sum to {sum(legs.values())}, not zero")
+    with transaction.atomic():
+        if idempotency_key is not None:
+            existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return existing
+        # Lock the accounts in id order, so two transfers never wait on each other in a cycle.
+        locked = {
+            account.pk: account
+            for account in Account.objects.select_for_update().filter(pk__in=legs).order_by("pk")
+        }
+        for pk, amount in legs.items():
+            account = locked[pk]
+            if account.kind == Account.Kind.PLAYER and account.balance + amount < 0:
+                raise InsufficientBeans(
+                    f"{account} has {account.balance} beans, needs {-amount}"
+                )
+        try:
+            with transaction.atomic():
+                transfer = Transfer.objects.create(
+                    kind=kind, reason=reason[:200], idempotency_key=idempotency_key, staff=staff
+                )
+        except IntegrityError:
+            # Another process wrote the same key between our check and our insert.
+            return Transfer.objects.get(idempotency_key=idempotency_key)
+        rows = []
+        for pk in sorted(legs):
+            account = locked[pk]
+            account.balance += legs[pk]
+            account.save(update_fields=["balance"])
+            rows.append(
+                transfer.postings.model(
+                    transfer=transfer, account=account, amount=legs[pk],
+                    balance_after=account.balance,
+                )
+            )
+        transfer.postings.model.objects.bulk_create(rows)
+    return transfer
+
+
+def grant_signup(user) -> Transfer:
+    """Give a new player the operator-set signup grant (once per user)."""
+    amount = EconomySettings.current().signup_grant
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user(user), amount)],
+        kind=Transfer.Kind.SIGNUP,
+        reason="註冊贈送",
+        idempotency_key=f"signup:{user.pk}",
+    )
+
+
+def relief_claim(user) -> Transfer:
+    """Pay the daily relief (救濟) to a player below the threshold; at most N times a day."""
+    economy = EconomySettings.current()
+    account = account_for_user(user)
+    if account.balance >= economy.relief_threshold:
+        raise ReliefNotAvailable(f"救濟只給歡樂豆少於 {economy.relief_threshold} 的玩家")
+    today = timezone.localdate().isoformat()
+    for n in range(1, economy.relief_per_day + 1):
+        key = f"relief:{user.pk}:{today}:{n}"
+        if not Transfer.objects.filter(idempotency_key=key).exists():
+            return transfer_create(
+                postings=[
+                    (system_account(MINT), -economy.relief_amount),
+                    (account, economy.relief_amount),
+                ],
+                kind=Transfer.Kind.RELIEF,
+                reason="每日救濟",
+                idempotency_key=key,
+            )
+    raise ReliefNotAvailable(f"今天的救濟已領 {economy.relief_per_day} 次")
+
+
+def staff_grant(*, staff, user, amount: int, reason: str, correction: bool = False) -> Transfer:
+    """A staff grant (positive) or correction (either sign), recorded with reason and staff."""
+    if not reason.strip():
+        raise UnbalancedTransfer("a staff transfer needs a reason")
+    kind = Transfer.Kind.STAFF_CORRECTION if correction else Transfer.Kind.STAFF_GRANT
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user(user), amount)],
+        kind=kind,
+        reason=reason,
+        staff=staff,
+    )
+
+
+def account_for_user_id(user_id: int) -> Account:
+    """Like account_for_user, by id."""
+    account, _ = Account.objects.get_or_create(
+        user_id=user_id, defaults={"kind": Account.Kind.PLAYER}
+    )
+    return account

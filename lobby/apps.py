@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class LobbyConfig(AppConfig):
+    name = "lobby"
+    verbose_name = "大廳 Lobby"
+
+    def ready(self) -> None:
+        # games never imports lobby: the lobby hands games the live room params for new hands.
+        from games.services import tables
+        from lobby import selectors
+
+        tables.room_params_source_set(selectors.room_params)

@@ -1,0 +1,41 @@
+"""Lobby reads: rooms with their live counts."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+
+from games.models import Seat, Table
+from lobby.models import GAME_CHOICES, Room
+
+
+def room_params(room_id: int) -> dict | None:
+    room = Room.objects.filter(pk=room_id).first()
+    return room.params() if room else None
+
+
+def room_get(room_id: int) -> Room | None:
+    return Room.objects.filter(pk=room_id).first()
+
+
+def rooms_with_counts() -> list[dict]:
+    """Every room grouped by game, with players seated and tables running (for the live list)."""
+    rooms = list(Room.objects.all())
+    seated = dict(
+        Seat.objects.filter(user__isnull=False, table__room_id__isnull=False)
+        .exclude(table__status=Table.Status.CLOSED)
+        .values("table__room_id").annotate(n=Count("id", filter=Q(is_bot=False)))
+        .values_list("table__room_id", "n")
+    )
+    running = dict(
+        Table.objects.filter(status=Table.Status.PLAYING, room_id__isnull=False)
+        .values("room_id").annotate(n=Count("id")).values_list("room_id", "n")
+    )
+    names = dict(GAME_CHOICES)
+    games: dict[str, dict] = {}
+    for room in rooms:
+        group = games.setdefault(room.game, {"game": room.game, "title": names.get(room.game),
+                                             "rooms": []})
+        group["rooms"].append({
+            "room": room, "players": seated.get(room.pk, 0), "tables": running.get(room.pk, 0),
+        })
+    return list(games.values())

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from lobby import views
+
+app_name = "lobby"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rooms/", views.room_list, name="rooms"),
+    path("rooms/<int:room_id>/quick/", views.quick_join, name="quick_join"),
+    path("rooms/<int:room_id>/private/", views.private_create, name="private_create"),
+    path("private/join/", views.private_join, name="private_join"),
+]

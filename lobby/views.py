@@ -1,0 +1,57 @@
+"""Lobby pages: the game and room list (live), quick join, private rooms."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import selectors as game_selectors
+from games.exceptions import TableError
+from lobby import selectors, services
+
+
+def home(request):
+    current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
+    return render(request, "lobby/home.html", {
+        "games": selectors.rooms_with_counts(), "current_table": current,
+    })
+
+
+def room_list(request):
+    """The room list fragment (pushed live by the lobby socket, also fetched on demand)."""
+    return render(request, "lobby/_rooms.html", {"games": selectors.rooms_with_counts()})
+
+
+@login_required
+@require_POST
+def quick_join(request, room_id: int):
+    try:
+        table = services.quick_join(user=request.user, room_id=room_id)
+    except TableError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def private_create(request, room_id: int):
+    try:
+        table = services.private_create(user=request.user, room_id=room_id)
+    except TableError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def private_join(request):
+    try:
+        table = services.private_join(user=request.user, code=request.POST.get("code", ""))
+    except TableError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")
+    return redirect("games:table", table_id=table.pk)

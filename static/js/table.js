@@ -1,0 +1,135 @@
+// Table page: card selection, 提示 cycling, clocks and send bookkeeping. No game rules here:
+// the server decides what is legal and says why when it is not.
+(function () {
+  "use strict";
+  let clockOffset = 0;   // server time − browser time, in ms
+  let hintIndex = -1;
+  let lastSeq = -1;
+  let dragging = false, dragMode = true;
+
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+
+  function board() { return $("#board"); }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "id-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function toast(text, isError) {
+    const el = $("#toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast show" + (isError ? " toast-error" : "");
+    clearTimeout(el._t);
+    el._t = setTimeout(() => { el.className = "toast"; }, 2600);
+  }
+
+  function selectedRanks() {
+    return $$("#my-hand .card.selected").map((c) => c.dataset.rank).join("");
+  }
+
+  function setSelected(card, on) { card.classList.toggle("selected", on); }
+
+  function syncFromBoard() {
+    const b = board();
+    if (!b) return;
+    const seq = parseInt(b.dataset.seq || "-1", 10);
+    if (b.dataset.now) clockOffset = new Date(b.dataset.now).getTime() - Date.now();
+    lastSeq = seq;
+    hintIndex = -1;
+    tickClocks();
+  }
+
+  function tickClocks() {
+    const now = Date.now() + clockOffset;
+    $$(".clock[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.ceil((new Date(el.dataset.deadline).getTime() - now) / 1000));
+      const b = el.querySelector("b");
+      if (b) b.textContent = String(left);
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }
+  setInterval(tickClocks, 250);
+
+  // --- selection: click or drag across cards ------------------------------------------------
+  document.addEventListener("pointerdown", (e) => {
+    const card = e.target.closest("#my-hand .card.selectable");
+    if (!card) return;
+    dragging = true;
+    dragMode = !card.classList.contains("selected");
+    setSelected(card, dragMode);
+    e.preventDefault();
+  });
+  document.addEventListener("pointerover", (e) => {
+    if (!dragging) return;
+    const card = e.target.closest("#my-hand .card.selectable");
+    if (card) setSelected(card, dragMode);
+  });
+  document.addEventListener("pointerup", () => { dragging = false; });
+  document.addEventListener("keydown", (e) => {
+    const card = e.target.closest && e.target.closest("#my-hand .card.selectable");
+    if (card && (e.key === " " || e.key === "Enter")) {
+      setSelected(card, !card.classList.contains("selected"));
+      e.preventDefault();
+    }
+  });
+
+  // --- 提示: cycle through the legal plays the server listed for this seat --------------------
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("[data-hint]")) return;
+    const hints = JSON.parse(board().dataset.hints || "[]");
+    if (!hints.length) { toast("沒有能大過上家的牌", false); return; }
+    hintIndex = (hintIndex + 1) % hints.length;
+    const want = hints[hintIndex].split("");
+    $$("#my-hand .card").forEach((c) => setSelected(c, false));
+    $$("#my-hand .card").forEach((c) => {
+      const i = want.indexOf(c.dataset.rank);
+      if (i >= 0) { setSelected(c, true); want.splice(i, 1); }
+    });
+  });
+
+  // --- sending: stamp every move with the seq it was made against and a fresh id -------------
+  document.addEventListener("htmx:wsConfigSend", (e) => {
+    const p = e.detail.parameters;
+    const leave = e.target.closest && e.target.closest("[data-leave]");
+    if (leave && leave.dataset.confirmText && !window.confirm(leave.dataset.confirmText)) {
+      e.preventDefault();
+      return;
+    }
+    if (p.kind === "move") {
+      p.seq = lastSeq;
+      p.action_id = newId();
+      if (p.action && p.action.type === "play") {
+        const cards = selectedRanks();
+        if (!cards) { toast("請先選擇要出的牌", true); e.preventDefault(); return; }
+        p.action = Object.assign({}, p.action, { cards: cards });
+      }
+    }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", () => {
+    const b = board();
+    if (!b) return;
+    const seq = parseInt(b.dataset.seq || "-1", 10);
+    if (seq !== lastSeq) syncFromBoard();
+    if (b.dataset.seat !== "") window._hadSeat = true;
+    else if (window._hadSeat) { window.location.href = "/"; return; }
+    const t = $("#toast");
+    if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
+  });
+  document.addEventListener("htmx:wsOpen", () => {
+    const c = $("#conn");
+    if (c) c.className = "conn ok";
+  });
+  document.addEventListener("htmx:wsClose", (e) => {
+    const c = $("#conn");
+    const code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    if (!c) return;
+    c.className = "conn down";
+    c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
+      code === 4401 ? "請先登入" : code === 4404 ? "牌桌不存在" : "重新連線中…";
+  });
+  document.addEventListener("DOMContentLoaded", syncFromBoard);
+})();
