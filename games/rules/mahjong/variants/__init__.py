@@ -1,0 +1,1 @@
+"""Variant modules of the mahjong core (one module per game id)."""
