@@ -1,0 +1,3 @@
+"""placeholder bot"""
+def choose(ruleset, st, seat):
+    return ruleset.auto_action(st, seat)
