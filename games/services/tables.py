@@ -467,12 +467,15 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             return False
         if seat.is_bot:
             action, by = ruleset.bot_action(state, seat.index), "bot"
+        elif seat.auto:
+            # 托管 switched on (by the player, two missed turns or a disconnect): the bot plays
+            # the seat; a single missed turn only gets the cautious auto_action below.
+            action, by = ruleset.bot_action(state, seat.index), "auto"
         else:
             action, by = ruleset.auto_action(state, seat.index), "auto"
-            if not seat.auto:
-                seat.timeouts += 1
-                if seat.timeouts >= 2:
-                    seat.auto = True  # two missed turns in a row: 托管 until the player acts
+            seat.timeouts += 1
+            if seat.timeouts >= 2:
+                seat.auto = True  # two missed turns in a row: 托管 until the player acts
             seat.save(update_fields=["timeouts", "auto"])
         _apply(table, hand, seat, action, action_id=None, by=by)
         return True

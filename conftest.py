@@ -1,0 +1,41 @@
+"""Shared fixtures: users with beans, rooms, and helpers to drive tables."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def make_user(db):
+    from accounts import services
+
+    def make(beans: int | None = None, name: str | None = None):
+        n = next(_counter)
+        user = services.user_register(username=name or f"player{n}", password="pw-123456",
+                                      nickname=name or f"玩家{n}")
+        if beans is not None:
+            from ledger import services as ledger
+            from ledger.selectors import balance_for_user
+
+            diff = beans - balance_for_user(user)
+            if diff:
+                ledger.staff_grant(staff=None, user=user, amount=diff, reason="test setup",
+                                   correction=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def room(db):
+    from lobby.models import Room
+
+    return Room.objects.create(
+        name="測試場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=10,
+        rake=5, min_beans=100, max_beans=None, double_threshold=1000, turn_seconds=20,
+        bot_wait_seconds=0,
+    )
