@@ -1,0 +1,268 @@
+"""歡樂麻將 (game id ``mahjong_huanle``): GB fans + 財神 + 鳥牌 + 花牌 on the mahjong core.
+
+Seed 001 with RULES-NOTES §6, "歡樂麻將 details settled" and decision 5. Quoted rules:
+
+* 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌庄家抓完第14张牌后
+  翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
+  flipped flower is set aside and the next tile flipped); the indicator stays out of play; the
+  kind after it (9 → 1; 东南西北中发白 wrap) is 財神. The best substitution scores (RULES-NOTES §6
+  #3); a 財神 someone else discards is a natural tile.
+* 鳥牌: "玩家胡牌后，下一张城墙上的牌为鸟牌 … 以庄家为起点，按牌面数字逆时针计算 … 东南西北中发白按照
+  一到七的次序" — the next non-flower tile at the front of the wall; 海底 (wall empty): the last
+  tile taken from the wall. "点炮时，鸟如果买中在胡牌方或点炮方，即为中鸟，点炮人出双倍分数；自摸时，
+  鸟如果买中在胡牌方，即所有玩家给双倍分数；如果买中在别的玩家，只此一玩家给双倍分数" — so for each
+  winner–loser pair the 中鳥係數 is 2 when the bird hits either of them.
+* 庄家翻倍: "无论输赢庄家的结果将以两倍计算" — the 庄家係數 is 2 for each pair involving the dealer.
+* 番: the 81 GB fans (PyMahjongGB), + 無財神 2 ("胡牌时没有财神或财神代替本身花色使用"), + 花牌 1
+  each ("不计在起和分内，和牌后才能计分"). 8番場 needs 8 (GB + 無財神, flowers excluded).
+* X: 大眾場 番 × 中鳥 × 庄家; 8番場 (番 + 8) × …; 無番場 10 × …. The discarder alone pays on a
+  discard win (P = 1), all three on 自摸. Points here are X; the platform applies X·N + A.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.protocol import Result, ResultLine
+from games.engine.tiles import KINDS, standard_wall
+from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
+from games.rules.mahjong.gb import gb_fans
+from games.rules.mahjong.hands import SPECIAL_SHAPES, assignments
+from games.rules.mahjong.tiles import bird_number, next_kind
+
+ROOM_KINDS = {"dazhong": "大眾場", "bafan": "8番場", "wufan": "無番場"}
+_ROOM_ALIASES = {
+    "大眾場": "dazhong", "大众场": "dazhong", "8番場": "bafan", "8番场": "bafan",
+    "八番場": "bafan", "無番場": "wufan", "无番场": "wufan",
+}
+ZH_FAN_NAMES = {"无财神": "無財神", "花牌": "花牌"}
+
+
+@dataclass(frozen=True, slots=True)
+class HuanleConfig(CoreConfig):
+    """Room options of 歡樂麻將."""
+
+    room_kind: str = "dazhong"  # dazhong 大眾場 | bafan 8番場 | wufan 無番場
+    min_fans: int = 8  # the 8番場 minimum (flowers excluded)
+    wucaishen_fans: int = 2  # 無財神
+    escape_fans: int = 8  # 逃跑: the escaper pays each other seat X of a hand of this many 番
+
+
+class HuanleRuleset(MahjongRuleset):
+    """歡樂麻將."""
+
+    game_id: ClassVar[str] = "mahjong_huanle"
+    title: ClassVar[str] = "歡樂麻將"
+    config_cls: ClassVar[type] = HuanleConfig
+
+    # -- construction -------------------------------------------------------------------------
+    def config_from_params(self, params: dict[str, Any]) -> HuanleConfig:
+        params = dict(params)
+        kind = params.get("room_kind")
+        if isinstance(kind, str):
+            params["room_kind"] = _ROOM_ALIASES.get(kind, kind)
+            if params["room_kind"] not in ROOM_KINDS:
+                raise ValueError(f"unknown room kind {kind!r}")
+        return super().config_from_params(params)
+
+    def wall_tiles(self, config: Any) -> list[str]:
+        return standard_wall(with_flowers=True)  # RULES-NOTES §6 #1: 144 tiles
+
+    def shapes(self, config: Any) -> frozenset[str]:
+        return frozenset(SPECIAL_SHAPES)
+
+    def setup(self, state: State, config: Any) -> list:
+        """Flip the 財神 indicator from the front of the wall (flowers set aside)."""
+        aside: list[str] = []
+        while True:
+            tile = state.wall.pop(0)
+            aside.append(tile)
+            if not self.tile_is_flower(state, tile):
+                break
+        state.vars["set_aside"] = aside
+        state.vars["indicator"] = tile
+        state.vars["wild"] = [next_kind(tile)]
+        return []
+
+    # -- the win ------------------------------------------------------------------------------
+    def evaluate_win(self, state: State, ctx: WinContext) -> dict[str, Any] | None:
+        cfg: HuanleConfig = self.cfg(state)
+        seat = ctx.seat
+        wild = self.wild_kinds(state)
+        if ctx.tile_is_wild:
+            concealed = ctx.concealed + [ctx.tile]
+            counts, wilds, caps = self.split_wilds(state, seat, concealed)
+        else:
+            counts, wilds, caps = self.split_wilds(state, seat, ctx.concealed, ctx.tile)
+        options = assignments(counts, wilds, caps, self.sets_needed(state, seat),
+                              self.shapes(cfg))
+        if not options:
+            return None
+        naturals: list[str] = []
+        for k, c in enumerate(counts):
+            naturals += [KINDS[k]] * c
+        packs = tuple(self._gb_pack(state, seat, m) for m in state.melds[seat])
+        visible = self.visible_count(state, ctx.tile)
+        if not ctx.self_drawn and not ctx.rob_kong:
+            visible -= 1  # the discard itself lies in the river
+        # 和絕張 only for the real tile, never a 財神 standing in (RULES-NOTES)
+        fourth = (not ctx.tile_is_wild) and visible == 3 and not ctx.rob_kong
+        flowers = len(state.flowers[seat])
+        best: tuple[Any, ...] | None = None
+        best_data: dict[str, Any] | None = None
+        for option in sorted(options):
+            concrete = naturals + [KINDS[k] for k in option]
+            win_as = sorted({KINDS[k] for k in option}) if ctx.tile_is_wild else [ctx.tile]
+            for wt in win_as:
+                hand = list(concrete)
+                hand.remove(wt)
+                fans = gb_fans(
+                    packs, tuple(sorted(hand)), wt,
+                    self_drawn=ctx.self_drawn, fourth_tile=fourth,
+                    about_kong=ctx.rob_kong or ctx.after_kong, wall_last=ctx.wall_last,
+                    seat_wind=self.seat_wind(state, seat),
+                    prevalent_wind=cfg.prevalent_wind,
+                )
+                if fans is None:
+                    continue
+                gb_total = sum(p * c for _, _, p, c in fans)
+                own = wilds == 0 or all(KINDS[k] in wild for k in option)
+                wu = cfg.wucaishen_fans if own else 0
+                total = gb_total + wu + flowers
+                key = (total, gb_total, tuple(-k for k in option), wt)
+                if best is None or key > best:
+                    best = key
+                    best_data = {
+                        "fans": [{"name": n, "name_en": e, "value": p * c, "count": c}
+                                 for n, e, p, c in fans],
+                        "gb": gb_total, "wucaishen": wu, "flowers": flowers,
+                        "assignment": [KINDS[k] for k in option], "win_as": wt,
+                    }
+        if best_data is None:
+            return None
+        total = best_data["gb"] + best_data["wucaishen"] + flowers
+        counted = best_data["gb"] + best_data["wucaishen"]
+        ok = cfg.room_kind != "bafan" or counted >= cfg.min_fans
+        best_data.update(
+            total=total, ok=ok,
+            reason="" if ok else f"{counted} 番 < {cfg.min_fans} 番 (8番場, flowers excluded)",
+        )
+        return best_data
+
+    # -- the end ------------------------------------------------------------------------------
+    def on_finish(self, state: State) -> None:
+        out = state.outcome or {}
+        if out.get("type") != "win":
+            return
+        bird = None
+        for t in state.wall:
+            if not self.tile_is_flower(state, t):
+                bird = t
+                break
+        if bird is None:
+            bird = state.last_wall_tile  # 海底: the last tile is the bird
+        if bird is None or self.tile_is_flower(state, bird):
+            out["bird"] = None
+            return
+        out["bird"] = {"tile": bird, "seat": (state.dealer + bird_number(bird) - 1) % state.seats}
+
+    def base_points(self, cfg: HuanleConfig, fans: int) -> int:
+        if cfg.room_kind == "bafan":
+            return fans + 8
+        if cfg.room_kind == "wufan":
+            return 10
+        return fans
+
+    def settle(self, state: State) -> Result:
+        cfg: HuanleConfig = self.cfg(state)
+        out = state.outcome or {}
+        n = state.seats
+        scores = [0] * n
+        lines: list[ResultLine] = []
+        room = ROOM_KINDS[cfg.room_kind]
+        if out.get("type") != "win":
+            lines.append(ResultLine("流局", "0"))
+            return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
+                          extra={"payments": [], "fans": [], "room_kind": cfg.room_kind,
+                                 "next_dealer": out.get("next_dealer", state.dealer)})
+        bird = out.get("bird")
+        bird_seat = bird["seat"] if bird else None
+        payments: list[dict[str, Any]] = []
+        fan_table: list[dict[str, Any]] = []
+        for w, ev in zip(out["winners"], out["evals"]):
+            for f in ev["fans"]:
+                lines.append(ResultLine(f["name"], f"{f['value']}番", w))
+            if ev["wucaishen"]:
+                lines.append(ResultLine("無財神", f"{ev['wucaishen']}番", w))
+            if ev["flowers"]:
+                lines.append(ResultLine(f"花牌 ×{ev['flowers']}", f"{ev['flowers']}番", w))
+            if ev["assignment"]:
+                lines.append(ResultLine("財神作 " + " ".join(ev["assignment"]), "", w))
+            lines.append(ResultLine("合計", f"{ev['total']}番", w))
+            base = self.base_points(cfg, ev["total"])
+            lines.append(ResultLine(f"{room} 基數", str(base), w))
+            fan_table.append({"seat": w, "fans": ev["fans"], "wucaishen": ev["wucaishen"],
+                              "flowers": ev["flowers"], "total": ev["total"], "base": base})
+            losers = [s for s in range(n) if s != w] if out["self_drawn"] else [out["from"]]
+            for loser in losers:
+                bird_x = 2 if bird_seat in (w, loser) else 1
+                dealer_x = 2 if state.dealer in (w, loser) else 1
+                points = base * bird_x * dealer_x
+                payments.append({"from": loser, "to": w, "points": points, "base": base,
+                                 "bird": bird_x, "dealer": dealer_x})
+                scores[loser] -= points
+                scores[w] += points
+                parts = [str(base)]
+                if bird_x > 1:
+                    parts.append("中鳥×2")
+                if dealer_x > 1:
+                    parts.append("莊家×2")
+                lines.append(ResultLine(f"座{loser} → 座{w}", " × ".join(parts) + f" = {points}",
+                                        loser))
+        if bird:
+            hit = "中鳥" if any(p["bird"] > 1 for p in payments) else "不中"
+            lines.append(ResultLine(f"鳥牌 {bird['tile']} → 座{bird_seat}", hit))
+        lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
+        return Result(
+            scores=tuple(scores), winners=tuple(out["winners"]), lines=tuple(lines),
+            extra={"payments": payments, "fans": fan_table, "bird": bird,
+                   "room_kind": cfg.room_kind, "self_drawn": out["self_drawn"],
+                   "from": out["from"], "next_dealer": out.get("next_dealer", state.dealer)},
+        )
+
+    def escape_result(self, state: State, seat: int) -> Result:
+        """001 §3: the escaper is charged; here he pays each other seat the X of a hand of
+        ``escape_fans`` 番 in this room (×2 for pairs involving the dealer)."""
+        cfg: HuanleConfig = self.cfg(state)
+        if not 0 <= seat < state.seats:
+            raise IllegalAction(ErrorCode.MALFORMED, "no such seat")
+        base = self.base_points(cfg, cfg.escape_fans)
+        scores = [0] * state.seats
+        payments = []
+        lines = [ResultLine("逃跑", f"座{seat}", seat)]
+        for s in range(state.seats):
+            if s == seat:
+                continue
+            x = base * (2 if state.dealer in (s, seat) else 1)
+            scores[s] += x
+            scores[seat] -= x
+            payments.append({"from": seat, "to": s, "points": x})
+            lines.append(ResultLine(f"座{seat} → 座{s}", str(x), seat))
+        return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
+                      extra={"payments": payments, "escape": seat})
+
+    def variant_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        cfg: HuanleConfig = self.cfg(state)
+        wild = sorted(self.wild_kinds(state))
+        out = state.outcome or {}
+        return {
+            "room_kind": cfg.room_kind,
+            "room_kind_name": ROOM_KINDS[cfg.room_kind],
+            "min_fans": cfg.min_fans if cfg.room_kind == "bafan" else 0,
+            "caishen": wild[0] if wild else None,
+            "indicator": state.vars.get("indicator"),
+            "dealer_factor": 2,
+            "bird": out.get("bird"),
+        }
