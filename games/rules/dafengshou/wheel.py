@@ -315,13 +315,29 @@ def expected_rtp(config: Config) -> float:
 def simulate_rtp(config: Config, rounds: int, seed: str) -> float:
     """Measured return-to-player of ``rounds`` spins, one bean on every crop each round.
 
-    Uses the game's own draw on one ``Chance(seed, "rtp")`` stream; outcomes are tallied and
-    each distinct outcome's payout is computed once.
+    Runs the game's own draw (:meth:`Spinner.draw`'s steps, inlined for speed) on one
+    ``Chance(seed, "rtp")`` stream; plain cells are tallied in a list, luck outcomes in a
+    Counter, and each distinct outcome's payout is computed once at the end.
     """
     spinner = Spinner(config)
     chance = Chance(seed, "rtp")
-    draw = spinner.draw
-    tally = Counter(draw(chance) for _ in range(rounds))
+    below = chance.below
+    cells = spinner.cells
+    total = cells[-1]
+    is_luck = [kind == LUCK for kind, _crop in RING]
+    plain = [0] * len(RING)
+    lucky: Counter[Outcome] = Counter()
+    for _ in range(rounds):
+        cell = bisect_right(cells, below(total))
+        if is_luck[cell]:
+            special = SPECIAL_IDS[_pick(chance, spinner.specials)]
+            train = 0
+            if special == KAIHUOCHE:
+                train = config.train_min + below(config.train_max - config.train_min + 1)
+            lucky[(cell, special, train)] += 1
+        else:
+            plain[cell] += 1
     unit = dict.fromkeys(OBJECT_IDS, 1)
-    paid = sum(n * payout(config, unit, outcome) for outcome, n in tally.items())
+    paid = sum(n * payout(config, unit, (cell, None, 0)) for cell, n in enumerate(plain) if n)
+    paid += sum(n * payout(config, unit, outcome) for outcome, n in lucky.items())
     return paid / (rounds * len(OBJECT_IDS))
