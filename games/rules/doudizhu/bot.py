@@ -1,3 +1,233 @@
-"""placeholder bot"""
-def choose(ruleset, st, seat):
+"""A heuristic 斗地主 bot (issue 2 item 10, issue 3 item 5).
+
+It sees only what the seat's view shows (own hand, counts, plays, roles). The core is a quick
+estimate of how many plays a hand needs to go out (:func:`hand_cost`: rocket, bombs, trio chains
+and trios with their kickers, chains, pair chains, pairs, singles — the best of a few greedy
+orders). Then:
+
+* Bidding: a strength score (jokers, 2s, aces, bombs, few plays needed) decides 叫 / 搶 / 加倍 /
+  倒拉壘沃 / 明牌; 悶抓 only with nothing to lose is never done (it always looks first).
+* Leading: go out if one play empties the hand; else the play that leaves the cheapest hand,
+  keeping bombs and the rocket, lowest rank first (so low singles and pairs that fit nowhere go
+  first, chains are played out whole); if an opponent has one card left, no low single.
+* Following: never beat the partner's play (a farmer lets the other farmer's trick run) unless
+  it ends the hand; beat an opponent with the cheapest play that does not break the hand; use a
+  bomb only when an opponent is close to going out or the bomb nearly finishes the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rules.doudizhu.patterns import (
+    ACE,
+    BIG,
+    IDX,
+    SMALL,
+    TWO,
+    all_readings,
+    counts_of,
+)
+
+
+def _chain_runs(c: list[int], per: int, minimum: int) -> tuple[int, int] | None:
+    """The longest run (start, length) of ranks 3…A with count ≥ per, if ≥ minimum."""
+    best = None
+    run = 0
+    for r in range(ACE + 1):
+        run = run + 1 if c[r] >= per else 0
+        if run >= minimum and (best is None or run > best[1]):
+            best = (r - run + 1, run)
+    return best
+
+
+def _rest_cost(c: list[int]) -> int:
+    """Plays needed for trios, pairs and singles, with trios carrying kickers."""
+    groups = 0
+    kick_slots = 0
+    r = 0
+    while r <= TWO:
+        if c[r] >= 3:
+            length = 1
+            while r + length <= ACE and c[r + length] >= 3 and r + length - 1 < ACE:
+                length += 1
+            if r + length - 1 > ACE:
+                length = 1
+            groups += 1
+            kick_slots += length
+            r += length
+        else:
+            r += 1
+    pairs = sum(1 for x in range(13) if c[x] == 2)
+    singles = sum(1 for x in range(15) if c[x] == 1)
+    if c[SMALL] and c[BIG]:
+        singles -= 2
+        groups += 1
+    loose = pairs + singles
+    return groups + max(0, loose - kick_slots)
+
+
+def hand_cost(c: list[int], wild: int = 0) -> int:
+    """Roughly how many plays the hand needs (bombs and the rocket count one each)."""
+    c = c[:]
+    cost = 0
+    for r in range(13):
+        if c[r] == 4:
+            cost += 1
+            c[r] = 0
+    best = _rest_cost(c)
+    # try taking chains / pair chains greedily in two orders
+    for order in ((1, 2), (2, 1)):
+        d = c[:]
+        extra = 0
+        for per in order:
+            while True:
+                run = _chain_runs(d, per, 5 if per == 1 else 3)
+                if run is None:
+                    break
+                start, length = run
+                for x in range(start, start + length):
+                    d[x] -= per
+                extra += 1
+        best = min(best, extra + _rest_cost(d))
+    return max(1 if any(c) or cost == 0 else 0, cost + best - wild)
+
+
+def strength(hand: str) -> float:
+    c = counts_of(hand)
+    score = 0.0
+    score += 4 * c[BIG] + 3 * c[SMALL] + 2 * c[TWO] + 0.5 * c[ACE]
+    if c[SMALL] and c[BIG]:
+        score += 2
+    score += 5 * sum(1 for r in range(13) if c[r] == 4)
+    score += max(0, 9 - hand_cost(c)) * 0.8
+    return score
+
+
+def _action(play: str) -> dict[str, Any]:
+    cards, _, reading = play.partition("/")
+    out: dict[str, Any] = {"type": "play", "cards": cards}
+    if reading:
+        out["as"] = reading
+    return out
+
+
+def _after(hand_c: list[int], cards: str) -> list[int]:
+    c = hand_c[:]
+    for ch in cards:
+        c[IDX[ch]] -= 1
+    return c
+
+
+def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
+    phase = st.phase
+    hand = st.hands[seat]
+    if phase == "start":
+        return {"type": "start", "mingpai": False}
+    if phase == "dealing":
+        if strength(hand) >= 16:
+            return {"type": "mingpai", "dealt": 17}
+        return {"type": "ready"}
+    s = strength(hand)
+    if phase == "bidding":
+        if st.variant == "menzhua" and not st.looked[seat]:
+            return {"type": "look"}
+        return {"type": "bid", "call": s >= 7}
+    if phase == "robbing":
+        return {"type": "rob", "rob": s >= 10}
+    if phase == "doubling":
+        return {"type": "double", "double": s >= (11 if seat == st.landlord else 9)}
+    if phase == "dou":
+        if seat == st.landlord:
+            farmer = next(f for f in range(3) if f != seat and st.dou_open[f] and st.dou[f] % 2)
+            return {"type": "dou", "farmer": farmer, "dou": s >= 12}
+        return {"type": "dou", "dou": s >= 10}
+    if phase == "playing":
+        return _play(ruleset, st, seat)
     return ruleset.auto_action(st, seat)
+
+
+def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
+    hand = st.hands[seat]
+    c = counts_of(hand)
+    laizi = st.laizi
+    wild_rank = IDX[laizi] if laizi else None
+    wild = c[wild_rank] if wild_rank is not None else 0
+    plays = ruleset.legal_plays_for(st, seat)
+    landlord = st.landlord
+    opponents = [s for s in range(3) if s != seat] if seat == landlord else [landlord]
+    danger = min(len(st.hands[o]) for o in opponents)
+    # go out at once if possible
+    for play in plays:
+        if len(play.partition("/")[0]) == len(hand):
+            return _action(play)
+    if ruleset._may_show_after_dipai(st, seat) and strength(hand) >= 18:
+        return {"type": "mingpai"}
+
+    def cost_after(play: str) -> int:
+        cards = play.partition("/")[0]
+        rest = _after(c, cards)
+        w = 0
+        if wild_rank is not None:
+            w = rest[wild_rank]
+            rest[wild_rank] = 0
+        return hand_cost(rest, w)
+
+    def is_bomb(play: str) -> bool:
+        cards = play.partition("/")[0]
+        return len(cards) in (2, 4) and any(p.tier for p in all_readings(play, laizi))
+
+    def wild_used(play: str) -> int:
+        return play.partition("/")[0].count(laizi) if laizi else 0
+
+    if st.lead is None:
+        candidates = [p for p in plays if not is_bomb(p)] or plays
+        best = None
+        for play in candidates:
+            cards = play.partition("/")[0]
+            key_cost = cost_after(play)
+            single_low = len(cards) == 1 and danger == 1 and IDX[cards] < TWO
+            key = (key_cost + (3 if single_low else 0), wild_used(play), _main_rank(play, laizi),
+                   -len(cards))
+            if best is None or key < best[0]:
+                best = (key, play)
+        return _action(best[1])
+    # following
+    lead_seat = st.lead["seat"]
+    options = [p for p in plays]
+    if not options:
+        return {"type": "pass"}
+    partner_leads = seat != landlord and lead_seat != landlord
+    if partner_leads:
+        return {"type": "pass"}
+    base = hand_cost(*_split(c, wild_rank))
+    normal = [p for p in options if not is_bomb(p)]
+    best = None
+    for play in normal:
+        after = cost_after(play)
+        rank = _main_rank(play, laizi)
+        # do not spend 2s / jokers on a small play unless the opponent is near the end
+        high = rank >= TWO and danger > 4 and st.lead["rank"] < ACE - 2
+        key = (after - base + (1 if high else 0), wild_used(play), rank)
+        if best is None or key < best[0]:
+            best = (key, play)
+    if best is not None and (best[0][0] <= 1 or danger <= 3):
+        return _action(best[1])
+    bombs = [p for p in options if is_bomb(p)]
+    if bombs and (danger <= 4 or base <= 2):
+        return _action(bombs[0])
+    return {"type": "pass"}
+
+
+def _split(c: list[int], wild_rank: int | None) -> tuple[list[int], int]:
+    if wild_rank is None:
+        return c, 0
+    d = c[:]
+    w = d[wild_rank]
+    d[wild_rank] = 0
+    return d, w
+
+
+def _main_rank(play: str, laizi: str | None) -> int:
+    found = all_readings(play, laizi)
+    return found[0].rank if found else 0

@@ -227,6 +227,12 @@ def _tier(kind: str, cards_c: list[int], laizi: int | None) -> int:
     return TIER_SOFT
 
 
+def _possible(c: list[int]) -> bool:
+    """At most four of a rank and one of each joker (a reading may repeat a 癩子's rank
+    beyond what others hold, but never past four cards of a rank)."""
+    return max(c[:13]) <= 4 and c[SMALL] <= 1 and c[BIG] <= 1
+
+
 def _check_substitution(cards: str, reading: str, laizi: int | None) -> bool:
     """Whether ``reading`` is a legal reading of ``cards`` with the 癩子 rank ``laizi``."""
     if cards == reading:
@@ -259,6 +265,8 @@ def all_readings(play: str, laizi: str | None = None) -> list[Pattern]:
         return []
     rc = counts_of(reading)
     cc = counts_of(cards) if cards != reading else rc
+    if not _possible(cc) or not _possible(rc):
+        return []
     if lz is not None and cc[lz] == len(cards) == 4:
         return [Pattern("bomb", lz, 1, 4, TIER_PURE, cards, reading)]
     out = [

@@ -150,6 +150,14 @@ def settle(st: Any, cfg: Any) -> Result:
     return Result(tuple(scores), winners, tuple(lines), extra)
 
 
+def escape_factor(landlord: bool, multiplier: int, real: int) -> int:
+    """The escaper's factor per opponent (× 底分): below 10 the fixed 20 / 10, from 10 on
+    (exactly 10 included) 4 / 2 × the real pair factor (倍數 with that pair's 加倍 etc.)."""
+    if multiplier < 10:
+        return 20 if landlord else 10
+    return (4 if landlord else 2) * real
+
+
 def escape(st: Any, cfg: Any, seat: int, held_bombs: list[dict[str, int]]) -> Result:
     """The Result when ``seat`` escapes now (see the module docstring)."""
     bombs = list(st.bombs) + held_bombs
@@ -160,15 +168,13 @@ def escape(st: Any, cfg: Any, seat: int, held_bombs: list[dict[str, int]]) -> Re
     lines = [ResultLine("逃跑", "", seat)]
     lines += [ResultLine(label, f"×{factor}", who) for label, factor, who in parts]
     if st.landlord is None:
-        targets = [(other, 10 if total < 10 else 2 * total) for other in range(3) if other != seat]
+        targets = [(other, escape_factor(False, total, total)) for other in range(3)
+                   if other != seat]
     elif seat == st.landlord:
-        targets = []
-        for farmer in farmers_of(st):
-            real = total * pair_factor(st, farmer)
-            targets.append((farmer, 20 if total < 10 else 4 * real))
+        targets = [(farmer, escape_factor(True, total, total * pair_factor(st, farmer)))
+                   for farmer in farmers_of(st)]
     else:
-        real = total * pair_factor(st, seat)
-        targets = [(st.landlord, 10 if total < 10 else 2 * real)]
+        targets = [(st.landlord, escape_factor(False, total, total * pair_factor(st, seat)))]
     for other, factor in targets:
         points = _scaled(cfg, cfg.base_score * factor)
         if cfg.effective_cap:
