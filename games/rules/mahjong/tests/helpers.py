@@ -1,0 +1,58 @@
+"""Scripted 歡樂麻將 states for the tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.engine import registry
+from games.rules.mahjong.core import State
+
+import games.rules.mahjong  # noqa: F401  (registers)
+
+FILLER = "B2 B3 T2 T3 W2 W3 B6 T6 W6 B8 T8 W8 F2 F3 J1 W7 T7 B7".split()
+
+
+def huanle():
+    return registry.get("mahjong_huanle")
+
+
+def make_state(
+    hands: list[str],
+    *,
+    current: int = 0,
+    dealer: int = 0,
+    wall: list[str] | None = None,
+    wild: str | None = None,
+    melds: list[list[dict[str, Any]]] | None = None,
+    flowers: list[list[str]] | None = None,
+    discards: list[list[str]] | None = None,
+    **params: Any,
+) -> State:
+    """A turn of ``current`` with the given hands (space-separated; its last tile is drawn)."""
+    ruleset = huanle()
+    config = ruleset.config_from_params({"dealer": dealer, **params})
+    state = ruleset.new_game(config, "scripted", 4)
+    state.hands = [h.split() for h in hands]
+    state.wall = list(wall if wall is not None else FILLER)
+    state.vars["wild"] = [wild] if wild else []
+    state.melds = melds or [[] for _ in range(4)]
+    state.flowers = flowers or [[] for _ in range(4)]
+    state.discards = discards or [[] for _ in range(4)]
+    state.drawn = [None] * 4
+    state.drawn[current] = state.hands[current][-1]
+    state.current = current
+    state.phase = "turn"
+    state.claim = None
+    state.outcome = None
+    state.must_discard = False
+    state.after_kong = False
+    return state
+
+
+def dump(state: State) -> str:
+    return json.dumps(huanle().state_to_json(state), sort_keys=True, ensure_ascii=False)
+
+
+def peng(tile: str, src: int) -> dict[str, Any]:
+    return {"kind": "peng", "tiles": [tile] * 3, "from": src, "claimed": tile}
