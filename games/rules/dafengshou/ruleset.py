@@ -196,7 +196,7 @@ class DafengshouRuleset(Ruleset[Config, State]):
             "special_name": SPECIAL_NAMES_ZH[special] if special else None,
             "train": train,
             "lit": list(lit),
-            "winning_objects": sorted({RING[c][1] for c in lit}, key=OBJECT_IDS.index),  # type: ignore[arg-type]
+            "winning_objects": [o for o in OBJECT_IDS if any(RING[c][1] == o for c in lit)],
             "total_payout": sum(state.payouts),
         }
 
@@ -208,7 +208,8 @@ class DafengshouRuleset(Ruleset[Config, State]):
             if kind == LUCK:
                 entry["name"] = "好運"
             else:
-                entry.update(object=crop, name=OBJECT_NAMES_ZH[crop], odds=config.cell_odds(cell))  # type: ignore[index]
+                assert crop is not None
+                entry.update(object=crop, name=OBJECT_NAMES_ZH[crop], odds=config.cell_odds(cell))
             out.append(entry)
         return out
 
@@ -262,12 +263,13 @@ class DafengshouRuleset(Ruleset[Config, State]):
         scores = tuple(state.payouts[s] - stakes[s] for s in range(state.seats))
         outcome = self._outcome_view(state)
         cell = outcome["cell"]
-        label = RING[cell][1] and OBJECT_NAMES_ZH[RING[cell][1]]  # type: ignore[index]
-        lines = [
-            ResultLine(
-                "開獎", outcome["special_name"] or f"{label}（{'大' if RING[cell][0] == 'big' else '小'}）"
-            )
-        ]
+        kind, crop = RING[cell]
+        if outcome["special_name"]:
+            drawn = outcome["special_name"]
+        else:
+            assert crop is not None
+            drawn = f"{OBJECT_NAMES_ZH[crop]}（{'大' if kind == 'big' else '小'}）"
+        lines = [ResultLine("開獎", drawn)]
         for s in range(state.seats):
             if stakes[s] or state.payouts[s]:
                 lines.append(ResultLine("押注", f"-{stakes[s]}", s))

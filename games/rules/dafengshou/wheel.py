@@ -161,7 +161,7 @@ class Config:
                 out.append(self.luck_weight)
             else:
                 table = self.big_weights if kind == BIG else self.small_weights
-                out.append(table[OBJECT_INDEX[crop]])  # type: ignore[index]
+                out.append(table[OBJECT_INDEX[crop or ""]])
         return out
 
     def cell_odds(self, cell: int) -> int:
@@ -169,7 +169,8 @@ class Config:
         kind, crop = RING[cell]
         if kind == LUCK:
             return 0
-        return self.odds[OBJECT_INDEX[crop]] if kind == BIG else self.small_odds  # type: ignore[index]
+        assert crop is not None
+        return self.odds[OBJECT_INDEX[crop]] if kind == BIG else self.small_odds
 
 
 def _per_crop(value: Any, default: tuple[int, ...]) -> tuple[int, ...]:
@@ -264,7 +265,7 @@ def spin(config: Config, seed: str) -> Outcome:
 
 def payout(config: Config, bets: dict[str, int], outcome: Outcome) -> int:
     """Beans returned for ``bets`` (crop → stake) on an outcome, stakes included."""
-    return sum(bets.get(RING[c][1], 0) * config.cell_odds(c) for c in lit_cells(outcome))  # type: ignore[arg-type]
+    return sum(bets.get(RING[c][1] or "", 0) * config.cell_odds(c) for c in lit_cells(outcome))
 
 
 # -- return to player -------------------------------------------------------------------------
