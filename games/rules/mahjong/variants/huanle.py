@@ -50,6 +50,24 @@ class HuanleConfig(CoreConfig):
     escape_fans: int = 8  # 逃跑: the escaper pays each other seat X of a hand of this many 番
 
 
+def beans_from_payments(payments: list[dict[str, Any]], seats: int, *, n: int, a: int) -> list[int]:
+    """001 §3 on the points: each loser X·N + A, the winner X·P·N − A (P losers paying him).
+
+    The platform's ledger does this (with its caps); it is here to show and test the formula.
+    """
+    out = [0] * seats
+    losers: set[int] = set()
+    winners: set[int] = set()
+    for p in payments:
+        out[p["from"]] -= p["points"] * n
+        out[p["to"]] += p["points"] * n
+        losers.add(p["from"])
+        winners.add(p["to"])
+    for s in losers | winners:
+        out[s] -= a
+    return out
+
+
 class HuanleRuleset(MahjongRuleset):
     """歡樂麻將."""
 
