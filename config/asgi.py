@@ -12,7 +12,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config import close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+close_codes.install()
 
 application = ProtocolTypeRouter(
     {

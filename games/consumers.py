@@ -77,7 +77,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if getattr(self, "closing", False):
+            return
         if not self.bucket.take():
+            self.closing = True
             await self.close(code=CLOSE_POLICY)
             return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
@@ -128,7 +131,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_error(error.code, error.message)
 
     async def table_changed(self, event: dict) -> None:
-        if event["seq"] <= self.last_seq:
+        if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
         await self._push_snapshot()
 
