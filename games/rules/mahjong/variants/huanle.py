@@ -133,7 +133,15 @@ class HuanleRuleset(MahjongRuleset):
         for option in sorted(options):
             concrete = naturals + [KINDS[k] for k in option]
             win_as = sorted({KINDS[k] for k in option}) if ctx.tile_is_wild else [ctx.tile]
+            own = wilds == 0 or all(KINDS[k] in wild for k in option)
+            wu = cfg.wucaishen_fans if own else 0
+            first_total: int | None = None
             for wt in win_as:
+                # A 財神 drawn and won on: the hand is the same whatever it stands for, so the
+                # totals differ by at most the one wait fan (邊張 / 嵌張 / 單釣); skip a kind
+                # that cannot beat the best so far.
+                if first_total is not None and best is not None and first_total + 1 <= best[0]:
+                    break
                 hand = list(concrete)
                 hand.remove(wt)
                 fans = gb_fans(
@@ -146,9 +154,9 @@ class HuanleRuleset(MahjongRuleset):
                 if fans is None:
                     continue
                 gb_total = sum(p * c for _, _, p, c in fans)
-                own = wilds == 0 or all(KINDS[k] in wild for k in option)
-                wu = cfg.wucaishen_fans if own else 0
                 total = gb_total + wu + flowers
+                if first_total is None:
+                    first_total = total
                 key = (total, gb_total, tuple(-k for k in option), wt)
                 if best is None or key > best:
                     best = key
