@@ -159,10 +159,22 @@ class PaohuziRuleset(Ruleset[Config, State]):
         for i in range(SEATS):
             for card in cards[20 * i : 20 * i + 20]:
                 hands[(dealer + i) % SEATS][card] += 1
-        liang = cards[60]
+        return self._start(config, seed, hands, cards[60], cards[61:])
+
+    def new_game_from_cards(self, config: Config, hands: list[list[str]], liang: str,
+                            wall: list[str], seed: str = "scripted") -> State:
+        """Start a hand from a given deal (tests, replays of a real deal): ``hands`` holds each
+        seat's 20 cards, the dealer's 亮張 is ``liang``, the 墩 is drawn from the front."""
+        counts = [counts_of(parse_card(c) for c in hand) for hand in hands]
+        return self._start(config, seed, counts, parse_card(liang),
+                           [parse_card(c) for c in wall])
+
+    def _start(self, config: Config, seed: str, hands: list[list[int]], liang: int,
+               wall: list[int]) -> State:
+        dealer = config.dealer
         hands[dealer][liang] += 1
         state = State(config=config, seed=seed, hands=hands, melds=[[], [], []],
-                      wall=cards[61:], liang=liang, turn=dealer)
+                      wall=wall, liang=liang, turn=dealer)
         # 003 天胡 ①: 3 提 or 5 坎 (a 提 counts as a 坎), forced, dealer then 下家 then 上家
         for i in range(SEATS):
             seat = (dealer + i) % SEATS
@@ -794,6 +806,8 @@ class PaohuziRuleset(Ruleset[Config, State]):
         """Re-deal the others' concealed cards and the 墩 (shown 王, 偎 and the card on offer
         stay)."""
         other = State.from_json(copy.deepcopy(state.to_json()))
+        if state.phase == "over":
+            return other  # everything is shown at the end
         pool: list[int] = list(other.wall)
         sizes: dict[int, int] = {}
         for s in range(SEATS):
