@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.rules.mahjong.tiles import KINDS, N_KINDS, counts_of, is_suited_index
+from games.rules.mahjong.tiles import N_KINDS, counts_of, is_suited_index
 
 try:  # the C extension; bots fall back to the counts search without it
     import MahjongGB as _GB
@@ -99,4 +99,4 @@ def useful_kinds(naturals: list[str]) -> set[str]:
     return out
 
 
-__all__ = ["regular_shanten", "shanten", "useful_kinds", "KINDS"]
+__all__ = ["regular_shanten", "shanten", "useful_kinds"]

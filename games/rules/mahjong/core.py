@@ -32,17 +32,11 @@ from typing import Any, ClassVar
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
-from games.engine.tiles import FLOWERS, KINDS, standard_wall
+from games.engine.protocol import Action, Event, Result, Ruleset, View
+from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import bot as botlib
 from games.rules.mahjong.hands import full_caps, is_win, waits
-from games.rules.mahjong.tiles import (
-    ALL_TILES,
-    KIND_INDEX,
-    counts_of,
-    is_flower,
-    sort_tiles,
-)
+from games.rules.mahjong.tiles import ALL_TILES, counts_of, is_flower, sort_tiles
 
 WIND_NAMES = ("東", "南", "西", "北")
 ACTION_TYPES = frozenset(
@@ -969,7 +963,4 @@ def _keep_value(tile: str, rest: list[str]) -> int:
     return score + (0 if n in (1, 9) else 1)
 
 
-__all__ = [
-    "CoreConfig", "MahjongRuleset", "State", "WinContext", "KIND_INDEX", "FLOWERS",
-    "ResultLine",
-]
+__all__ = ["CoreConfig", "MahjongRuleset", "State", "WinContext"]

@@ -86,13 +86,16 @@ def _regular_plain(counts: Counts, pair: bool) -> bool:
     return False
 
 
-def _groups_at(i: int, counts: Counts, pair: bool) -> list[tuple[tuple[int, ...], tuple[int, ...], bool]]:
+Group = tuple[tuple[int, ...], tuple[int, ...], bool]
+
+
+def _groups_at(i: int, counts: Counts, pair: bool) -> list[Group]:
     """The groups that use the natural at ``i`` (the lowest held kind).
 
     Each is (naturals used, kinds the wilds become, is_pair).
     """
     c = counts[i]
-    out: list[tuple[tuple[int, ...], tuple[int, ...], bool]] = []
+    out: list[Group] = []
     if pair:
         out.append(((i, i), (), True) if c >= 2 else ((i,), (i,), True))
     if c >= 3:
@@ -180,7 +183,9 @@ def _wild_only(wilds: int, caps: Counts, pair: bool) -> frozenset[Assignment]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _regular_assignments(counts: Counts, wilds: int, caps: Counts, pair: bool) -> frozenset[Assignment]:
+def _regular_assignments(
+    counts: Counts, wilds: int, caps: Counts, pair: bool
+) -> frozenset[Assignment]:
     """Every multiset of kinds the wilds can stand for so that the hand is regular."""
     i = _first(counts)
     if i < 0:

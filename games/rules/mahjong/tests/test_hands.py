@@ -156,7 +156,10 @@ def test_decomposition_matches_exhaustive_substitution_0_to_3_wilds() -> None:
     chance = Chance("hands-exhaustive", "test")
     for wilds in (0, 1, 2, 3):
         for trial in range(45 if wilds < 3 else 8):
-            tiles = special_hand(chance, wilds) if trial % 3 == 0 else random_near_win(chance, wilds)
+            if trial % 3 == 0:
+                tiles = special_hand(chance, wilds)
+            else:
+                tiles = random_near_win(chance, wilds)
             counts = counts_of(tiles)
             caps = full_caps(counts)
             want = exhaustive(counts, wilds, caps, 4)
