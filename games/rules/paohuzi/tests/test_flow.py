@@ -198,8 +198,8 @@ def test_ti_from_kan_and_from_wei_on_own_draw() -> None:
     assert state.window is not None and state.window["card"] == parse_card("x3")
 
 
-def test_wei_then_ti_third_way_and_baikuai() -> None:
-    """偎 on own draw (hidden), 提 ③ on the next own draw, which is the second 提: 八塊."""
+def test_wei_then_ti_third_way() -> None:
+    """偎 on own draw (hidden), then 提 ③ on a later own draw."""
     hands = {1: "d6 d6 x9 x9 x9 x10 d1 d2", 0: "x1 d9 x8 x8"}
     state = deal(Config(), hands, "x2", "d6 x4 x5 d6 x7 x7")
     act(state, 0, {"type": "discard", "card": "x1"})
@@ -228,18 +228,87 @@ def test_pao_first_way_on_discard_and_not_peng_on_discard() -> None:
     assert state.phase == "discard" and state.turn == 1  # a first 跑 is followed by a discard
 
 
-def test_pao_second_way_on_draw_and_third_way() -> None:
-    """跑 ②: a 碰 on the table and a drawn card; 跑 ③: a 偎 and another's draw."""
-    hands = {0: "x9 d9 x1", 1: "x9 x9 d5 d5", 2: "d5 x2 x3"}
-    state = deal(Config(), hands, "x4", "d5 x9")
+def _run_until(state, pred, limit: int = 60) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(limit):
+        if pred(state) or state.phase == "over":
+            return
+        if state.phase == "discard":
+            act(state, state.turn, RULESET.legal_actions(state, state.turn)[-1])
+        else:
+            pass_others(state)
+
+
+def test_pao_second_way_peng_and_draw() -> None:
+    """跑 ②: a 碰 on the table runs when anyone draws the fourth card."""
+    hands = {0: "x9 d9 x1", 1: "x9 x9 d5 d5 d1", 2: "x2 x3"}
+    state = deal(Config(), hands, "x4", "x9")
     act(state, 0, {"type": "discard", "card": "x9"})
     act(state, 1, {"type": "peng"})
     assert ("peng", "x9 x9 x9") in melds(state, 1)
-    act(state, 1, {"type": "discard", "card": next(
-        a["card"] for a in RULESET.legal_actions(state, 1) if a["card"] not in ("d5",))})
+    act(state, 1, {"type": "discard", "card": "d1"})
     pass_others(state)
-    # seat 2 draws d5: seat 1 holds d5 d5 → 碰 possible
-    assert state.window is not None and state.window["card"] == parse_card("d5")
+    # seat 2 drew the last x9: seat 1's 碰 became a 跑, and seat 1 discards (his first 跑)
+    assert ("pao", "x9 x9 x9 x9") in melds(state, 1)
+    assert state.phase == "discard" and state.turn == 1
+
+
+def test_a_discard_never_runs_a_peng() -> None:
+    hands = {0: "x9 d9 x1", 1: "x9 x9 d5 d5 d1", 2: "x9 x2 x3"}
+    state = deal(Config(), hands, "x4", "")
+    act(state, 0, {"type": "discard", "card": "x9"})
+    act(state, 1, {"type": "peng"})
+    state.phase, state.turn = "discard", 2  # let seat 2 discard the fourth x9
+    act(state, 2, {"type": "discard", "card": "x9"})
+    assert ("peng", "x9 x9 x9") in melds(state, 1)
+    assert state.window is None or state.window["card"] != parse_card("x9")
+    assert parse_card("x9") in state.piles[2]
+
+
+def test_pao_third_way_wei_and_other_draw() -> None:
+    """偎 on one's own draw (face down), then 跑 ③ when another draws the fourth."""
+    hands = {0: "x1 d9", 1: "d6 d6 x9 x10 d1 d2"}
+    state = deal(Config(), hands, "x2", "d6 d6")
+    act(state, 0, {"type": "discard", "card": "x1"})
+    pass_others(state)
+    assert ("wei", "d6 d6 d6") in melds(state, 1) and state.melds[1][0]["open"] is False
+    assert RULESET.view(state, 0)["seats"][1]["melds"][0]["cards"] is None
+    assert RULESET.view(state, 0)["seats"][1]["melds"][0]["huxi"] is None
+    act(state, 1, {"type": "discard", "card": "x9"})
+    pass_others(state)
+    assert ("pao", "d6 d6 d6 d6") in melds(state, 1)
+    assert state.phase == "discard" and state.turn == 1
+
+
+def test_baikuai_second_ti_no_discard() -> None:
+    """八塊: a 閑家 with a 提 from the deal makes a second 提: he does not discard."""
+    hands = {0: "x1 d9", 1: "x5 x5 x5 x5 d6 d6 d6 x9 x10"}
+    state = deal(Config(), hands, "x2", "d6")
+    act(state, 0, {"type": "discard", "card": "x1"})
+    pass_others(state)
+    assert [m[0] for m in melds(state, 1)] == ["ti", "ti"]
+    assert not (state.phase == "discard" and state.turn == 1)
+    assert state.turn == 2  # seat 2 drew next
+
+
+def test_baikuai_pao_after_ti() -> None:
+    """八塊 / 重跑: a 跑 after a 提 is not followed by a discard."""
+    hands = {0: "d6 x1 d9", 1: "x5 x5 x5 x5 d6 d6 d6 x9 x10"}
+    state = deal(Config(), hands, "x2", "x8")
+    act(state, 0, {"type": "discard", "card": "d6"})
+    assert [m[0] for m in melds(state, 1)] == ["ti", "pao"]
+    assert state.turn == 2 and not (state.phase == "discard" and state.turn == 1)
+
+
+def test_non_dealer_with_two_ti_skips_first_discard() -> None:
+    """003: 有兩門提牌 … 第一次進牌後不用出牌."""
+    hands = {0: "x1 d9", 1: "x5 x5 x5 x5 d6 d6 d6 d6 x2 x3"}
+    state = deal(Config(), hands, "x8", "")
+    act(state, 0, {"type": "discard", "card": "x1"})
+    assert RULESET.to_act(state) == {1}
+    chi = next(a for a in RULESET.legal_actions(state, 1) if a["type"] == "chi")
+    act(state, 1, chi)
+    assert not (state.phase == "discard" and state.turn == 1)
+    assert state.turn == 2
 
 
 # -- hu and its priorities ----------------------------------------------------------------
