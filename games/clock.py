@@ -21,7 +21,6 @@ from games.models import Hand, Seat, Table
 from games.services import tables
 
 logger = logging.getLogger("leyou.clock")
-RESETTLE_AFTER = timedelta(seconds=20)
 _resent: dict[int, float] = {}
 
 
@@ -55,10 +54,11 @@ def sweep() -> int:
         except Exception:
             logger.exception("clock: grace of seat %s table %s failed", index, table_id)
     # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.
+    resettle = settings.LEYOU["RESETTLE_AFTER_SECONDS"]
     for hand_id in Hand.objects.filter(
-        settled_at__isnull=True, finished_at__lte=now - RESETTLE_AFTER
+        settled_at__isnull=True, finished_at__lte=now - timedelta(seconds=resettle)
     ).exclude(status=Hand.Status.PLAYING).values_list("pk", flat=True)[:100]:
-        if time.monotonic() - _resent.get(hand_id, -1e9) > RESETTLE_AFTER.total_seconds():
+        if time.monotonic() - _resent.get(hand_id, -1e9) > resettle:
             _resent[hand_id] = time.monotonic()
             tasks.hand_settle_task.delay(hand_id)
     return steps

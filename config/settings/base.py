@@ -152,6 +152,7 @@ LEYOU = {
     "CLOCK_INTERVAL_SECONDS": 0.25,
     "BOT_THINK_SECONDS": 0.8,
     "AUTO_PLAY_SECONDS": 1.0,
+    "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then
 }
 
 LOGGING = {
