@@ -17,16 +17,40 @@ DEMO_ROOMS = [
     dict(name="悶抓場", game="doudizhu", variant="menzhua", seats=3, base_score=1, factor=100,
          rake=30, min_beans=2000, max_beans=None, double_threshold=5000, turn_seconds=20,
          bot_wait_seconds=5, sort_order=4),
+    dict(name="大眾場", game="mahjong_huanle", variant="dazhong", seats=4, base_score=1,
+         factor=20, rake=10, min_beans=1000, max_beans=None, turn_seconds=20,
+         bot_wait_seconds=5, sort_order=1, extra={"room_kind": "dazhong"}),
+    dict(name="8番場", game="mahjong_huanle", variant="bafan", seats=4, base_score=1,
+         factor=20, rake=10, min_beans=2000, max_beans=None, turn_seconds=20,
+         bot_wait_seconds=5, sort_order=2, extra={"room_kind": "bafan"}),
+    dict(name="永州麻將", game="mahjong_yongzhou", variant="bao5", seats=4, base_score=1,
+         factor=20, rake=10, min_beans=1000, max_beans=None, turn_seconds=20,
+         bot_wait_seconds=5, sort_order=1, extra={"bao_hu": 5, "qi_hu": 1}),
+    dict(name="樂清麻將", game="mahjong_yueqing", variant="wuhanhua", seats=4, base_score=1,
+         factor=10, rake=10, min_beans=1000, max_beans=None, turn_seconds=25,
+         bot_wait_seconds=5, sort_order=1, extra={}),
+    dict(name="跑胡子", game="paohuzi", variant="hunan", seats=3, base_score=1, factor=20,
+         rake=10, min_beans=1000, max_beans=None, turn_seconds=20, bot_wait_seconds=5,
+         sort_order=1, extra={"variant": "hunan"}),
+    dict(name="雙王扯胡子", game="paohuzi", variant="shuangwang", seats=3, base_score=1,
+         factor=20, rake=10, min_beans=1000, max_beans=None, turn_seconds=20,
+         bot_wait_seconds=5, sort_order=2, extra={"variant": "shuangwang"}),
+    dict(name="歡樂三張", game="zhajinhua", variant="classic", seats=6, base_score=1, factor=1,
+         rake=0, min_beans=500, max_beans=None, turn_seconds=15, bot_wait_seconds=5,
+         sort_order=1, extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
+                              "round_cap": 20, "compare_from_round": 2}),
 ]
 
 
 class Command(BaseCommand):
-    help = "Create the demo rooms if there are none."
+    help = "Create the demo rooms that do not exist yet."
 
     def handle(self, *args, **options):
-        if Room.objects.exists():
-            self.stdout.write("rooms exist; left as they are")
-            return
+        created = 0
         for spec in DEMO_ROOMS:
-            Room.objects.create(**spec)
-        self.stdout.write(self.style.SUCCESS(f"created {len(DEMO_ROOMS)} demo rooms"))
+            # a demo room is created once (by game and name); operators' edits are kept
+            _, made = Room.objects.get_or_create(
+                game=spec["game"], name=spec["name"], defaults=spec
+            )
+            created += made
+        self.stdout.write(self.style.SUCCESS(f"created {created} demo rooms"))
