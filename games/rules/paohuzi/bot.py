@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.rules.paohuzi.cards import card_name, group_huxi, parse_card, CHI, BI, parse_cards
+from games.rules.paohuzi.cards import BI, CHI, group_huxi, parse_card, parse_cards
 
 if TYPE_CHECKING:
     from games.rules.paohuzi.ruleset import PaohuziRuleset
@@ -71,4 +71,4 @@ def bot_action(ruleset: PaohuziRuleset, state: State, seat: int) -> Action:
     return legal[0]
 
 
-__all__ = ["bot_action", "choose_discard", "card_name"]
+__all__ = ["bot_action", "choose_discard"]

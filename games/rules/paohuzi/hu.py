@@ -127,10 +127,13 @@ def _solve(counts: list[int], wangs: int, need_jiang: bool, memo: dict[object, _
 
 
 def _as_counts(hand: Sequence[int] | Iterable[str]) -> list[int]:
+    """A 21-long count list (ints) is taken as it is; otherwise card notations are parsed."""
     items = list(hand)
-    if len(items) == 21 and all(isinstance(x, int) for x in items) and sum(items) <= 30:  # type: ignore[arg-type]
-        return [int(x) for x in items]  # type: ignore[arg-type]
-    return counts_of(parse_card(x) if isinstance(x, str) else int(x) for x in items)
+    if all(isinstance(x, int) for x in items):
+        if len(items) != 21:
+            raise ValueError("a hand of ints is a 21-long count list")
+        return [int(x) for x in items]
+    return counts_of(parse_card(x) for x in items)
 
 
 def _meld_list(melds: Iterable[tuple[str, Sequence[int | str]]]) -> list[Group]:
@@ -150,6 +153,7 @@ def find_hu(
     tianhu: bool = False,
     haidi: bool = False,
     xing: int = 0,
+    from_discard: bool = False,
 ) -> Hu | None:
     """Return the best hu of ``hand`` + ``melds`` (+ the winning ``card``), or None.
 
@@ -157,7 +161,8 @@ def find_hu(
     card not yet in the hand (None: the hand already holds it, as for the dealer's 亮張 or a
     bench hand; four of a kind in hand are then 提). ``self_drawn``: the card is the player's own
     draw. Best = highest (底數 × 番, 胡息) for Hunan, (囤 × 番, 胡息) for 雙王; at least
-    ``config.min_huxi`` 胡息. A 王 holder wins only on his own draw.
+    ``config.min_huxi`` 胡息. A 王 holder wins only on his own draw. ``from_discard`` (雙王
+    放炮): the card was discarded, so it never runs a 碰 on the table.
     """
     cfg = config or DEFAULT_CONFIG
     counts = _as_counts(hand)
@@ -197,7 +202,7 @@ def find_hu(
                 c2 = list(counts)
                 c2[win] = 0
                 ways.append((c2, [*base_melds, (PAO, (win,) * 4)], None, "pao"))
-            elif win in own and (own[win][1] == PENG or not self_drawn):
+            elif win in own and (own[win][1] != PENG or not from_discard):
                 m2 = list(base_melds)
                 m2[own[win][0]] = (PAO, (win,) * 4)
                 ways.append((counts, m2, None, "pao"))
@@ -315,4 +320,4 @@ def hand_kans(counts: Sequence[int]) -> list[int]:
     return [k for k in range(20) if counts[k] == 3]
 
 
-__all__ = ["Hu", "find_hu", "best_partial_huxi", "hand_kans", "JU", "JIAO", "PAO", "CHI"]
+__all__ = ["Hu", "best_partial_huxi", "find_hu", "hand_kans"]

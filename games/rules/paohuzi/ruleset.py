@@ -344,7 +344,6 @@ class PaohuziRuleset(Ruleset[Config, State]):
 
     def _open_shown(self, state: State, card: int, src: str, frm: int) -> None:
         """A card shown to all (a draw or a discard): find every seat's choices."""
-        cfg = state.config
         pao_seat: int | None = None
         for p in range(SEATS):
             if p == frm and src == "discard":
@@ -373,7 +372,6 @@ class PaohuziRuleset(Ruleset[Config, State]):
             if opts:
                 opts.append({"type": "pao"} if p == pao_seat else {"type": "pass"})
                 options[p] = opts
-        del cfg
         default = {"do": "pao", "seat": pao_seat} if pao_seat is not None else {"do": "pass_card"}
         if any(options):
             self._open(state, card, src, frm, options, default, shown=True, limbo=True)
@@ -548,7 +546,7 @@ class PaohuziRuleset(Ruleset[Config, State]):
         return find_hu(state.hands[seat], meld_groups(state, seat), win, self_drawn=own,
                        config=cfg, tianhu=src == "liang" and cfg.variant == HUNAN,
                        haidi=src in ("draw", "own") and not state.wall and cfg.variant == HUNAN,
-                       xing=xing)
+                       xing=xing, from_discard=src == "discard")
 
     def _xing(self, state: State, seat: int, win: int | None) -> tuple[int | None, int]:
         """雙王 省 (翻醒): the next 墩 card (flip again on a 王) gives the next rank of its size,

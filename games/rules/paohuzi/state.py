@@ -38,7 +38,6 @@ class State:
     huang: bool = False
     escaped: int | None = None
     moves: int = 0
-    log: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
