@@ -114,6 +114,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(tables.seat_leave)(
                     table_id=self.table_id, user=self.user
                 )
+            elif kind == "counter_buy":
+                await database_sync_to_async(tables.counter_buy)(
+                    table_id=self.table_id, user=self.user
+                )
             elif kind == "bots":
                 await database_sync_to_async(tables.bots_fill)(
                     table_id=self.table_id, by_user=self.user

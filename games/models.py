@@ -88,6 +88,7 @@ class Hand(models.Model):
     players = models.JSONField()  # [{"user_id", "name", "is_bot"}] per seat
     engine_version = models.CharField(max_length=16, default="1")
     state = models.JSONField()  # snapshot cache of the engine state after the last event
+    counter_seats = models.JSONField(default=list)  # seats that bought the 記牌器 this hand
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)

@@ -40,6 +40,13 @@ def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
     view = None
     if state is not None:
         view = ruleset.view(state, seat) if seat is not None else ruleset.spectator_view(state)
+        if view is not None and "counter" in view:
+            # 記牌器: free in some rooms, a bean-priced item per hand in others
+            price = int(hand["params"].get("counter_price") or 0)
+            view["counter_price"] = price
+            view["counter_owned"] = price == 0 or seat in hand.get("counter_seats", [])
+            if not view["counter_owned"]:
+                view["counter"] = None
     result = None
     if hand and hand["result"]:
         # the settlement: scores, itemised lines and (once settled) the beans of each seat

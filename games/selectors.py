@@ -59,6 +59,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
             "seed": hand.seed if hand.status != Hand.Status.PLAYING else None,
             "state": hand.state, "result": hand.result, "params": hand.params,
             "players": hand.players, "settled": hand.settled_at is not None,
+            "counter_seats": hand.counter_seats,
         },
     }
 

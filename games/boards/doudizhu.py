@@ -1,19 +1,52 @@
-"""斗地主 board extras: the 提示 list for the seat to play."""
+"""斗地主 board extras: labelled buttons for this seat's options, and the 提示 list."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from games.engine.cards import RANKS
+
+DOU_FARMER = {0: "倒", 2: "壘"}  # a farmer's step in 倒拉壘沃 (悶抓場)
+DOU_LANDLORD = {1: "拉", 3: "沃"}  # the landlord's answer to that farmer
+
+
+def _label(option: dict, view: dict, seat: int) -> str:
+    from games.templatetags.table_extras import action_label
+
+    if option.get("type") == "dou":
+        steps = view.get("dou") or [0, 0, 0]
+        if "farmer" in option:
+            word = DOU_LANDLORD.get(steps[option["farmer"]], "拉")
+            return (word if option["dou"] else "不" + word) + f"（對 {option['farmer'] + 1} 號）"
+        word = DOU_FARMER.get(steps[seat], "倒")
+        return word if option["dou"] else "不" + word
+    if option.get("type") == "mingpai":
+        return "明牌 ×2" if view.get("phase") == "playing" else "明牌"
+    return action_label(option)
+
 
 def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
-    if not view or seat is None or not view.get("can_play"):
+    if not view or seat is None:
         return {}
-    from games.rules.doudizhu import legal_plays
+    out: dict[str, Any] = {
+        "buttons": [
+            {"action": o, "label": _label(o, view, seat),
+             "muted": o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False}
+            for o in view.get("options", [])
+        ],
+    }
+    counter = view.get("counter")
+    if counter:
+        out["counter_cells"] = [{"rank": r, "label": {"T": "10", "B": "小", "R": "大"}.get(r, r),
+                                 "n": counter.get(r, 0)} for r in RANKS]
+    if view.get("can_play"):
+        from games.rules.doudizhu import legal_plays
 
-    lead = view.get("lead")
-    last = lead["cards"] if lead and lead.get("seat") != seat else None
-    plays = [p for p in legal_plays(view["hand"], last, view.get("laizi")) if p != "pass"]
-    # 提示 cycles from the smallest way to follow (or lead) upwards; a 癩子 play's reading
-    # (after "/") is what the 出牌 button then declares
-    return {"hints_json": json.dumps(plays[:120], ensure_ascii=False)}
+        lead = view.get("lead")
+        last = lead["cards"] if lead and lead.get("seat") != seat else None
+        plays = [p for p in legal_plays(view["hand"], last, view.get("laizi")) if p != "pass"]
+        # 提示 cycles from the smallest play upwards; in 癩子場 an entry is "cards/reading" and
+        # the 出牌 button asks which reading when the selected cards have more than one
+        out["hints_json"] = json.dumps(plays[:300], ensure_ascii=False)
+    return out

@@ -552,3 +552,36 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         table.save()
         _notify(table)
         return True
+
+
+def counter_buy(*, table_id: int, user) -> None:
+    """Buy the 記牌器 for this hand through the ledger (once per seat and hand)."""
+    from ledger import services as ledger
+    from ledger.exceptions import InsufficientBeans
+    from ledger.models import Transfer
+
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _seat_of(table, user)
+        hand = _current_hand(table)
+        if hand is None:
+            raise NoHand("現在沒有進行中的牌局")
+        price = int(hand.params.get("counter_price") or 0)
+        if price <= 0:
+            raise SeatUnavailable("本場記牌器免費", code="not_for_sale")
+        if seat.index in hand.counter_seats:
+            raise DuplicateAction("這一局已經買過記牌器了")
+        try:
+            ledger.transfer_create(
+                postings=[(ledger.account_for_user(user), -price),
+                          (ledger.system_account(ledger.SHOP), price)],
+                kind=Transfer.Kind.PURCHASE, reason=f"記牌器 牌局 #{hand.pk}",
+                idempotency_key=f"counter:{hand.pk}:{seat.index}",
+            )
+        except InsufficientBeans:
+            raise BeansOutOfRange(f"歡樂豆不足，記牌器要 {price} 豆") from None
+        hand.counter_seats = [*hand.counter_seats, seat.index]
+        hand.save(update_fields=["counter_seats"])
+        _bump(table)
+        table.save(update_fields=["seq"])
+        _notify(table)

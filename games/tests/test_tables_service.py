@@ -216,3 +216,30 @@ def test_escape_during_a_hand_settles_the_penalty(
     assert balance_for_user(users[0]) > 5000 - 1 and balance_for_user(users[2]) > 5000 - 1
     assert ledger_drift() == []
     assert not Seat.objects.filter(user=users[1]).exists()
+
+
+def test_counter_is_bought_through_the_ledger_once_and_not_without_beans(room, make_user):
+    """The 記牌器 costs beans in a room that sells it: paid once, refused without the beans."""
+    from games import rendering, selectors
+    from ledger.models import Transfer
+
+    room.extra = {"counter_price": 300}
+    room.save()
+    table, users = _full_table(room, make_user)
+    snapshot = selectors.table_snapshot(table.pk)
+    assert rendering.viewer_model(snapshot, 0)["view"]["counter"] is None  # not bought yet
+    tables.counter_buy(table_id=table.pk, user=users[0])
+    assert balance_for_user(users[0]) == 4700
+    with pytest.raises(DuplicateAction):
+        tables.counter_buy(table_id=table.pk, user=users[0])
+    snapshot = selectors.table_snapshot(table.pk)
+    assert rendering.viewer_model(snapshot, 0)["view"]["counter"] is not None
+    assert rendering.viewer_model(snapshot, 1)["view"]["counter"] is None
+    from ledger import services as ledger
+
+    ledger.staff_grant(staff=None, user=users[1], amount=-4900, reason="test", correction=True)
+    with pytest.raises(tables.BeansOutOfRange):
+        tables.counter_buy(table_id=table.pk, user=users[1])
+    assert balance_for_user(users[1]) == 100
+    assert Transfer.objects.filter(kind=Transfer.Kind.PURCHASE).count() == 1
+    assert ledger_drift() == []

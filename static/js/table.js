@@ -82,7 +82,7 @@
     const hints = JSON.parse(board().dataset.hints || "[]");
     if (!hints.length) { toast("沒有能大過上家的牌", false); return; }
     hintIndex = (hintIndex + 1) % hints.length;
-    const want = hints[hintIndex].split("");
+    const want = hints[hintIndex].split("/")[0].split("");
     $$("#my-hand .card").forEach((c) => setSelected(c, false));
     $$("#my-hand .card").forEach((c) => {
       const i = want.indexOf(c.dataset.rank);
@@ -101,13 +101,44 @@
     if (p.kind === "move") {
       p.seq = lastSeq;
       p.action_id = newId();
-      if (p.action && p.action.type === "play") {
+      if (p.action && p.action.type === "play" && !p.action.cards) {
         const cards = selectedRanks();
         if (!cards) { toast("請先選擇要出的牌", true); e.preventDefault(); return; }
-        p.action = Object.assign({}, p.action, { cards: cards });
+        // 癩子場: the same cards may be read several ways; let the player choose the reading
+        const sorted = (x) => x.split("").sort().join("");
+        const readings = JSON.parse(board().dataset.hints || "[]")
+          .filter((h) => h.includes("/") && sorted(h.split("/")[0]) === sorted(cards))
+          .map((h) => h.split("/")[1]);
+        const plain = JSON.parse(board().dataset.hints || "[]")
+          .some((h) => !h.includes("/") && sorted(h) === sorted(cards));
+        if (readings.length + (plain ? 1 : 0) > 1) {
+          e.preventDefault();
+          showReadings(cards, plain ? [null].concat(readings) : readings);
+          return;
+        }
+        p.action = Object.assign({}, p.action, { cards: cards },
+          readings.length === 1 ? { as: readings[0] } : {});
       }
     }
   });
+
+  function showReadings(cards, readings) {
+    const picker = $("#reading-picker");
+    if (!picker) return;
+    picker.innerHTML = "<span>癩子當作：</span>";
+    readings.forEach((reading) => {
+      const btn = document.createElement("button");
+      btn.className = "btn btn-small";
+      btn.textContent = reading === null ? "原牌 " + cards : reading;
+      const action = { type: "play", cards: cards };
+      if (reading !== null) action.as = reading;
+      btn.setAttribute("ws-send", "");
+      btn.setAttribute("hx-vals", JSON.stringify({ kind: "move", action: action }));
+      picker.appendChild(btn);
+    });
+    picker.hidden = false;
+    if (window.htmx) htmx.process(picker);
+  }
 
   document.addEventListener("htmx:wsAfterMessage", () => {
     const b = board();
