@@ -227,13 +227,14 @@ def test_counter_is_bought_through_the_ledger_once_and_not_without_beans(room, m
     room.save()
     table, users = _full_table(room, make_user)
     snapshot = selectors.table_snapshot(table.pk)
-    assert rendering.viewer_model(snapshot, 0)["view"]["counter"] is None  # not bought yet
+    assert rendering.viewer_model(snapshot, 0)["view"]["counter_owned"] is False
     tables.counter_buy(table_id=table.pk, user=users[0])
     assert balance_for_user(users[0]) == 4700
     with pytest.raises(DuplicateAction):
         tables.counter_buy(table_id=table.pk, user=users[0])
     snapshot = selectors.table_snapshot(table.pk)
-    assert rendering.viewer_model(snapshot, 0)["view"]["counter"] is not None
+    assert rendering.viewer_model(snapshot, 0)["view"]["counter_owned"] is True
+    assert rendering.viewer_model(snapshot, 1)["view"]["counter_owned"] is False
     assert rendering.viewer_model(snapshot, 1)["view"]["counter"] is None
     from ledger import services as ledger
 
