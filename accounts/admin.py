@@ -1,7 +1,8 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django import forms
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 
 from accounts.models import GameStat, User
@@ -43,7 +44,9 @@ class UserAdmin(BaseUserAdmin):
 
     def grant_view(self, request, user_id: int):
         """A staff grant or correction: a balanced transfer with the reason and the staff user."""
-        user = User.objects.get(pk=user_id)
+        user = get_object_or_404(User, pk=user_id)
+        if not self.has_change_permission(request, user):
+            raise PermissionDenied  # minting beans needs change_user, not just is_staff
         form = GrantForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
