@@ -332,6 +332,7 @@ def test_own_draw_hu_first_and_zimo_scoring() -> None:
     hu = state.hu
     assert hu["huxi"] == 18 and hu["self_drawn"] and hu["base_value"] == 3
     f = hu["fan"]
+    assert f == 1  # 8 red, 10 大, 11 小: 平胡
     assert result.scores == (-3 * f * 3, 2 * 3 * f * 3, -3 * f * 3)
     assert sum(result.scores) == 0
     assert result.extra["payments"] == [{"from": 0, "to": 1, "points": 9 * f},

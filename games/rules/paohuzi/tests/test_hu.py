@@ -279,3 +279,23 @@ def test_find_hu_matches_exhaustive_search_with_wang() -> None:
         assert (got.key if got else None) == want, (hand, melds, card)
         found += got is not None
     assert found > 10
+
+
+def test_duidui_wu_hu_added() -> None:
+    """對對胡 (only 提 / 坎 / 將) + 烏胡 (no red), added: 4 + 5 = 9 番; 底數 (30 − 12) ÷ 3 = 6."""
+    hand = counts_of(c("x5 x5 x5 d5 d5 d5 x8 x8 x8 d8 d8 d8 x9 x9 x9 d9"))
+    hu = find_hu(hand, [(TI, c("x1 x1 x1 x1"))], "d9", self_drawn=False, config=HUNAN)
+    assert hu is not None and hu.huxi == 30 and hu.duidui and hu.red == 0
+    assert hu.score.fan == 9 and hu.score.base_value == 6 and hu.score.per_loser == 54
+    names = [label for label, _ in hu.score.items]
+    assert "烏胡" in names and "對對胡" in names
+
+
+def test_kan_never_split() -> None:
+    """A 坎 is never split: x1 x2 x3 held three times each are three 坎, not three 一二三."""
+    hand = counts_of(c("x1 x2 x3 x1 x2 x3 x1 x2 x3 d4 d4 d4 d5 d5 d5 d6 d6 d6 x9 x9"))
+    hu = find_hu(hand, [], "x9", self_drawn=False, config=HUNAN)
+    assert hu is not None
+    # 坎 x1 x2 x3 (9) + 坎 d4 d5 d6 (18) + 碰 x9 (1) = 28, all triples: 對對胡
+    assert hu.huxi == 28 and hu.duidui
+    assert not any(t == JU for t, _ in hu.groups)
