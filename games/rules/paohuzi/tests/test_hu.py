@@ -299,3 +299,41 @@ def test_kan_never_split() -> None:
     # 坎 x1 x2 x3 (9) + 坎 d4 d5 d6 (18) + 碰 x9 (1) = 28, all triples: 對對胡
     assert hu.huxi == 28 and hu.duidui
     assert not any(t == JU for t, _ in hu.groups)
+
+
+def test_found_groups_use_exactly_the_cards() -> None:
+    """Every hu found lays out exactly hand + melds + card, in valid 門子 whose 胡息 add up."""
+    from collections import Counter
+
+    from games.rules.paohuzi.cards import ident, is_jiao, is_ju
+
+    rng = random.Random(3)
+    checked = 0
+    for i in range(150):
+        wangs = i % 3
+        hand, melds, card = _random_complete(rng, wangs)
+        cfg = Config(variant="shuangwang" if wangs else "hunan", min_huxi=0)
+        self_drawn = bool(wangs) or card is None
+        hu = find_hu(counts_of(hand), melds, card, self_drawn=self_drawn, config=cfg)
+        if hu is None:
+            continue
+        checked += 1
+        laid = Counter(WANG if x >= WSUB else x for _, g in hu.groups for x in g)
+        want = Counter(hand) + Counter(x for _, m in melds for x in m)
+        if card is not None:
+            want[card] += 1
+        assert laid == want
+        assert sum(group_huxi(t, [ident(x) for x in g]) for t, g in hu.groups) == hu.huxi
+        for t, g in hu.groups:
+            ids = [ident(x) for x in g]
+            if t == JU:
+                assert is_ju(ids)
+            elif t == JIAO:
+                assert is_jiao(ids)
+            elif t == JIANG:
+                assert len(ids) == 2 and ids[0] == ids[1]
+            else:
+                assert len(set(ids)) == 1
+        assert sum(1 for t, _ in hu.groups if t == JIANG) == (
+            1 if any(t in (TI, PAO) for t, _ in hu.groups) else 0)
+    assert checked > 30
