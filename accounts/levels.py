@@ -45,6 +45,7 @@ class Level:
 
 def level_for_score(score: int) -> Level:
     """Return the level a cumulative score reaches."""
-    index = bisect_right(_BOUNDS, score) - 1
+    # below the first bound (only absurdly negative totals) is still 包身工, never index -1 (帝王)
+    index = max(0, bisect_right(_BOUNDS, score) - 1)
     next_at = _BOUNDS[index + 1] if index + 1 < len(_BOUNDS) else None
     return Level(number=index + 1, name=LEVELS[index][1], next_at=next_at)
