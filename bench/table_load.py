@@ -1,0 +1,739 @@
+"""Live tables under load: T tables x 3 scripted WebSocket clients against real servers.
+
+Benchmark, not a test. Everything runs on 127.0.0.1 and every run is bounded in time.
+
+Each run starts its own server processes (Daphne, the clock ``manage.py runclock`` and a Celery
+worker, with the project's real settings: BOT_THINK 0.8 s, turn clocks, BETWEEN_HANDS_SECONDS 8)
+on a fresh database, creates 3T users with sessions directly through Django, seats them with
+``lobby.services.quick_join`` (table by table, while the clients connect) and plays 斗地主 over
+real sockets (``?format=json``) in one asyncio process:
+
+* ``--mode human``: each seat acts 1-5 s (seeded random) after its turn comes; latency is from an
+  action sent to the LAST of the table's 3 seats receiving a frame whose seq is >= the seq the
+  action produced (the seq is read back from ``HandEvent`` by action id after the run).
+* ``--mode sat``: no think time; actions/s over the window (wall) and "in hands" (seconds in
+  which >= 90 % of tables were inside a hand, as tables sit 8 s between hands).
+
+Both modes check afterwards that every acknowledged action is a ``HandEvent`` row (by action id)
+and that every frame a seat received carried that seat's own view (``frame.seat`` and
+``view.seat``). Backends:
+
+* ``--backend sqlite``: the embedded default: SQLite in a temp LEYOU_VAR_DIR, in-memory channel
+  layer, ONE Daphne (the in-memory layer cannot span processes), filesystem Celery broker.
+* ``--backend pg``: PostgreSQL (a bench database copied from a migrated template) + Redis
+  (REDIS_URL, channel layer and broker), ``--procs`` Daphne processes (default 2, production for
+  2 cores), sockets spread round-robin over them (so one table spans both processes).
+
+    .venv/bin/python bench/table_load.py --backend sqlite --mode human --tables 10,100,300
+    .venv/bin/python bench/table_load.py --backend pg --mode sat --tables 100 --duration 30
+
+``--tables`` with several values runs each in a fresh child process; results are appended as JSON
+lines to ``--json`` (default var/bench/table_load.jsonl). ``--profile`` runs ``py-spy record`` on
+the first Daphne for the window (py-spy must be installed in the venv).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from contextlib import closing
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+BIN = Path(PY).parent
+PG_BASE = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1")
+PG_TEMPLATE = "leyou_bench_tpl"
+PG_DB = "leyou_bench"
+SQLITE_TEMPLATE_DIR = Path(tempfile.gettempdir()) / "leyou-bench-sqlite-tpl"
+SIMULTANEOUS = {"start", "dealing", "doubling"}
+
+
+# --- environment and processes -----------------------------------------------------------------
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server on {port} exited with {proc.returncode}")
+        with closing(socket.socket()) as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"server on {port} did not start")
+
+
+def bench_env(backend: str, var_dir: Path, settings: str = "config.settings.local") -> dict:
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = settings
+    env["LEYOU_VAR_DIR"] = str(var_dir)
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    if backend == "pg":
+        env["DATABASE_URL"] = f"{PG_BASE}/{PG_DB}"
+        env["REDIS_URL"] = REDIS_URL
+    else:
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
+    return env
+
+
+def raise_nofile() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def pg_admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG_BASE}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def prepare_database(backend: str, var_dir: Path, env: dict) -> None:
+    """A fresh, migrated database: copied from a template migrated once (migrate is a no-op later)."""
+    if backend == "pg":
+        tpl_env = {**env, "DATABASE_URL": f"{PG_BASE}/{PG_TEMPLATE}"}
+        try:
+            pg_admin(f"CREATE DATABASE {PG_TEMPLATE}")
+        except Exception:
+            pass  # exists
+        subprocess.run([PY, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=tpl_env, check=True)
+        pg_admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname IN ('{PG_DB}', '{PG_TEMPLATE}') AND pid <> pg_backend_pid()"
+        )
+        pg_admin(f"DROP DATABASE IF EXISTS {PG_DB}")
+        pg_admin(f"CREATE DATABASE {PG_DB} TEMPLATE {PG_TEMPLATE}")
+    else:
+        SQLITE_TEMPLATE_DIR.mkdir(parents=True, exist_ok=True)
+        tpl_env = {**env, "LEYOU_VAR_DIR": str(SQLITE_TEMPLATE_DIR)}
+        subprocess.run([PY, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=tpl_env, check=True)
+        # fold the WAL into the main file before copying
+        import sqlite3
+
+        con = sqlite3.connect(SQLITE_TEMPLATE_DIR / "leyou.sqlite3")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+        var_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SQLITE_TEMPLATE_DIR / "leyou.sqlite3", var_dir / "leyou.sqlite3")
+
+
+class Procs:
+    """Server processes of one run, stopped by pid."""
+
+    def __init__(self, env: dict, logdir: Path) -> None:
+        self.env, self.logdir = env, logdir
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def _start(self, name: str, cmd: list[str]) -> subprocess.Popen:
+        out = open(self.logdir / f"{name}.log", "ab")
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=out, stderr=out,
+                                preexec_fn=raise_nofile)
+        self.procs[name] = proc
+        return proc
+
+    def daphne(self, name: str) -> tuple[int, int]:
+        port = free_port()
+        proc = self._start(name, [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                                  "config.asgi:application"])
+        wait_port(port, proc)
+        return port, proc.pid
+
+    def clock(self) -> int:
+        return self._start("clock", [PY, "manage.py", "runclock"]).pid
+
+    def worker(self) -> int:
+        return self._start("worker", [str(BIN / "celery"), "-A", "config", "worker",
+                                      "--pool=solo", "--loglevel=WARNING", "--without-gossip",
+                                      "--without-mingle"]).pid
+
+    def stop(self) -> None:
+        for name, proc in list(self.procs.items()):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM if name != "clock" else signal.SIGKILL)
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.procs.clear()
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError):
+        return 0.0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# --- Django-side setup (in this process) -------------------------------------------------------
+
+
+def django_setup(env: dict) -> None:
+    for key in ("DJANGO_SETTINGS_MODULE", "LEYOU_VAR_DIR", "DATABASE_URL", "REDIS_URL"):
+        if key in env:
+            os.environ[key] = env[key]
+        else:
+            os.environ.pop(key, None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def make_room():
+    from lobby.models import Room
+
+    return Room.objects.create(
+        name="壓測場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=10,
+        rake=5, min_beans=100, max_beans=None, double_threshold=1000, turn_seconds=20,
+        bot_wait_seconds=30,
+    )
+
+
+def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
+    """``count`` players with the signup grant and a logged-in session: [(user id, cookie)]."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.db import transaction
+    from django.test import override_settings
+    from django.utils import timezone
+
+    from accounts import services
+
+    out = []
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        with transaction.atomic():
+            users = [services.user_register(username=f"{prefix}{i}", password="pw-123456",
+                                            nickname=f"壓測{i}") for i in range(count)]
+            store = SessionStore()
+            expire = timezone.now() + timezone.timedelta(days=1)
+            sessions = []
+            for user in users:
+                key = store._get_new_session_key()
+                data = {SESSION_KEY: str(user.pk),
+                        BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                        HASH_SESSION_KEY: user.get_session_auth_hash()}
+                sessions.append(Session(session_key=key, session_data=store.encode(data),
+                                        expire_date=expire))
+                out.append((user.pk, f"{settings.SESSION_COOKIE_NAME}={key}"))
+            Session.objects.bulk_create(sessions)
+    return out
+
+
+def seat_table(room_id: int, user_ids: list[int]) -> int:
+    """Three players quick-join the room: the table fills and its hand starts."""
+    from django.db import close_old_connections
+
+    from accounts.models import User
+    from lobby import services as lobby
+
+    close_old_connections()
+    table = None
+    for uid in user_ids:
+        table = lobby.quick_join(user=User.objects.get(pk=uid), room_id=room_id)
+    return table.pk
+
+
+# --- the scripted client -----------------------------------------------------------------------
+
+
+def choose(view: dict, seat: int) -> dict | None:
+    """A seat's choice from its own view only (as tests/live/test_live_table.py's ``choose``)."""
+    from games.rules.doudizhu import legal_plays
+
+    if seat not in view["to_act"]:
+        return None
+    if view.get("can_play"):
+        lead = view.get("lead")
+        last = lead["cards"] if lead and lead["seat"] != seat else None
+        plays = [p for p in legal_plays(view["hand"], last) if p != "pass"]
+        if plays:
+            cards, _, reading = plays[0].partition("/")
+            return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
+        return {"type": "pass"}
+    options = view["options"]
+    for preferred in ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
+                      {"type": "ready"}, {"type": "rob", "rob": False},
+                      {"type": "double", "double": False}):
+        if preferred in options:
+            return preferred
+    return options[0] if options else None
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[str, dict] = {}       # action id -> {t, seq, table, seat, ok}
+        self.frames: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
+        self.errors: dict[str, int] = defaultdict(int)
+        self.wrong_view = 0
+        self.table_frames = 0
+        self.closed: dict[str, int] = defaultdict(int)
+        self.connect_fail = 0
+        self.auto_offs = 0
+        self.in_hand: dict[int, bool] = {}
+        self.in_hand_samples: list[tuple[float, float]] = []
+
+
+class Seat:
+    def __init__(self, run: "Run", table_id: int, seat: int, port: int, cookie: str) -> None:
+        self.run, self.table_id, self.seat, self.port, self.cookie = run, table_id, seat, port, cookie
+        self.ws = None
+        self.latest: dict | None = None
+        self.pending: list[str] = []      # sent, not yet resolved (in send order)
+        self.resolved: list[str] = []
+        self.timer: asyncio.Task | None = None
+        self.rng = random.Random(run.args.seed * 1_000_003 + table_id * 3 + seat)
+        self.n = 0
+        self.last_auto_off = 0.0
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        url = f"ws://127.0.0.1:{self.port}/ws/table/{self.table_id}/?format=json"
+        self.ws = await connect(url, additional_headers={
+            "Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"},
+            open_timeout=60, max_size=2**22, compression=None, ping_interval=None)
+
+    async def loop(self) -> None:
+        stats = self.run.stats
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                frame = json.loads(raw)
+                if frame["type"] == "error":
+                    stats.errors[frame.get("code", "?")] += 1
+                    self._reject()
+                    continue
+                if frame["type"] != "table":
+                    continue
+                stats.table_frames += 1
+                view = frame.get("view")
+                if frame.get("seat") != self.seat or (view is not None and view.get("seat") != self.seat):
+                    stats.wrong_view += 1
+                stats.frames[(self.table_id, self.seat)].append((frame["seq"], now))
+                if self.latest is None or frame["seq"] >= self.latest["seq"]:
+                    self.latest = frame
+                    if self.seat == 0:
+                        stats.in_hand[self.table_id] = bool(view and view["phase"] != "over")
+                    self._resolve(frame)
+                    self._on_frame(frame)
+        except Exception as error:  # a closed socket: count it by code
+            code = getattr(getattr(error, "rcvd", None), "code", None)
+            if not self.run.stopping:
+                stats.closed[str(code or type(error).__name__)] += 1
+
+    def _reject(self) -> None:
+        if self.pending:
+            self.run.stats.sent[self.pending.pop(0)]["ok"] = False
+        elif self.resolved:
+            self.run.stats.sent[self.resolved[-1]]["ok"] = False
+
+    def _resolve(self, frame: dict) -> None:
+        view = frame.get("view") or {}
+        keep = []
+        for aid in self.pending:
+            info = self.run.stats.sent[aid]
+            if frame["seq"] > info["seq"] and (
+                self.seat not in view.get("to_act", []) or view.get("phase") != info["phase"]
+                or frame["seq"] >= info["seq"] + 3
+            ):
+                info["ok"] = True
+                self.resolved.append(aid)
+                del self.resolved[:-4]
+            else:
+                keep.append(aid)
+        self.pending = keep
+
+    def _on_frame(self, frame: dict) -> None:
+        if self.run.stopping:
+            return
+        seats = frame.get("seats") or []
+        me = seats[self.seat] if self.seat < len(seats) else {}
+        now = time.monotonic()
+        if me.get("auto") and now - self.last_auto_off > 3:
+            # a person whose seat went to 托管 (timeouts) clicks it off, as in the UI
+            self.last_auto_off = now
+            self.run.stats.auto_offs += 1
+            asyncio.ensure_future(self._send({"kind": "auto", "on": False}))
+        view = frame.get("view")
+        if not view or view["phase"] == "over" or self.seat not in view["to_act"]:
+            if self.timer is not None and not self.timer.done():
+                self.timer.cancel()
+            self.timer = None
+            return
+        if self.pending:
+            return  # wait for the outcome of the action in flight
+        if self.timer is not None and not self.timer.done():
+            return  # still thinking
+        delay = self.rng.uniform(1.0, 5.0) if self.run.args.mode == "human" else 0.0
+        if delay == 0.0:
+            self._act()
+        else:
+            self.timer = asyncio.ensure_future(self._think(delay))
+
+    async def _think(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.timer = None
+        if not self.run.stopping and not self.pending:
+            self._act()
+
+    def _act(self) -> None:
+        frame = self.latest
+        view = frame and frame.get("view")
+        if not view or view["phase"] == "over":
+            return
+        action = choose(view, self.seat)
+        if action is None:
+            return
+        self.n += 1
+        aid = f"b{self.table_id}-{self.seat}-{self.n}"
+        self.run.stats.sent[aid] = {"t": time.perf_counter(), "seq": frame["seq"],
+                                    "table": self.table_id, "seat": self.seat, "ok": None,
+                                    "phase": view["phase"]}
+        self.pending.append(aid)
+        asyncio.ensure_future(self._send({"kind": "move", "action": action, "seq": frame["seq"],
+                                          "action_id": aid}))
+
+    async def _send(self, message: dict) -> None:
+        try:
+            await self.ws.send(json.dumps(message))
+        except Exception:
+            pass
+
+
+class Run:
+    def __init__(self, args) -> None:
+        self.args = args
+        self.stats = Stats()
+        self.stopping = False
+        self.seats: list[Seat] = []
+
+
+async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, str]]) -> Run:
+    from concurrent.futures import ThreadPoolExecutor
+
+    run = Run(args)
+    loop = asyncio.get_running_loop()
+    setup_pool = ThreadPoolExecutor(1)   # one Django writer for the set-up
+    sem = asyncio.Semaphore(args.connect_concurrency)
+    tasks = []
+    sock_index = 0
+
+    async def open_table(t: int, table_id: int, base: int) -> None:
+        async with sem:
+            seats = [Seat(run, table_id, s, ports[(base + s) % len(ports)], players[3 * t + s][1])
+                     for s in range(3)]
+            try:
+                await asyncio.gather(*(seat.connect() for seat in seats))
+            except Exception as error:
+                run.stats.connect_fail += 1
+                log(f"connect failed for table {table_id}: {error!r}")
+                return
+            run.seats.extend(seats)
+            for seat in seats:
+                tasks.append(asyncio.ensure_future(seat.loop()))
+
+    t0 = time.perf_counter()
+    openers = []
+    for t in range(args.tables):
+        uids = [players[3 * t + s][0] for s in range(3)]
+        table_id = await loop.run_in_executor(setup_pool, seat_table, room_id, uids)
+        openers.append(asyncio.ensure_future(open_table(t, table_id, sock_index)))
+        sock_index += 3
+    await asyncio.gather(*openers)
+    run.ramp_seconds = time.perf_counter() - t0
+    log(f"{args.tables} tables seated, {len(run.seats)} sockets open in {run.ramp_seconds:.1f}s")
+
+    # warm-up, then the measured window
+    await asyncio.sleep(args.warmup)
+    run.window = [time.perf_counter(), None]
+    run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids}
+    end = run.window[0] + args.duration
+    while time.perf_counter() < end:
+        await asyncio.sleep(1.0)
+        if run.stats.in_hand:
+            share = sum(run.stats.in_hand.values()) / len(run.stats.in_hand)
+            run.stats.in_hand_samples.append((time.perf_counter(), share))
+    run.window[1] = time.perf_counter()
+    run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids}
+    run.stopping = True
+    for seat in run.seats:
+        if seat.timer is not None:
+            seat.timer.cancel()
+    await asyncio.sleep(args.drain)   # let frames of actions in flight arrive
+    run.rss = {pid: rss_kib(pid) for pid in run.pids}
+    for seat in run.seats:
+        try:
+            await asyncio.wait_for(seat.ws.close(), 5)
+        except Exception:
+            pass
+    for task in tasks:
+        task.cancel()
+    setup_pool.shutdown()
+    return run
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q / 100 * (len(values) - 1)))))
+    return values[k]
+
+
+def analyse(args, run: Run, table_ids: set[int]) -> dict:
+    from games.models import HandEvent
+
+    st = run.stats
+    ids = list(st.sent)
+    saved: dict[str, tuple[int, int]] = {}
+    for i in range(0, len(ids), 2000):
+        for aid, table_id, seq in HandEvent.objects.filter(
+            action_id__in=ids[i:i + 2000]
+        ).values_list("action_id", "table_id", "seq"):
+            saved[aid] = (table_id, seq)
+    acked = {aid for aid, info in st.sent.items() if info["ok"]}
+    unresolved = sum(1 for info in st.sent.values() if info["ok"] is None)
+    events_by = dict()
+    for by in ("player", "bot", "auto"):
+        events_by[by] = HandEvent.objects.filter(table_id__in=table_ids, by=by).count()
+    w0, w1 = run.window
+    lat, in_window = [], 0
+    for aid, (table_id, seq) in saved.items():
+        info = st.sent[aid]
+        if not (w0 <= info["t"] < w1):
+            continue
+        in_window += 1
+        worst = 0.0
+        for s in range(3):
+            got = next((t for q, t in st.frames[(table_id, s)] if q >= seq and t >= info["t"]), None)
+            if got is None:
+                worst = None
+                break
+            worst = max(worst, got - info["t"])
+        if worst is not None:
+            lat.append(worst * 1000)
+    elapsed = w1 - w0
+    busy = [s for t, s in st.in_hand_samples]
+    full = sum(1 for s in busy if s >= 0.9)
+    # actions per second inside seconds when >= 90 % of tables were in a hand
+    per_sec: dict[int, int] = defaultdict(int)
+    for aid in saved:
+        t = st.sent[aid]["t"]
+        if w0 <= t < w1:
+            per_sec[int(t - w0)] += 1
+    in_hand_rates = []
+    for t, share in st.in_hand_samples:
+        sec = int(t - w0) - 1
+        if share >= 0.9 and sec in per_sec:
+            in_hand_rates.append(per_sec[sec])
+    srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
+    result = {
+        "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
+        "settings": args.settings,
+        "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
+        "ramp_s": round(run.ramp_seconds, 1), "window_s": round(elapsed, 1),
+        "sent_total": len(st.sent), "acked_total": len(acked), "saved_total": len(saved),
+        "acked_not_saved": len(acked - set(saved)), "saved_not_acked": len(set(saved) - acked),
+        "unresolved": unresolved,
+        "events_by": events_by,
+        "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
+        "frames": st.table_frames, "wrong_view_frames": st.wrong_view,
+        "actions_in_window": in_window, "actions_per_s": round(in_window / elapsed, 1),
+        "in_hand_actions_per_s": round(statistics.median(in_hand_rates), 1) if in_hand_rates else None,
+        "in_hand_seconds": len(in_hand_rates), "share_in_hand_mean": round(statistics.mean(busy), 2) if busy else None,
+        "p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95), "p99_ms": pct(lat, 99),
+        "max_ms": max(lat) if lat else None, "measured": len(lat),
+        "daphne_cpu_s": round(srv_cpu, 2),
+        "daphne_cpu_ms_per_action": round(1000 * srv_cpu / in_window, 2) if in_window else None,
+        "clock_cpu_s": round(run.cpu1[run.clock_pid] - run.cpu0[run.clock_pid], 2),
+        "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
+        "client_cpu_s": round(run.client_cpu, 2),
+        "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
+        "full_seconds": full,
+    }
+    for key in ("p50_ms", "p95_ms", "p99_ms", "max_ms"):
+        if result[key] is not None:
+            result[key] = round(result[key], 1)
+    return result
+
+
+def summary_line(r: dict) -> str:
+    return (f"{r['backend']}/{r['procs']}p {r['mode']} T={r['tables']}: sockets={r['sockets']} "
+            f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
+            f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
+            f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
+            f"ms CPU/action; saved {r['saved_total']}/{r['acked_total']} acked "
+            f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
+            f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
+            f"events_by={r['events_by']}")
+
+
+def one_run(args) -> dict:
+    raise_nofile()
+    var_dir = Path(tempfile.mkdtemp(prefix=f"leyou-bench-{args.backend}-"))
+    env = bench_env(args.backend, var_dir, args.settings)
+    log(f"preparing {args.backend} database (var dir {var_dir})")
+    prepare_database(args.backend, var_dir, env)
+    django_setup(env)
+    from games.models import Table
+
+    t = time.perf_counter()
+    room = make_room()
+    players = make_players(3 * args.tables, prefix=f"b{int(time.time())}_")
+    log(f"{len(players)} players with sessions in {time.perf_counter() - t:.1f}s")
+    from django.db import connection
+
+    connection.close()
+    procs = Procs(env, var_dir)
+    try:
+        ports, dpids = [], []
+        for i in range(args.procs):
+            port, pid = procs.daphne(f"daphne{i}")
+            ports.append(port)
+            dpids.append(pid)
+        clock_pid, worker_pid = procs.clock(), procs.worker()
+        time.sleep(1.0)
+        prof = None
+        if args.profile:
+            prof_out = Path(args.profile)
+            prof = subprocess.Popen(
+                [str(BIN / "py-spy"), "record", "-p", str(dpids[0]), "-r", "100", "-f", "raw",
+                 "-d", str(int(args.warmup + args.duration + 60)), "-o", str(prof_out), "--nonblocking"],
+                stdout=subprocess.DEVNULL, stderr=open(var_dir / "pyspy.log", "ab"))
+
+        async def main():
+            run_holder = {}
+            c0 = time.process_time()
+
+            async def go():
+                run_holder["run"] = await drive_with_pids(args, ports, room.pk, players,
+                                                          dpids, clock_pid, worker_pid)
+            await asyncio.wait_for(go(), timeout=args.hard_limit)
+            run_holder["run"].client_cpu = time.process_time() - c0
+            return run_holder["run"]
+
+        run = asyncio.run(main())
+        if prof is not None:
+            prof.send_signal(signal.SIGINT)
+            try:
+                prof.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                prof.kill()
+        table_ids = set(Table.objects.filter(room_id=room.pk).values_list("pk", flat=True))
+        result = analyse(args, run, table_ids)
+        result["var_dir"] = str(var_dir)
+    finally:
+        procs.stop()
+    return result
+
+
+async def drive_with_pids(args, ports, room_id, players, dpids, clock_pid, worker_pid) -> Run:
+    # the pids are needed inside drive() for CPU sampling at the window's edges
+    orig_init = Run.__init__
+
+    def init(self, a):
+        orig_init(self, a)
+        self.daphne_pids, self.clock_pid, self.worker_pid = dpids, clock_pid, worker_pid
+        self.pids = [*dpids, clock_pid, worker_pid]
+
+    Run.__init__ = init
+    try:
+        return await drive(args, ports, room_id, players)
+    finally:
+        Run.__init__ = orig_init
+
+
+def default_duration(mode: str, tables: int) -> float:
+    if mode == "sat":
+        return 30.0
+    # human pace: about T/3 actions per second; at least ~1000 actions, 30 s..300 s
+    return max(30.0, min(300.0, 1000 / (tables / 3.0)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", choices=["sqlite", "pg"], default="sqlite")
+    parser.add_argument("--mode", choices=["human", "sat"], default="human")
+    parser.add_argument("--tables", default="10", help="one count, or several comma-separated")
+    parser.add_argument("--procs", type=int, default=None, help="Daphne processes (sqlite: 1, pg: 2)")
+    parser.add_argument("--duration", type=float, default=None, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=None)
+    parser.add_argument("--drain", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--settings", default="config.settings.local")
+    parser.add_argument("--hard-limit", type=float, default=900.0)
+    parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
+    parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
+    args = parser.parse_args()
+    counts = [int(x) for x in str(args.tables).split(",") if x]
+    if args.procs is None:
+        args.procs = 1 if args.backend == "sqlite" else 2
+    if args.backend == "sqlite" and args.procs != 1:
+        parser.error("the in-memory channel layer cannot span processes: --procs 1")
+    if len(counts) > 1:
+        for n in counts:
+            cmd = [PY, __file__, *[a for a in sys.argv[1:]]]
+            i = cmd.index("--tables")
+            cmd[i + 1] = str(n)
+            if args.profile:
+                j = cmd.index("--profile")
+                cmd[j + 1] = f"{args.profile}.T{n}"
+            subprocess.run(cmd, timeout=args.hard_limit + 300)
+        return
+    args.tables = counts[0]
+    if args.duration is None:
+        args.duration = default_duration(args.mode, args.tables)
+    if args.warmup is None:
+        args.warmup = 10.0 if args.mode == "human" else 5.0
+    result = one_run(args)
+    result["date"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    with open(args.json, "a") as fh:
+        fh.write(json.dumps(result, ensure_ascii=False) + "\n")
+    print(summary_line(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
