@@ -58,7 +58,7 @@ BIN = Path(PY).parent
 PG_BASE = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1")
 PG_TEMPLATE = "leyou_bench_tpl"
-PG_DB = "leyou_bench"
+PG_DB = os.environ.get("BENCH_PG_DB", "leyou_bench")
 SQLITE_TEMPLATE_DIR = Path(tempfile.gettempdir()) / "leyou-bench-sqlite-tpl"
 SIMULTANEOUS = {"start", "dealing", "doubling"}
 
@@ -191,6 +191,19 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError):
         return 0.0
+
+
+def pg_backend_pids() -> list[int]:
+    """PostgreSQL backends serving the bench database (persistent: CONN_MAX_AGE 60)."""
+    try:
+        import psycopg
+
+        with psycopg.connect(f"{PG_BASE}/postgres", autocommit=True) as conn:
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
+                                (PG_DB,)).fetchall()
+        return [r[0] for r in rows if Path(f"/proc/{r[0]}").exists()]
+    except Exception:
+        return []
 
 
 def rss_kib(pid: int) -> int:
@@ -484,7 +497,9 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     # warm-up, then the measured window
     await asyncio.sleep(args.warmup)
     run.window = [time.perf_counter(), None]
-    run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids}
+    run.load = [os.getloadavg()[0], None]
+    run.pg_pids = pg_backend_pids() if args.backend == "pg" else []
+    run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
     end = run.window[0] + args.duration
     while time.perf_counter() < end:
         await asyncio.sleep(1.0)
@@ -492,7 +507,8 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
             share = sum(run.stats.in_hand.values()) / len(run.stats.in_hand)
             run.stats.in_hand_samples.append((time.perf_counter(), share))
     run.window[1] = time.perf_counter()
-    run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids}
+    run.load[1] = os.getloadavg()[0]
+    run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
     run.stopping = True
     for seat in run.seats:
         if seat.timer is not None:
@@ -589,8 +605,11 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "clock_cpu_s": round(run.cpu1[run.clock_pid] - run.cpu0[run.clock_pid], 2),
         "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
         "client_cpu_s": round(run.client_cpu, 2),
+        "postgres_cpu_s": round(sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids), 2),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
+        "loadavg_1m": [round(x, 2) for x in run.load],
+        "nproc": os.cpu_count(),
     }
     for key in ("p50_ms", "p95_ms", "p99_ms", "max_ms"):
         if result[key] is not None:
