@@ -128,6 +128,9 @@ def staff_grant(*, staff, user, amount: int, reason: str, correction: bool = Fal
     """A staff grant (positive) or correction (either sign), recorded with reason and staff."""
     if not reason.strip():
         raise UnbalancedTransfer("a staff transfer needs a reason")
+    if amount == 0 or (amount < 0 and not correction):
+        # a zero amount would record an empty transfer; taking beans away is a correction
+        raise UnbalancedTransfer("贈送須為正數；扣除請用更正" if amount else "金額不能為 0")
     kind = Transfer.Kind.STAFF_CORRECTION if correction else Transfer.Kind.STAFF_GRANT
     return transfer_create(
         postings=[(system_account(MINT), -amount), (account_for_user(user), amount)],

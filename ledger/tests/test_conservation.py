@@ -86,7 +86,7 @@ def test_random_grants_and_transfers_conserve_beans(db, ops):
                 except InsufficientBeans:
                     assert Transfer.objects.count() == transfers_before
                 except UnbalancedTransfer:
-                    assert op[0] == "bad"
+                    assert op[0] == "bad" or (op[0] == "grant" and op[2] == 0)
                     assert Transfer.objects.count() == transfers_before
                 for account, expected in zip(accounts, model):
                     account.refresh_from_db()

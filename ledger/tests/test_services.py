@@ -191,3 +191,16 @@ def test_staff_transfer_needs_a_reason_and_cannot_overdraw(make_user):
     with pytest.raises(InsufficientBeans):
         services.staff_grant(staff=None, user=player, amount=-101, reason="x", correction=True)
     assert _counts() == before and balance_for_user(player) == 100
+
+
+def test_staff_grant_must_be_positive_and_no_staff_transfer_is_empty(make_user):
+    """A grant takes nothing away (that is a correction) and a zero amount writes no transfer."""
+    player = make_user(beans=100)
+    before = _counts()
+    with pytest.raises(UnbalancedTransfer):
+        services.staff_grant(staff=None, user=player, amount=-10, reason="oops")
+    for correction in (False, True):
+        with pytest.raises(UnbalancedTransfer):
+            services.staff_grant(staff=None, user=player, amount=0, reason="nothing",
+                                 correction=correction)
+    assert _counts() == before and balance_for_user(player) == 100
