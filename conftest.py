@@ -9,6 +9,22 @@ import pytest
 _counter = itertools.count(1)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _close_server_sessions(django_db_setup, django_db_blocker):
+    """At the end, end database sessions that killed server processes left behind, so the
+    test database can be dropped."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
 @pytest.fixture
 def make_user(db):
     from accounts import services

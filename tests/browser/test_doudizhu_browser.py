@@ -44,12 +44,16 @@ def _act_once(page) -> None:
         page.click("#actions [data-hint]", timeout=2000)
         if page.locator("#my-hand .card.selected").count():
             play.click(timeout=2000)
+            picker = page.locator("#reading-picker:not([hidden]) button")
+            if picker.count():  # 癩子場: the same cards read several ways — take the first
+                picker.first.click(timeout=2000)
         else:
             page.click("#actions button:has-text('不出')", timeout=2000)
     else:
         texts = [actions.nth(i).inner_text(timeout=2000) for i in range(actions.count())]
-        pick = next((t for t in texts if t in ("開始", "叫地主", "不搶", "不加倍")), texts[0])
-        page.click(f"#actions button:has-text('{pick}')", timeout=2000)
+        wanted = ("開始", "看牌", "叫地主", "不搶", "不加倍", "不倒", "不拉", "不壘", "不沃")
+        pick = next((t for t in texts if t in wanted or t.startswith("不拉")), texts[0])
+        actions.filter(has_text=pick).first.click(timeout=2000)
     page.wait_for_timeout(200)
 
 
@@ -98,4 +102,26 @@ def test_register_quick_join_play_a_hand_and_see_the_profile(servers, browser):
     ]
     assert page.locator(".stat-row[data-game=doudizhu]").count() == 1
     shot(page, "profile-phone")
+    assert ledger_drift() == []
+
+
+@pytest.mark.parametrize("variant,name", [("laizi", "癩子場"), ("menzhua", "悶抓場")])
+def test_a_whole_laizi_and_menzhua_hand_in_the_browser(servers, browser, variant, name):
+    """A whole 癩子場 / 悶抓場 hand against bots reaches the itemised settlement."""
+    make_room(name=name, variant=variant)
+    port = servers.daphne("web")
+    servers.clock()
+    base = f"http://127.0.0.1:{port}"
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    register(page, base, f"browser-{variant}")
+    page.click(f".room-card:has-text('{name}') >> text=快速開始")
+    page.wait_for_url(re.compile(r"/games/table/\d+/"))
+    page.wait_for_selector("#board[data-phase]:not([data-phase=''])", timeout=20000)
+    play_until_settled(page)
+    shot(page, f"settlement-{variant}-desktop")
+    hand = Hand.objects.get()
+    assert hand.params["variant"] == variant and hand.settled_at is not None
+    if variant == "laizi":
+        assert hand.state["laizi"] is not None
+        assert "癩子" in page.inner_text(".board-top")
     assert ledger_drift() == []

@@ -106,12 +106,6 @@ def servers(transactional_db):
     s = Servers()
     yield s
     s.stop_all()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # sessions the killed processes left behind
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
     connection.close()
 
 

@@ -1,0 +1,165 @@
+"""A player in Chromium: register, quick-join, play a whole 歡樂麻將 hand against three bots."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from accounts.models import User
+from games.engine import registry
+from games.models import Hand
+from ledger.selectors import balance_for_user, ledger_drift
+from lobby.models import Room
+from tests.browser.conftest import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
+
+
+def make_room(**extra) -> Room:
+    spec = dict(name="大眾場", game="mahjong_huanle", variant="dazhong", seats=4, base_score=1,
+                factor=50, rake=10, min_beans=0, max_beans=None, double_threshold=2000,
+                turn_seconds=30, bot_wait_seconds=1, extra={"room_kind": "dazhong"})
+    spec.update(extra)
+    return Room.objects.create(**spec)
+
+
+def register(page, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/register/")
+    page.fill("#id_username", name)
+    page.fill("#id_nickname", "麻將玩家")
+    page.fill("#id_password1", "a-Long-pass-2026")
+    page.fill("#id_password2", "a-Long-pass-2026")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def _buttons(page) -> list[dict]:
+    """The actions the #actions buttons would send, read from their hx-vals."""
+    return page.eval_on_selector_all(
+        "#actions button[ws-send]",
+        "els => els.map(e => JSON.parse(e.getAttribute('hx-vals')).action)",
+    )
+
+
+def _legal_now(seat: int) -> tuple[str, list[dict]]:
+    hand = Hand.objects.order_by("-id").first()
+    ruleset = registry.get(hand.game)
+    state = ruleset.state_from_json(hand.state)
+    view = ruleset.view(state, seat)
+    return view["phase"], view["legal_actions"]
+
+
+def _key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True, ensure_ascii=False)
+
+
+class Player:
+    """Acts whenever it is our turn: 胡 when offered, 過 on other claims, else discards the
+    drawn tile (or the last tile of the hand)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.checked_turn = False
+        self.seen = set()
+
+    def act_once(self) -> None:
+        page = self.page
+        if not page.locator("#actions button[ws-send]").count():
+            return
+        phase = page.get_attribute("#board", "data-phase")
+        if phase == "turn" and not self.checked_turn:
+            self.check_buttons_match_the_view()
+        hu = page.locator("#actions button[data-action=hu]")
+        if hu.count():
+            self.seen.add("hu")
+            hu.first.click(timeout=2000)
+        elif page.locator("#actions button[data-action=pass]").count():
+            self.seen.add("claim")
+            if "claim-shot" not in self.seen:
+                self.seen.add("claim-shot")
+                shot(page, "mahjong-claim-phone")
+            page.locator("#actions button[data-action=pass]").first.click(timeout=2000)
+        else:
+            drawn = page.locator("#my-hand button[data-drawn]")
+            tile = drawn if drawn.count() else page.locator("#my-hand button.mj-t").last
+            self.seen.add("discard")
+            if page.locator("#my-hand .mj-t.ting").count():
+                self.seen.add("tenpai")
+            tile.click(timeout=2000)
+        page.wait_for_timeout(150)
+
+    def check_buttons_match_the_view(self) -> None:
+        """On our turn (nobody else can change it) the buttons are exactly the legal actions."""
+        seat = int(self.page.get_attribute("#board", "data-seat"))
+        shown = {_key(a) for a in _buttons(self.page)}
+        phase, legal = _legal_now(seat)
+        if phase != "turn":
+            return
+        assert shown == {_key(a) for a in legal}
+        self.checked_turn = True
+
+
+def play_until_settled(page, *, max_seconds: float = 240) -> Player:
+    player = Player(page)
+    deadline = time.time() + max_seconds
+    while time.time() < deadline:
+        if page.locator("#settlement .beans").count() and "結算中" not in page.inner_text(
+            "#settlement"
+        ):
+            return player
+        try:
+            player.act_once()
+        except (IndexError, PlaywrightError):
+            pass  # the board was swapped under us by a push: look again
+        page.wait_for_timeout(120)
+    raise AssertionError("the hand did not reach the settlement in the browser")
+
+
+def test_a_whole_huanle_mahjong_hand_with_three_bots(servers, browser):
+    """Register, 快速開始, play a whole 歡樂麻將 hand against three bots, beans match the ledger."""
+    make_room()
+    port = servers.daphne("web")
+    servers.clock()
+    base = f"http://127.0.0.1:{port}"
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    register(page, base, "mahjong1")
+    page.click(".room-card:has-text('大眾場') >> text=快速開始")
+    page.wait_for_url(re.compile(r"/games/table/\d+/"))
+    page.wait_for_selector("#board[data-phase]:not([data-phase=''])", timeout=20000)
+    page.wait_for_selector("#conn.ok", state="attached", timeout=10000)
+    # the table: four seats, SVG tiles of our own, the 財神 marked, the wall count
+    assert page.locator("#board.board-mahjong .mj-seat").count() == 4
+    assert page.locator("#my-hand svg.tile").count() >= 13
+    assert page.locator(".mj-marks .mark-wild svg.tile.wild").count() == 1
+    assert int(page.inner_text("#wall-count")) > 0
+    assert page.locator("svg.tile-defs symbol").count() > 5  # the tiles are drawn by us
+    shot(page, "mahjong-start-phone")
+    page.set_viewport_size({"width": 1280, "height": 860})
+    shot(page, "mahjong-start-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    player = play_until_settled(page)
+    shot(page, "mahjong-settlement-phone")
+    page.set_viewport_size({"width": 1280, "height": 860})
+    shot(page, "mahjong-settlement-desktop")
+    assert player.checked_turn or "discard" not in player.seen
+    settlement = page.inner_text("#settlement")
+    assert "歡樂豆" in settlement
+    hand = Hand.objects.get()
+    assert hand.settled_at is not None
+    if hand.result["winners"]:
+        assert "莊家" in settlement and "合計" in settlement
+    else:
+        assert "流局" in settlement
+    user = User.objects.get(username="mahjong1")
+    mine = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
+    shown_beans = page.inner_text(f"#settlement .settle-seats tbody tr:nth-child({mine + 1}) .beans")
+    assert int(shown_beans.replace(",", "").replace("+", "")) == hand.result["beans"][mine]
+    page.goto(f"{base}/accounts/profile/")
+    shown = int(page.inner_text("#profile-beans"))
+    assert shown == balance_for_user(user) == 10000 + hand.result["beans"][mine]
+    assert ledger_drift() == []
