@@ -6,6 +6,7 @@ so an operator's change applies from the next hand on.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
@@ -52,6 +53,25 @@ class Room(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} · {self.name}"
+
+    def clean(self) -> None:
+        """Refuse a seat count or variant the game's rules cannot deal (checked in the admin)."""
+        super().clean()
+        from games.engine import registry
+
+        try:
+            ruleset = registry.get(self.game)
+        except KeyError:
+            return  # a game not yet available: lobby.services keeps its rooms closed
+        errors = {}
+        if not ruleset.min_seats <= (self.seats or 0) <= ruleset.max_seats:
+            errors["seats"] = f"{ruleset.title} 需要 {ruleset.min_seats}–{ruleset.max_seats} 個座位"
+        try:
+            ruleset.config_from_params(self.params())
+        except (ValueError, TypeError, KeyError) as error:
+            errors["variant"] = f"規則參數不正確：{error}"
+        if errors:
+            raise ValidationError(errors)
 
     def params(self) -> dict:
         """The snapshot handed to a table for its next hand."""

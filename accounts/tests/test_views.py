@@ -37,7 +37,8 @@ def test_register_creates_the_player_logs_in_and_grants_beans():
     assert user.nickname == "小新" and user.check_password(PASSWORD)
     assert int(client.session[SESSION_KEY]) == user.pk
     assert balance_for_user(user) == 8888
-    assert Transfer.objects.filter(kind=Transfer.Kind.SIGNUP, postings__account__user=user).count() == 1
+    signups = Transfer.objects.filter(kind=Transfer.Kind.SIGNUP, postings__account__user=user)
+    assert signups.count() == 1
 
 
 def test_taken_username_is_a_form_error_and_creates_nothing(make_user):

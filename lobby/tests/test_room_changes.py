@@ -96,3 +96,26 @@ def test_closing_a_room_does_not_stop_the_running_hand(room, make_user):
     Seat.objects.filter(table=table).update(auto=True, connections=1)
     _play_out(table.pk)
     assert Hand.objects.get(table=table).status == Hand.Status.FINISHED
+
+
+def test_admin_refuses_a_room_the_rules_cannot_deal(room, make_user):
+    """A seat count or variant the game does not have is a form error; the room is unchanged."""
+    staff = make_user()
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    base = {
+        "name": room.name, "game": room.game, "variant": room.variant, "seats": 3,
+        "base_score": 1, "factor": 10, "rake": 5, "min_beans": 100, "max_beans": "",
+        "double_threshold": 1000, "turn_seconds": 20, "bot_wait_seconds": 0, "is_open": "on",
+        "sort_order": 0, "extra": "{}",
+    }
+    url = reverse("admin:lobby_room_change", args=[room.pk])
+    for bad in ({"seats": 4}, {"variant": "no-such-variant"}):
+        response = client.post(url, {**base, **bad})
+        assert response.status_code == 200
+        assert response.context["adminform"].form.errors
+    room.refresh_from_db()
+    assert (room.seats, room.variant) == (3, "classic")
+    assert client.post(url, {**base, "base_score": 2}).status_code == 302
