@@ -12,7 +12,9 @@ LABEL = {"T": "10", "B": "JOKER", "R": "JOKER"}
 SUIT_CYCLE = "♠♥♣♦"
 
 
-def _card_svg(rank: str, suit: str, *, index: int, selectable: bool, small: bool) -> str:
+def _card_svg(
+    rank: str, suit: str, *, index: int, selectable: bool, small: bool, wild: bool = False
+) -> str:
     red = suit in "♥♦" or rank == "R"
     colour = "#c62828" if red else "#1b1b1b"
     w, h = (36, 50) if small else (60, 84)
@@ -34,6 +36,11 @@ def _card_svg(rank: str, suit: str, *, index: int, selectable: bool, small: bool
             w * 0.62, h * 0.8, 16 if small else 30, colour, suit,
         )
     attrs = ' class="card selectable" tabindex="0"' if selectable else ' class="card"'
+    if wild:
+        attrs = attrs.replace('class="card', 'class="card wild')
+        body = format_html('{}<text x="{}" y="{}" font-size="{}" font-weight="700" '
+                           'fill="#e65100" text-anchor="end">癩</text>', body, w - 4,
+                           h - 5, 10 if small else 13)
     return format_html(
         '<svg{} data-rank="{}" data-i="{}" viewBox="0 0 {} {}" width="{}" height="{}" '
         'role="img" aria-label="{}"><rect x="1" y="1" width="{}" height="{}" rx="6" '
@@ -44,8 +51,10 @@ def _card_svg(rank: str, suit: str, *, index: int, selectable: bool, small: bool
 
 
 @register.simple_tag
-def card_row(cards: str | None, selectable: bool = False, small: bool = False) -> str:
-    """A row of face-up cards for a rank string like '33344BR'."""
+def card_row(
+    cards: str | None, selectable: bool = False, small: bool = False, laizi: str | None = None
+) -> str:
+    """A row of face-up cards for a rank string like '33344BR' (癩子 cards marked)."""
     if not cards:
         return ""
     seen: dict[str, int] = {}
@@ -54,7 +63,7 @@ def card_row(cards: str | None, selectable: bool = False, small: bool = False) -
         n = seen.get(rank, 0)
         seen[rank] = n + 1
         parts.append(_card_svg(rank, SUIT_CYCLE[n % 4], index=i, selectable=selectable,
-                               small=small))
+                               small=small, wild=bool(laizi) and rank == laizi))
     return mark_safe("".join(parts))
 
 
