@@ -116,7 +116,11 @@ def mahjong_extras(view: dict[str, Any] | None, seat: int | None,
                    marks: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> dict[str, Any]:
     """The context every mahjong board uses (``mj``), whatever the variant."""
     if not view:
-        return {"mj": None}
+        return {"mj": {"buttons": [], "hand": [], "drawn": None, "can_discard": False,
+                       "tenpai": [], "waits": [], "wild": [], "wild_csv": "", "players": [],
+                       "marks": [], "claim": None, "my_turn": False, "win_tile": None,
+                       "winners": [], "self_drawn": False, "from": None, "bird": None,
+                       "bird_hit": False, "fan_total": []}}
     legal = list(view.get("legal_actions") or [])
     discardable = {a.get("tile") for a in legal if a.get("type") == "discard"}
     buttons = sorted(

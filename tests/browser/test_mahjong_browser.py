@@ -137,6 +137,7 @@ def test_a_whole_huanle_mahjong_hand_with_three_bots(servers, browser):
     assert page.locator(".mj-marks .mark-wild svg.tile.wild").count() == 1
     assert int(page.inner_text("#wall-count")) > 0
     assert page.locator("svg.tile-defs symbol").count() > 5  # the tiles are drawn by us
+    assert page.locator("head link#mj-css").count() == 1  # the stylesheet outlives the swaps
     shot(page, "mahjong-start-phone")
     page.set_viewport_size({"width": 1280, "height": 860})
     shot(page, "mahjong-start-desktop")
