@@ -133,3 +133,10 @@ def test_a_player_at_one_table_cannot_quick_join_another_room(room, make_user):
     html = _refused(_client(user), reverse("lobby:quick_join", args=[other.pk]))
     assert "請先離開" in html
     assert Seat.objects.filter(user=user).count() == 1
+
+
+def test_unknown_table_page_is_not_found(make_user):
+    """A link to a table that does not exist is a 404 and seats nobody."""
+    user = make_user(beans=5000)
+    assert _client(user).get(reverse("games:table", args=[987654])).status_code == 404
+    assert not Seat.objects.filter(user=user).exists()
