@@ -703,6 +703,123 @@ async def drive_with_pids(args, ports, room_id, players, dpids, clock_pid, worke
         Run.__init__ = orig_init
 
 
+# --- per-call costs (in-process, no sockets): what one action costs the server ------------------
+
+
+def micro(args) -> dict:
+    """Time the pieces of one action on a mid-hand table: the move, the per-seat render, hops."""
+    var_dir = Path(tempfile.mkdtemp(prefix=f"leyou-bench-micro-{args.backend}-"))
+    env = bench_env(args.backend, var_dir, args.settings)
+    prepare_database(args.backend, var_dir, env)
+    django_setup(env)
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+    from django.db import close_old_connections, connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import User
+    from games import rendering, selectors
+    from games.engine import registry
+    from games.services import tables
+
+    rules = registry.get("doudizhu")
+    room = make_room()
+    players = make_players(3 * 40, prefix=f"u{int(time.time())}_")
+    users = {uid: User.objects.get(pk=uid) for uid, _ in players}
+    out: dict = {"backend": args.backend, "settings": args.settings}
+
+    def timed(fn, n, rounds=5):
+        # the median of several rounds: the machine is shared, single rounds are noisy
+        per = []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            for _ in range(max(1, n // rounds)):
+                fn()
+            per.append(1000 * (time.perf_counter() - t) / max(1, n // rounds))
+        return statistics.median(per)
+
+    # moves: play whole hands through the service, as the consumer does (one call per action)
+    move_ms, move_queries, n_moves = [], [], 0
+    table_ids = []
+    for t in range(40):
+        uids = [players[3 * t + s][0] for s in range(3)]
+        table_id = seat_table(room.pk, uids)
+        table_ids.append(table_id)
+        for k in range(200):
+            if t == 39 and k == 20:
+                break  # leave the last table mid-hand (playing phase) for the render timings
+            snap = selectors.table_snapshot(table_id)
+            hand = snap["hand"]
+            if hand is None or hand["status"] != "playing":
+                break
+            state = rules.state_from_json(hand["state"])
+            seat = min(rules.to_act(state))
+            view = json.loads(json.dumps(rules.view(state, seat)))
+            action = choose(view, seat)
+            reset_queries()
+            with CaptureQueriesContext(connection) as q:
+                t0 = time.perf_counter()
+                tables.move_submit(table_id=table_id, user=users[uids[seat]], action=action,
+                                   expected_seq=snap["table"]["seq"], action_id=f"m{t}-{n_moves}")
+                move_ms.append(1000 * (time.perf_counter() - t0))
+            move_queries.append(len(q.captured_queries))
+            n_moves += 1
+    out["move_submit_ms_median"] = round(statistics.median(move_ms), 2)
+    out["move_submit_ms_mean"] = round(statistics.mean(move_ms), 2)
+    out["move_submit_queries_median"] = statistics.median(move_queries)
+    out["moves_timed"] = len(move_ms)
+
+    # a mid-hand table: render costs per frame (what each socket does on every broadcast)
+    table_id = table_ids[-1]
+    uids = [players[3 * 39 + s][0] for s in range(3)]
+    tables_hand = selectors.table_snapshot(table_id)["hand"]
+    user = users[uids[0]]
+    n = 300
+    out["table_snapshot_ms"] = round(timed(lambda: selectors.table_snapshot(table_id), n), 3)
+    out["seat_index_ms"] = round(timed(lambda: selectors.seat_index_for_user(table_id, user), n), 3)
+    snap = selectors.table_snapshot(table_id)
+    out["render_json_warm_ms"] = round(timed(lambda: rendering.render_json(snap, 0, user), n), 3)
+
+    def cold():
+        rendering._state_cache.clear()
+        rendering.render_json(snap, 0, user)
+    out["render_json_cold_ms"] = round(timed(cold, n), 3)
+    out["state_from_json_ms"] = round(timed(lambda: rules.state_from_json(tables_hand["state"]), n), 3)
+    st = rules.state_from_json(tables_hand["state"])
+    out["engine_view_ms"] = round(timed(lambda: rules.view(st, 0), n), 3)
+    out["frame_bytes"] = len(rendering.render_json(snap, 0, user))
+    out["state_json_bytes"] = len(json.dumps(tables_hand["state"]))
+    reset_queries()
+    with CaptureQueriesContext(connection) as q:
+        selectors.table_snapshot(table_id)
+        selectors.seat_index_for_user(table_id, user)
+    out["render_queries"] = len(q.captured_queries)
+    out["render_html_ms"] = round(timed(lambda: rendering.render_html(snap, 0, user), 100), 3)
+
+    # the full per-frame work of TableConsumer._render, with the connection hop the consumer pays
+    def full_render():
+        s = selectors.table_snapshot(table_id)
+        seat = selectors.seat_index_for_user(table_id, user)
+        rendering.render_json(s, seat, user)
+    out["consumer_render_ms"] = round(timed(full_render, n), 3)
+
+    def fresh_connection_render():
+        connection.close()  # CONN_MAX_AGE 0 (the SQLite default): every hop opens a connection
+        full_render()
+    out["consumer_render_new_connection_ms"] = round(timed(fresh_connection_render, 100), 3)
+
+    async def hops(k):
+        noop = database_sync_to_async(lambda: None)
+        t = time.perf_counter()
+        for _ in range(k):
+            await noop()
+        return 1000 * (time.perf_counter() - t) / k
+    out["db_sync_to_async_hop_ms"] = round(async_to_sync(hops)(500), 3)
+    out["close_old_connections_ms"] = round(timed(close_old_connections, n), 3)
+    connection.close()
+    return out
+
+
 def default_duration(mode: str, tables: int) -> float:
     if mode == "sat":
         return 30.0
@@ -725,7 +842,17 @@ def main() -> None:
     parser.add_argument("--hard-limit", type=float, default=900.0)
     parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
+    parser.add_argument("--micro", action="store_true",
+                        help="time the pieces of one action in-process (no servers) and exit")
     args = parser.parse_args()
+    if args.micro:
+        result = micro(args)
+        result["date"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        with open(Path(args.json).with_name("micro.jsonl"), "a") as fh:
+            fh.write(json.dumps(result, ensure_ascii=False) + "\n")
+        return
     counts = [int(x) for x in str(args.tables).split(",") if x]
     if args.procs is None:
         args.procs = 1 if args.backend == "sqlite" else 2
