@@ -16,6 +16,8 @@ def _close_server_sessions(django_db_setup, django_db_blocker):
     yield
     from django.db import connection
 
+    if not str(connection.settings_dict.get("NAME", "")).startswith("test_"):
+        return  # no test of this run used the database
     with django_db_blocker.unblock():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
