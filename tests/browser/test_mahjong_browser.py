@@ -71,6 +71,9 @@ class Player:
         if not page.locator("#actions button[ws-send]").count():
             return
         phase = page.get_attribute("#board", "data-phase")
+        if "mid-shot" not in self.seen and page.locator(".mj-river svg.tile").count() >= 16:
+            self.seen.add("mid-shot")
+            shot(page, "mahjong-midhand-phone")
         if phase == "turn" and not self.checked_turn:
             self.check_buttons_match_the_view()
         hu = page.locator("#actions button[data-action=hu]")
