@@ -167,3 +167,54 @@ def test_a_whole_huanle_mahjong_hand_with_three_bots(servers, browser):
     shown = int(page.inner_text("#profile-beans"))
     assert shown == balance_for_user(user) == 10000 + hand.result["beans"][mine]
     assert ledger_drift() == []
+
+
+def _snapshot(game: str, ruleset, state, viewer: int) -> dict:
+    over = ruleset.is_over(state)
+    result = None
+    if over:
+        res = ruleset.result(state)
+        result = {"scores": list(res.scores), "winners": list(res.winners), "extra": res.extra,
+                  "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat}
+                            for ln in res.lines]}
+    return {
+        "table": {"id": 1, "game": game, "seq": 3, "status": "playing",
+                  "params": {"room_name": "大眾場", "base_score": 1}, "is_private": False,
+                  "invite_code": "", "owner_id": None, "next_hand_at": None,
+                  "fill_deadline": None},
+        "seats": [{"index": i, "user_id": i + 1, "name": f"玩家{i}", "avatar": i,
+                   "is_bot": i != viewer, "auto": False, "online": True, "deadline": None}
+                  for i in range(4)],
+        "hand": {"id": 9, "number": 1, "status": "playing", "seed_hash": "x" * 16, "seed": None,
+                 "state": ruleset.state_to_json(state), "result": result, "settled": False},
+    }
+
+
+def test_every_board_has_buttons_for_exactly_the_legal_actions():
+    """Bot playouts, rendered for every seat at every step: the #actions buttons send exactly
+    the view's legal actions (a discard once per tile kind, however many copies are held)."""
+    from games.rendering import _state_cache, render_html
+
+    game = "mahjong_huanle"
+    ruleset = registry.get(game)
+    vals = re.compile(r'hx-vals="([^"]*)"')
+    for n in range(3):
+        state = ruleset.new_game(ruleset.config_from_params({"dealer": n}), f"board-{n}", 4)
+        for _ in range(300):
+            for viewer in range(4):
+                _state_cache.clear()
+                html = render_html(_snapshot(game, ruleset, state, viewer), viewer, None)
+                actions = html.split('id="actions"', 1)[1].split('class="hand-tools"', 1)[0]
+                sent = {json.dumps(json.loads(v.replace("&quot;", '"'))["action"],
+                                   sort_keys=True)
+                        for v in vals.findall(actions)}
+                legal = {json.dumps(a, sort_keys=True)
+                         for a in ruleset.view(state, viewer)["legal_actions"]}
+                assert sent == legal
+                if ruleset.is_over(state):  # the settlement shows before the beans arrive
+                    assert 'id="settlement"' in html and "結算中" in html
+            if ruleset.is_over(state):
+                break
+            seat = min(ruleset.to_act(state))
+            ruleset.apply(state, seat, ruleset.bot_action(state, seat))
+        assert ruleset.is_over(state)
