@@ -78,7 +78,8 @@ def tai_items(f: Facts) -> tuple[list[tuple[str, str, int]], int, int]:
     wild_dragons = f.caishen in (ZHONG, FA, BAI)
     wind_wild = f.caishen in WINDS
     # 美人 (白板 here means the flower kind, 紅中 when 白板 is 財神)
-    meiren = (not wild_dragons and ZHONG in pungs and FA in pungs and f.flower_kind == BAI)
+    meiren = (not wild_dragons and ZHONG in pungs and FA in pungs and f.flower_kind == BAI
+              and f.flowers >= 3)
     simeiren = meiren and f.flowers >= 4
     sanmeiren = meiren and f.flowers == 3
     four_winds = not wind_wild and all(w in f.kinds for w in WINDS)
