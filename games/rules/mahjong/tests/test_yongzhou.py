@@ -532,3 +532,20 @@ def test_escape_and_views() -> None:
     assert v["bao_hu"] == 3 and v["qi_hu_name"] == "無番起和" and v["bao"] == [None] * 4
     _, res = win_on_discard("J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 T5", "T5")
     assert sum(res.scores) == 0
+
+
+def test_bots_win_and_finish() -> None:
+    """The core's shanten bot plays 永州 hands to the end and takes a win when offered."""
+    from games.engine.testing import playout
+
+    r = yz()
+    wins = 0
+    for i in range(4):
+        state, _ = playout(r, r.config_from_params({"qi_hu": 1}), f"bot-{i}", 4,
+                           use_bots=True, deep_checks=False)
+        res = r.result(state)
+        assert sum(res.scores) == 0
+        wins += bool(res.winners)
+    assert wins >= 1
+    state = mk([None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1 B1", None, None], current=1)
+    assert r.bot_action(state, 1) == {"type": "hu"}

@@ -552,3 +552,45 @@ def test_caishen_cannot_be_claimed_and_bad_actions() -> None:
         with pytest.raises(IllegalAction):
             r.apply(state, 1, bad)
         assert dump(state) == before
+
+
+def test_bao_priority() -> None:
+    """吃碰杠四手 (seat 2) outranks 單吊形成 (seat 0, the discarder); 亂吐 outranks 單吊形成."""
+    r = yq()
+    melds = {1: [meld("peng", "W1", 2), meld("peng", "T9", 2), meld("peng", "B7", 2),
+                 meld("peng", "W9", 2), chi("T1 T2 T3", 0)]}
+    state = mk([JUNK + " T3", "T3", None, None], current=0, melds=melds)
+    state.vars["dandiao_discard"][1] = "T5"
+    r.apply(state, 0, {"type": "discard", "tile": "T3"})
+    r.apply(state, 1, {"type": "hu"})
+    for s in sorted(r.to_act(state)):
+        r.apply(state, s, {"type": "pass"})
+    res = r.result(state)
+    assert res.extra["tai"][0]["bao_reason"] == "sishou" and _hu_payers(res) == {2}
+    state = mk([JUNK + " T3", "T3", None, None], current=0, melds={1: FIVE_MELDS})
+    state.vars["dandiao_discard"][1] = "T5"
+    state.vars["chi_forbid"][0] = "T3"
+    r.apply(state, 0, {"type": "discard", "tile": "T3"})
+    r.apply(state, 1, {"type": "hu"})
+    for s in sorted(r.to_act(state)):
+        r.apply(state, s, {"type": "pass"})
+    res = r.result(state)
+    assert res.extra["tai"][0]["bao_reason"] == "luantu" and _hu_payers(res) == {0}
+    assert sum(res.scores) == 0
+
+
+def test_bots_win_and_finish() -> None:
+    """The core's shanten bot plays 樂清 hands to the end and takes a win when offered."""
+    from games.engine.testing import playout
+
+    r = yq()
+    wins = 0
+    for i in range(4):
+        state, _ = playout(r, r.config_from_params({}), f"bot-{i}", 4, use_bots=True,
+                           deep_checks=False)
+        res = r.result(state)
+        assert sum(res.scores) == 0
+        wins += bool(res.winners)
+    assert wins >= 1
+    state = mk([None, BASE + " B3 B4 B5 W9 W9", None, None], current=1)
+    assert r.bot_action(state, 1) == {"type": "hu"}
