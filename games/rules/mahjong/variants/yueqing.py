@@ -357,11 +357,8 @@ class YueqingRuleset(MahjongRuleset):
                         pinghu = True
             # free groups of wilds only: a pair (做牛, or the 自風位 pair), sets (三財神刻 as a
             # pung of whatever helps: 自風位, 中, 發, or nothing)
-            pair_opts = [(-1, 2)] if not free_pair else [(-1, 2), (wind, 2)]
-            if free_pair:
-                pair_choices = pair_opts
-            else:
-                pair_choices = [(pair, pair_wilds)]
+            # (pair kind, wilds in the pair): a free pair is 做牛 (-1) or the 自風位 pair
+            pair_choices = [(-1, 2), (wind, 0)] if free_pair else [(pair, pair_wilds)]
             set_opts = [(-1,), (wind,), (ZHONG,), (FA,)]
             for (p_kind, p_w), set_kinds in product(pair_choices,
                                                      product(set_opts, repeat=free_sets)):
@@ -370,8 +367,7 @@ class YueqingRuleset(MahjongRuleset):
                 if p_kind >= 0 and free_pair:
                     all_kinds += [p_kind, p_kind]
                 facts = Facts(
-                    sets=sets, pair=p_kind, pair_wilds=p_w if (free_pair or p_kind >= 0)
-                    else 0, kinds=all_kinds, caishen=caishen, n_caishen=n_wild,
+                    sets=sets, pair=p_kind, pair_wilds=p_w, kinds=all_kinds, caishen=caishen, n_caishen=n_wild,
                     guiwei=guiwei, seat_wind=wind, flower_kind=_k(state.vars["flower_kind"]),
                     flowers=flowers, gangtou=gangtou, self_drawn=ctx.self_drawn,
                     after_kong=ctx.self_drawn and ctx.after_kong, rob_kong=ctx.rob_kong,
@@ -381,8 +377,6 @@ class YueqingRuleset(MahjongRuleset):
                     pinghu_wait=pinghu, tianhu=tianhu, dihu=dihu,
                     sancaishen_ke=free_sets > 0 and n_wild >= 3,
                 )
-                if free_pair and p_kind >= 0:
-                    facts.pair_wilds = 0  # read as the 自風位 pair, not 做牛
                 items, n, m = tai_items(facts)
                 if bihu:
                     items, n, m = bi_hu_limit(items)
