@@ -1,4 +1,8 @@
-"""The lobby's live room list: a push of the list fragment when seats or tables change."""
+"""The lobby's live room list: the seated and running counts, pushed when seats or tables change.
+
+Only the counts are pushed (out-of-band swaps by id), never the forms: those carry the
+visitor's CSRF token and belong to the page the visitor loaded.
+"""
 
 from __future__ import annotations
 
@@ -41,4 +45,5 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     def _render(self) -> str:
-        return render_to_string("lobby/_rooms.html", {"games": selectors.rooms_with_counts()})
+        return render_to_string("lobby/_room_counts.html",
+                                {"games": selectors.rooms_with_counts()})

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import realtime
+from games.services import pot
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
@@ -155,7 +156,10 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
             table.save(update_fields=["fill_deadline"])
             return 0
         filled = 0
-        for seat in table.seats.select_for_update().filter(user__isnull=True).order_by("index"):
+        free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
+        if pot.is_pot_game(table.game) and by_user is None:
+            free = free[: pot.bots_wanted(table, free.count())]  # 三張: up to the room's minimum
+        for seat in free:
             seat.user = bot_user_for_seat(table.params)
             seat.is_bot, seat.auto, seat.ready = True, False, True
             seat.save()
@@ -175,7 +179,9 @@ def seat_leave(*, table_id: int, user) -> bool:
         seat = _seat_of(table, user)
         hand = _current_hand(table)
         escaped = False
-        if hand is not None:
+        if hand is not None and pot.is_pot_game(hand.game):
+            escaped = pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
+        elif hand is not None:
             _escape(table, hand, seat)
             escaped = True
         seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
@@ -210,7 +216,7 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         hand = _current_hand(table)
         if hand is not None:
             state = registry.get(hand.game).state_from_json(hand.state)
-            if seat.index in registry.get(hand.game).to_act(state):
+            if seat.index in pot.table_seats(hand, registry.get(hand.game).to_act(state)):
                 seat.deadline = _deadline_for(seat, table, state, fresh=True)
         seat.save()
         _bump(table)
@@ -276,7 +282,12 @@ def _notify(table: Table, *, lobby: bool = False) -> None:
 
 def _maybe_start_hand(table: Table) -> Hand | None:
     seats = list(table.seats.select_related("user").order_by("index"))
-    if any(seat.user_id is None for seat in seats) or _current_hand(table) is not None:
+    if pot.is_pot_game(table.game):
+        if not pot.ready_to_start(table, seats):  # 三張: 2–6 seats, the room's minimum
+            return None
+    elif any(seat.user_id is None for seat in seats):
+        return None
+    if _current_hand(table) is not None:
         return None
     if table.status == Table.Status.CLOSED:
         return None
@@ -289,22 +300,30 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
         fresh = _room_params_source(table.room_id)
         if fresh:
             table.params = fresh
+    seats = [seat for seat in seats if seat.user_id is not None]
     balances = ledger_selectors.balances_for_users([seat.user_id for seat in seats])
+    dealer = table.dealer
+    if pot.is_pot_game(table.game):
+        # 三張: deal the seated players who can pay the 底注, packed in table order
+        seats = pot.dealt_seats(seats, balances, ruleset.config_from_params(table.params).ante)
+        if len(seats) < 2:
+            return None
+        dealer = pot.engine_dealer(seats, table.dealer)
     params = {
         **table.params,
         "seat_beans": [balances[seat.user_id] for seat in seats],
-        "dealer": table.dealer,
+        "dealer": dealer,
     }
     config = ruleset.config_from_params(params)
     seed = new_seed()
-    state = ruleset.new_game(config, seed, table.seat_count)
+    state = ruleset.new_game(config, seed, len(seats))
     table.hands_played += 1
     hand = Hand.objects.create(
         table=table, number=table.hands_played, game=table.game, seed=seed,
         seed_hash=seed_commitment(seed), params=params,
         players=[
             {"user_id": s.user_id, "name": str(s.user), "is_bot": s.is_bot,
-             "avatar": s.user.avatar_seed}
+             "avatar": s.user.avatar_seed, "table_seat": s.index}
             for s in seats
         ],
         state=ruleset.state_to_json(state),
@@ -314,6 +333,8 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
     table.next_hand_at = None
     _bump(table)
     table.save()
+    if pot.is_pot_game(table.game):
+        pot.antes_take(hand, state)  # 三張: the 底注 go into the pot at the deal
     _set_deadlines(table, hand, state, previous=frozenset(), actor=None)
     return hand
 
@@ -333,7 +354,7 @@ def _set_deadlines(
     table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
 ) -> None:
     ruleset = registry.get(hand.game)
-    to_act = ruleset.to_act(state)
+    to_act = pot.table_seats(hand, ruleset.to_act(state))
     for seat in table.seats.order_by("index"):
         if seat.index in to_act:
             if seat.index in previous and seat.index != actor and seat.deadline is not None:
@@ -352,17 +373,21 @@ def _apply(
     """Apply one action under the table lock and record it. IllegalAction changes nothing."""
     ruleset = registry.get(hand.game)
     state = ruleset.state_from_json(hand.state)
-    before = ruleset.to_act(state)
+    before = pot.table_seats(hand, ruleset.to_act(state))
+    index = pot.engine_seat(hand, seat)
+    if index is None:  # 三張: sat down during this hand
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你這一局沒有參加，請等下一局")
     if action.get("type") == "mingpai" and getattr(state, "phase", "") == "dealing":
         # the server's clock, not the client, says how many cards had been dealt (明牌 ×4 / ×3)
         elapsed = (timezone.now() - hand.started_at).total_seconds()
         action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
-    ruleset.apply(state, seat.index, action)
+    events = ruleset.apply(state, index, action)
     _bump(table)
     HandEvent.objects.create(
-        table=table, hand=hand, seq=table.seq, seat=seat.index, action=action,
+        table=table, hand=hand, seq=table.seq, seat=index, action=action,
         action_id=action_id, by=by,
     )
+    pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
     over = ruleset.is_over(state)
     if over:
@@ -389,6 +414,7 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     from games import tasks
 
     hand.result = _result_json(result)
+    pot.hand_finish(hand)  # 三張: the pot to the winner (a no-op for the other games)
     if escaped_seat is not None:
         hand.result["escaped_seat"] = escaped_seat
     hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
@@ -397,7 +423,7 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     table.seats.update(deadline=None, deadline_seq=None)
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
     if result.winners and table.game != "doudizhu":
-        table.dealer = result.winners[0]
+        table.dealer = pot.table_seat(hand, result.winners[0])
     hand_id = hand.pk
     # Settle only once the finished hand is durable; a lost task is re-sent by the clock.
     transaction.on_commit(lambda: tasks.hand_settle_task.delay(hand_id))
@@ -461,18 +487,19 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             return False
         ruleset = registry.get(hand.game)
         state = ruleset.state_from_json(hand.state)
-        if seat.index not in ruleset.to_act(state):
+        index = pot.engine_seat(hand, seat)
+        if index is None or index not in ruleset.to_act(state):
             seat.deadline = None
             seat.save(update_fields=["deadline"])
             return False
         if seat.is_bot:
-            action, by = ruleset.bot_action(state, seat.index), "bot"
+            action, by = ruleset.bot_action(state, index), "bot"
         elif seat.auto:
             # 托管 switched on (by the player, two missed turns or a disconnect): the bot plays
             # the seat; a single missed turn only gets the cautious auto_action below.
-            action, by = ruleset.bot_action(state, seat.index), "auto"
+            action, by = ruleset.bot_action(state, index), "auto"
         else:
-            action, by = ruleset.auto_action(state, seat.index), "auto"
+            action, by = ruleset.auto_action(state, index), "auto"
             seat.timeouts += 1
             if seat.timeouts >= 2:
                 seat.auto = True  # two missed turns in a row: 托管 until the player acts
@@ -542,7 +569,9 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         if timezone.now() - seat.disconnected_at < limit:
             return False
         hand = _current_hand(table)
-        if hand is not None:
+        if hand is not None and pot.is_pot_game(hand.game):
+            pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
+        elif hand is not None:
             _escape(table, hand, seat)
         seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
         seat.disconnected_at = None

@@ -38,8 +38,8 @@ def action_label(action: dict) -> str:
 
 @register.filter
 def move_vals(action: dict) -> str:
-    """hx-vals JSON for a button that sends this action."""
-    return mark_safe(json.dumps({"kind": "move", "action": action}, ensure_ascii=False))
+    """hx-vals JSON for a button that sends this action (escaped by the template)."""
+    return json.dumps({"kind": "move", "action": action}, ensure_ascii=False)
 
 
 @register.filter
