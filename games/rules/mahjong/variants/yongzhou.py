@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine
+from games.rules.mahjong import bot as botlib
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, TERMINALS_HONOURS, counts_of
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
@@ -121,6 +122,13 @@ class YongzhouRuleset(MahjongRuleset):
 
     def shapes(self, config: Any) -> frozenset[str]:
         return frozenset({"shisanyao"})
+
+    def _shanten_of(self, state: State, seat: int, tiles: list[str],
+                    melds_extra: int = 0) -> int:
+        # the regular shape only: PyMahjongGB's count would steer the bot toward 七對 / 全不靠,
+        # which do not win here (十三幺 is rare enough to leave to chance)
+        sets = self.sets_needed(state, seat) - melds_extra
+        return botlib.shanten(list(tiles), 0, (), sets, False)
 
     def setup(self, state: State, config: Any) -> list[Event]:
         state.vars["lou_hu"] = [[] for _ in range(state.seats)]  # tiles passed since 動牌
