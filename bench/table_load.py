@@ -319,6 +319,8 @@ class Stats:
         self.table_frames = 0
         self.closed: dict[str, int] = defaultdict(int)
         self.connect_fail = 0
+        self.connect_retries = 0
+        self.resyncs = 0
         self.auto_offs = 0
         self.in_hand: dict[int, bool] = {}
         self.in_hand_samples: list[tuple[float, float]] = []
@@ -335,20 +337,60 @@ class Seat:
         self.rng = random.Random(run.args.seed * 1_000_003 + table_id * 3 + seat)
         self.n = 0
         self.last_auto_off = 0.0
+        self.last_frame = time.perf_counter()
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
         url = f"ws://127.0.0.1:{self.port}/ws/table/{self.table_id}/?format=json"
-        self.ws = await connect(url, additional_headers={
-            "Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"},
-            open_timeout=60, max_size=2**22, compression=None, ping_interval=None)
+        for attempt in range(self.run.args.connect_attempts):
+            try:
+                self.ws = await connect(url, additional_headers={
+                    "Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"},
+                    open_timeout=60, max_size=2**22, compression=None, ping_interval=None)
+                return
+            except Exception:
+                # a browser's ws extension reconnects too; Daphne drops handshakes that the
+                # application does not accept within its 5 s websocket_connect_timeout
+                self.run.stats.connect_retries += 1
+                if attempt + 1 == self.run.args.connect_attempts:
+                    raise
+                await asyncio.sleep(1.0 + attempt * 2.0)
+
+    async def poller(self) -> None:
+        """Ask for a snapshot when the clock should have moved the table but no frame came.
+
+        The latest frame carries the seats' turn deadlines and the next hand's time; once one
+        is more than ``--poll`` s past with no newer frame, the clock acted in another process
+        (embedded default: its in-memory channel layer cannot reach Daphne's sockets).
+        """
+        from datetime import datetime
+
+        while not self.run.stopping:
+            await asyncio.sleep(0.5)
+            frame = self.latest
+            if frame is None or self.run.stopping:
+                continue
+            view = frame.get("view") or {}
+            due = [s.get("deadline") for s in frame.get("seats", [])
+                   if s.get("index") in view.get("to_act", [])]
+            due.append((frame.get("table") or {}).get("next_hand_at"))
+            due = [datetime.fromisoformat(d).timestamp() for d in due if d]
+            if not due:
+                continue
+            wall = time.time()
+            idle = time.perf_counter() - self.last_frame
+            if wall - min(due) > self.run.args.poll and idle > self.run.args.poll:
+                self.last_frame = time.perf_counter()
+                self.run.stats.resyncs += 1
+                await self._send({"kind": "resync"})
 
     async def loop(self) -> None:
         stats = self.run.stats
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
+                self.last_frame = now
                 frame = json.loads(raw)
                 if frame["type"] == "error":
                     stats.errors[frame.get("code", "?")] += 1
@@ -482,10 +524,17 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
             run.seats.extend(seats)
             for seat in seats:
                 tasks.append(asyncio.ensure_future(seat.loop()))
+                if args.poll > 0:
+                    tasks.append(asyncio.ensure_future(seat.poller()))
 
     t0 = time.perf_counter()
     openers = []
+    run.tables_seated = 0
     for t in range(args.tables):
+        if time.perf_counter() - t0 > args.ramp_limit:
+            log(f"ramp limit {args.ramp_limit}s reached after {t} tables: measuring those")
+            break
+        run.tables_seated += 1
         uids = [players[3 * t + s][0] for s in range(3)]
         table_id = await loop.run_in_executor(setup_pool, seat_table, room_id, uids)
         openers.append(asyncio.ensure_future(open_table(t, table_id, sock_index)))
@@ -587,6 +636,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     result = {
         "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
         "settings": args.settings,
+        "tables_seated": run.tables_seated,
         "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
         "ramp_s": round(run.ramp_seconds, 1), "window_s": round(elapsed, 1),
         "sent_total": len(st.sent), "acked_total": len(acked), "saved_total": len(saved),
@@ -594,6 +644,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "unresolved": unresolved,
         "events_by": events_by,
         "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
+        "connect_retries": st.connect_retries, "resyncs": st.resyncs, "poll_s": args.poll,
         "frames": st.table_frames, "wrong_view_frames": st.wrong_view,
         "actions_in_window": in_window, "actions_per_s": round(in_window / elapsed, 1),
         "in_hand_actions_per_s": round(statistics.median(in_hand_rates), 1) if in_hand_rates else None,
@@ -618,14 +669,15 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
 
 
 def summary_line(r: dict) -> str:
-    return (f"{r['backend']}/{r['procs']}p {r['mode']} T={r['tables']}: sockets={r['sockets']} "
+    return (f"{r['backend']}/{r['procs']}p {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
             f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
             f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
             f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
             f"ms CPU/action; saved {r['saved_total']}/{r['acked_total']} acked "
             f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
             f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
-            f"events_by={r['events_by']}")
+            f"events_by={r['events_by']} resyncs={r['resyncs']} connect_retries={r['connect_retries']} "
+            f"connect_fail={r['connect_fail']} ramp={r['ramp_s']}s load={r['loadavg_1m']}")
 
 
 def one_run(args) -> dict:
@@ -837,9 +889,15 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--drain", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--connect-concurrency", type=int, default=20)
+    parser.add_argument("--connect-attempts", type=int, default=4)
+    parser.add_argument("--poll", type=float, default=None,
+                        help="send a resync after this many seconds without a frame (0: never; "
+                             "default 2 on sqlite, where the clock's moves are not pushed, else 0)")
     parser.add_argument("--settings", default="config.settings.local")
     parser.add_argument("--hard-limit", type=float, default=900.0)
+    parser.add_argument("--ramp-limit", type=float, default=240.0,
+                        help="stop seating tables after this many seconds and measure those")
     parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
     parser.add_argument("--micro", action="store_true",
@@ -858,6 +916,8 @@ def main() -> None:
         args.procs = 1 if args.backend == "sqlite" else 2
     if args.backend == "sqlite" and args.procs != 1:
         parser.error("the in-memory channel layer cannot span processes: --procs 1")
+    if args.poll is None:
+        args.poll = 2.0 if args.backend == "sqlite" else 0.0
     if len(counts) > 1:
         for n in counts:
             cmd = [PY, __file__, *[a for a in sys.argv[1:]]]
