@@ -38,7 +38,11 @@ def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
     state = _state_for(snapshot)
     hand = snapshot["hand"]
     view = None
-    if state is not None:
+    if state is not None and table["game"] == "zhajinhua":
+        from games.boards.zhajinhua import hand_view  # 三張: table seat → the seat dealt in
+
+        view = hand_view(ruleset, state, snapshot, seat)
+    elif state is not None:
         view = ruleset.view(state, seat) if seat is not None else ruleset.spectator_view(state)
         if view is not None and "counter" in view:
             # 記牌器: free in some rooms, a bean-priced item per hand in others

@@ -16,6 +16,7 @@ RAKE = "rake"  # 回收
 ESCAPE = "escape"  # penalties not paid to a player
 SHOP = "shop"  # items bought (記牌器 …)
 HOUSE = "house"  # the bank of house-banked games (大豐收)
+POT = "pot"  # stakes of a hand in play (歡樂三張), paid out to the winner at its end
 
 
 def account_for_user(user) -> Account:

@@ -85,14 +85,14 @@ def hand_settle(hand_id: int) -> bool:
         if extra.get("bean_moves") is not None:
             # games whose stakes were taken during play (三張) report final moves themselves
             delta = {int(k): v for k, v in extra["bean_moves"].items()}
-            rake_total = -sum(delta.values())
+            rake_total = int(extra.get("rake_total", -sum(delta.values())))
         else:
             delta, rake_total = bean_moves(payments, factor, rake, balances)
         escaped = hand.result.get("escaped_seat")
         legs = [(accounts[seat], amount) for seat, amount in delta.items() if amount]
         if rake_total:
             legs.append((ledger.system_account(ledger.RAKE), rake_total))
-        if legs:
+        if legs and not extra.get("beans_moved"):  # 三張 moved its beans during the hand
             ledger.transfer_create(
                 postings=legs,
                 kind=Transfer.Kind.ESCAPE if escaped is not None else Transfer.Kind.SETTLEMENT,
