@@ -35,6 +35,8 @@ class Table(models.Model):
     fill_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     dealer = models.PositiveSmallIntegerField(default=0)
+    # what a hand hands on to the next (the engine's result.extra["next_*"]: 圈風, 牢莊 …)
+    carry = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -311,6 +311,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
         dealer = pot.engine_dealer(seats, table.dealer)
     params = {
         **table.params,
+        **table.carry,
         "seat_beans": [balances[seat.user_id] for seat in seats],
         "dealer": dealer,
     }
