@@ -90,7 +90,11 @@ class Player:
             self.seen.add("discard")
             in_hand = page.locator("#phz-hand button.phz-card-btn")
             if self.discards % 2 == 0 and in_hand.count():
-                in_hand.last.click(timeout=2000)
+                card = in_hand.last
+                card.click(timeout=2000)  # the first tap only raises the card
+                assert "phz-armed" in (card.get_attribute("class") or "")
+                self.seen.add("armed")
+                card.click(timeout=2000)  # the second one discards it
             else:
                 page.locator("#actions button[data-action=discard]").last.click(timeout=2000)
         else:  # the forced 跑 / 偎 / 提 offered beside a hu that was not taken
@@ -107,6 +111,41 @@ class Player:
             return
         assert {_key(a) for a in _buttons(self.page)} == {_key(a) for a in view["legal_actions"]}
         self.seen.add("checked")
+
+
+COLUMN_KEYS = """() => Array.from(document.querySelectorAll('#phz-hand > .phz-col')).map(
+    c => c.className.split(' ').find(k => k.startsWith('phz-col-')) + ':' +
+         c.querySelector('[data-card]').dataset.card)"""
+
+
+def drag_a_column_to_the_end(page) -> None:
+    """The player rearranges his hand: the first column dragged past the last one stays there,
+    also after the board is rendered again (retried when a push re-rendered the hand mid-drag)."""
+    for attempt in range(4):
+        try:
+            _drag_once(page)
+            return
+        except AssertionError:
+            if attempt == 3:
+                raise
+            page.wait_for_timeout(500)
+
+
+def _drag_once(page) -> None:
+    before = page.evaluate(COLUMN_KEYS)
+    first = page.locator("#phz-hand > .phz-col").first.bounding_box()
+    last = page.locator("#phz-hand > .phz-col").last.bounding_box()
+    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(first["x"] + 30, first["y"] + 22, steps=3)
+    page.mouse.move(last["x"] + last["width"] + 10, last["y"] + 20, steps=6)
+    page.mouse.up()
+    after = page.evaluate(COLUMN_KEYS)
+    assert after == before[1:] + before[:1]
+    page.evaluate("() => { const h = document.getElementById('phz-hand'); "
+                  "const cols = Array.from(h.children); cols.reverse().forEach(c => h.appendChild(c)); "
+                  "window.phzBoard.apply(); }")
+    assert page.evaluate(COLUMN_KEYS) == after
 
 
 def play_until_settled(page, variant: str, *, max_seconds: float = 240) -> Player:
@@ -154,6 +193,7 @@ def test_a_whole_paohuzi_hand_against_two_bots(servers, browser, variant):
     shot(page, f"paohuzi-{variant}-start-desktop")
     page.set_viewport_size({"width": 390, "height": 844})
 
+    drag_a_column_to_the_end(page)
     player = play_until_settled(page, variant)
     shot(page, f"paohuzi-{variant}-settlement-phone")
     page.set_viewport_size({"width": 1280, "height": 860})
