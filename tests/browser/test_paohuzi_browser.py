@@ -269,6 +269,9 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions(variant):
                     assert 'id="settlement"' in html and "結算中" in html
                     if view["result"]["winners"]:
                         assert "phz-line-group" in html and "息" in html
+            _state_cache.clear()
+            watcher = render_html(_snapshot(ruleset, state, 0), None, None)  # a spectator
+            assert 'id="board"' in watcher and 'id="actions"' not in watcher
             if ruleset.is_over(state):
                 break
             seat = min(ruleset.to_act(state))
