@@ -5,10 +5,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.utils import timezone
 
 from games.models import Hand, HandEvent, Seat
-from games.services import tables
 from games.tests.test_tables_service import _full_table, _play_out
 
 pytestmark = pytest.mark.django_db
@@ -36,4 +34,3 @@ def test_replay_of_a_finished_hand_and_none_of_a_running_one(
     # the profile links the hand's replay
     profile = client.get("/accounts/profile/").content.decode()
     assert f"/games/replay/{hand.pk}/" in profile
-    del timezone, tables
