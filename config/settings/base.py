@@ -119,6 +119,7 @@ else:
         "data_folder_in": str(VAR_DIR / "broker"),
         "data_folder_out": str(VAR_DIR / "broker"),
         "processed_folder": str(VAR_DIR / "broker-done"),
+        "control_folder": str(VAR_DIR / "broker-control"),
         "store_processed": False,
     }
     (VAR_DIR / "broker").mkdir(exist_ok=True)
