@@ -604,6 +604,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         events_by[by] = HandEvent.objects.filter(table_id__in=table_ids, by=by).count()
     w0, w1 = run.window
     lat, in_window = [], 0
+    by_phase: dict[str, list[float]] = defaultdict(list)
     for aid, (table_id, seq) in saved.items():
         info = st.sent[aid]
         if not (w0 <= info["t"] < w1):
@@ -618,6 +619,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             worst = max(worst, got - info["t"])
         if worst is not None:
             lat.append(worst * 1000)
+            by_phase[info["phase"]].append(worst * 1000)
     elapsed = w1 - w0
     busy = [s for t, s in st.in_hand_samples]
     full = sum(1 for s in busy if s >= 0.9)
@@ -642,6 +644,9 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "sent_total": len(st.sent), "acked_total": len(acked), "saved_total": len(saved),
         "acked_not_saved": len(acked - set(saved)), "saved_not_acked": len(set(saved) - acked),
         "unresolved": unresolved,
+        # every move sent is either a HandEvent row or answered by an error frame (the error
+        # frames carry no action id, so the per-action split above is the client's best guess)
+        "unaccounted": len(st.sent) - len(saved) - sum(st.errors.values()),
         "events_by": events_by,
         "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
         "connect_retries": st.connect_retries, "resyncs": st.resyncs, "poll_s": args.poll,
@@ -659,6 +664,8 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "postgres_cpu_s": round(sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids), 2),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
+        "by_phase": {ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
+                     for ph, v in sorted(by_phase.items())},
         "loadavg_1m": [round(x, 2) for x in run.load],
         "nproc": os.cpu_count(),
     }
@@ -673,7 +680,8 @@ def summary_line(r: dict) -> str:
             f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
             f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
             f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
-            f"ms CPU/action; saved {r['saved_total']}/{r['acked_total']} acked "
+            f"ms CPU/action; sent {r['sent_total']} = saved {r['saved_total']} + rejected "
+            f"{sum(r['errors'].values())} (unaccounted {r['unaccounted']}); acked {r['acked_total']} "
             f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
             f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
             f"events_by={r['events_by']} resyncs={r['resyncs']} connect_retries={r['connect_retries']} "
