@@ -218,3 +218,30 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions():
             seat = min(ruleset.to_act(state))
             ruleset.apply(state, seat, ruleset.bot_action(state, seat))
         assert ruleset.is_over(state)
+
+
+@pytest.mark.parametrize("game,name,extra", [
+    ("mahjong_yongzhou", "永州麻將", {"bao_hu": 5, "qi_hu": 0}),
+    ("mahjong_yueqing", "樂清麻將", {}),
+])
+def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, game, name, extra):
+    """A whole 永州麻將 / 樂清麻將 hand against three bots reaches the settled settlement."""
+    make_room(name=name, game=game, variant="standard", extra=extra)
+    port = servers.daphne("web")
+    servers.clock()
+    base = f"http://127.0.0.1:{port}"
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    register(page, base, f"mj-{game[8:]}")
+    page.click(f".room-card:has-text('{name}') >> text=快速開始")
+    page.wait_for_url(re.compile(r"/games/table/\d+/"))
+    page.wait_for_selector("#board[data-phase]:not([data-phase=''])", timeout=20000)
+    assert page.locator("#board .mj-seat").count() == 4
+    minimum = 16 if game == "mahjong_yueqing" else 13
+    assert page.locator("#my-hand svg.tile").count() >= minimum
+    shot(page, f"{game}-start-desktop")
+    play_until_settled(page)
+    shot(page, f"{game}-settlement-desktop")
+    hand = Hand.objects.get()
+    assert hand.game == game and hand.settled_at is not None
+    assert "歡樂豆" in page.inner_text("#settlement")
+    assert ledger_drift() == []
