@@ -47,6 +47,16 @@ def play_hand_with_bots(ruleset, params: dict, seed: str):
     raise RuntimeError("hand did not finish")
 
 
+def worker_cpu(pid: int) -> float:
+    """CPU seconds of the worker and its pool processes (prefork children)."""
+    children = []
+    try:
+        children = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    return tl.cpu_seconds(pid) + sum(tl.cpu_seconds(c) for c in children)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -119,26 +129,23 @@ def main() -> None:
     start = time.perf_counter()
     worker = subprocess.Popen(cmd, cwd=tl.ROOT, env=env, stdout=out, stderr=out)
     first = last = None
-    settled = 0
+    cpu_first = cpu_last = None
+    settled = settled_first = 0
     try:
         while time.perf_counter() - start < args.timeout:
             time.sleep(0.2)
             settled = Hand.objects.filter(pk__in=hand_ids, settled_at__isnull=False).count()
             if settled and first is None:
                 first = time.perf_counter()
+                cpu_first, settled_first = worker_cpu(worker.pid), settled
             if settled == len(hand_ids):
                 last = time.perf_counter()
+                cpu_last = worker_cpu(worker.pid)
                 break
             if worker.poll() is not None:
                 break
     finally:
-        children = []
-        try:
-            children = [int(p) for p in
-                        Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()]
-        except OSError:
-            pass
-        cpu = tl.cpu_seconds(worker.pid) + sum(tl.cpu_seconds(c) for c in children)
+        cpu = worker_cpu(worker.pid)
         worker.terminate()
         try:
             worker.wait(timeout=20)
@@ -159,6 +166,10 @@ def main() -> None:
         "hands_per_s_steady": round((len(times) - 1) / db_span, 1) if db_span else None,
         "worker_cpu_s": round(cpu, 2),
         "worker_cpu_ms_per_hand": round(1000 * cpu / max(1, settled), 1),
+        # without the worker's start-up: CPU between the first and the last settlement polled
+        "worker_cpu_ms_per_hand_steady": round(
+            1000 * (cpu_last - cpu_first) / max(1, settled - settled_first), 1)
+        if cpu_last is not None and cpu_first is not None else None,
         "transfers": transfers, "hand_seats": seats, "ledger_drift": len(drift),
         "loadavg_1m": round(__import__("os").getloadavg()[0], 2),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
