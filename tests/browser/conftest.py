@@ -34,3 +34,14 @@ def shot(page, name: str) -> str:
     path = os.path.join(SHOTS, f"{name}.png")
     page.screenshot(path=path, full_page=True)
     return path
+
+
+def register(page, base: str, name: str) -> None:
+    """Register through the form, as a new player does; lands on the lobby."""
+    page.goto(f"{base}/accounts/register/")
+    page.fill("#id_username", name)
+    page.fill("#id_nickname", "測試玩家")
+    page.fill("#id_password1", "a-Long-pass-2026")
+    page.fill("#id_password2", "a-Long-pass-2026")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")

@@ -12,7 +12,7 @@ from accounts.models import User
 from games.models import Hand
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby.models import Room
-from tests.browser.conftest import shot
+from tests.browser.conftest import register, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
@@ -23,16 +23,6 @@ def make_room(**extra) -> Room:
                 turn_seconds=30, bot_wait_seconds=1)
     spec.update(extra)
     return Room.objects.create(**spec)
-
-
-def register(page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/register/")
-    page.fill("#id_username", name)
-    page.fill("#id_nickname", "測試玩家")
-    page.fill("#id_password1", "a-Long-pass-2026")
-    page.fill("#id_password2", "a-Long-pass-2026")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def _act_once(page) -> None:

@@ -14,7 +14,7 @@ from games.engine import registry
 from games.models import Hand
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby.models import Room
-from tests.browser.conftest import shot
+from tests.browser.conftest import register, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
@@ -25,16 +25,6 @@ def make_room(**extra) -> Room:
                 turn_seconds=30, bot_wait_seconds=1, extra={"room_kind": "dazhong"})
     spec.update(extra)
     return Room.objects.create(**spec)
-
-
-def register(page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/register/")
-    page.fill("#id_username", name)
-    page.fill("#id_nickname", "麻將玩家")
-    page.fill("#id_password1", "a-Long-pass-2026")
-    page.fill("#id_password2", "a-Long-pass-2026")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def _buttons(page) -> list[dict]:

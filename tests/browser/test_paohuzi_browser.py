@@ -15,7 +15,7 @@ from games.engine import registry
 from games.models import Hand
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby.models import Room
-from tests.browser.conftest import shot
+from tests.browser.conftest import register, shot
 
 ROOMS = {"hunan": "湖南場", "shuangwang": "雙王場"}
 
@@ -26,16 +26,6 @@ def make_room(variant: str, **extra) -> Room:
                 turn_seconds=30, bot_wait_seconds=1, extra={"variant": variant})
     spec.update(extra)
     return Room.objects.create(**spec)
-
-
-def register(page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/register/")
-    page.fill("#id_username", name)
-    page.fill("#id_nickname", "字牌玩家")
-    page.fill("#id_password1", "a-Long-pass-2026")
-    page.fill("#id_password2", "a-Long-pass-2026")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def _key(action: dict) -> str:

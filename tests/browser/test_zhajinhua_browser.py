@@ -14,8 +14,7 @@ from ledger import services as ledger
 from ledger.models import Account
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby.models import Room
-from tests.browser.conftest import shot
-from tests.browser.test_doudizhu_browser import register
+from tests.browser.conftest import register, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
