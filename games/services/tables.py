@@ -423,7 +423,24 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     hand.save()
     table.seats.update(deadline=None, deadline_seq=None)
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
-    if result.winners and table.game != "doudizhu":
+    extra = result.extra or {}
+    # what the engine hands on to the next hand (圈風, 牢莊 …) comes back in its params
+    table.carry = {key[5:]: value for key, value in extra.items()
+                   if key.startswith("next_") and key != "next_dealer"}
+    if extra.get("next_dealer") is not None:
+        table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 流局 …)
+    elif table.game == "paohuzi" and escaped_seat is not None:
+        table.carry["huangzhuang_streak"] = 0  # 003: a player leaving starts a new 局
+    elif table.game == "paohuzi":
+        from games.rules.paohuzi import next_dealer
+
+        winner = result.winners[0] if result.winners else None
+        table.dealer, streak = next_dealer(
+            hand.params.get("variant", "hunan"), table.dealer, winner,
+            int(hand.params.get("huangzhuang_streak") or 0),
+        )
+        table.carry["huangzhuang_streak"] = streak  # three 荒莊 in a row: the next seat deals
+    elif result.winners and table.game != "doudizhu":
         table.dealer = pot.table_seat(hand, result.winners[0])
     hand_id = hand.pk
     # Settle only once the finished hand is durable; a lost task is re-sent by the clock.
