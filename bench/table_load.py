@@ -347,7 +347,8 @@ class Seat:
             try:
                 self.ws = await connect(url, additional_headers={
                     "Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"},
-                    open_timeout=60, max_size=2**22, compression=None, ping_interval=None)
+                    open_timeout=self.run.args.open_timeout, max_size=2**22, compression=None,
+                    ping_interval=None)
                 return
             except Exception:
                 # a browser's ws extension reconnects too; Daphne drops handshakes that the
@@ -899,6 +900,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--connect-concurrency", type=int, default=20)
     parser.add_argument("--connect-attempts", type=int, default=4)
+    parser.add_argument("--open-timeout", type=float, default=20.0)
     parser.add_argument("--poll", type=float, default=None,
                         help="send a resync after this many seconds without a frame (0: never; "
                              "default 2 on sqlite, where the clock's moves are not pushed, else 0)")
