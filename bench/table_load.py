@@ -316,6 +316,8 @@ class Stats:
         self.frames: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.wrong_view = 0
+        self.spectator = 0
+        self.wrong_samples: list = []
         self.table_frames = 0
         self.closed: dict[str, int] = defaultdict(int)
         self.connect_fail = 0
@@ -402,7 +404,13 @@ class Seat:
                 stats.table_frames += 1
                 view = frame.get("view")
                 if frame.get("seat") != self.seat or (view is not None and view.get("seat") != self.seat):
-                    stats.wrong_view += 1
+                    if frame.get("seat") is None and (view is None or view.get("seat") is None):
+                        stats.spectator += 1  # the player lost the seat: spectator view, no hand
+                    else:
+                        stats.wrong_view += 1
+                        if len(stats.wrong_samples) < 5:
+                            stats.wrong_samples.append([self.table_id, self.seat, frame.get("seat"),
+                                                        view and view.get("seat")])
                 stats.frames[(self.table_id, self.seat)].append((frame["seq"], now))
                 if self.latest is None or frame["seq"] >= self.latest["seq"]:
                     self.latest = frame
@@ -652,6 +660,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
         "connect_retries": st.connect_retries, "resyncs": st.resyncs, "poll_s": args.poll,
         "frames": st.table_frames, "wrong_view_frames": st.wrong_view,
+        "spectator_frames": st.spectator, "wrong_view_samples": st.wrong_samples,
         "actions_in_window": in_window, "actions_per_s": round(in_window / elapsed, 1),
         "in_hand_actions_per_s": round(statistics.median(in_hand_rates), 1) if in_hand_rates else None,
         "in_hand_seconds": len(in_hand_rates), "share_in_hand_mean": round(statistics.mean(busy), 2) if busy else None,
