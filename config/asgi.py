@@ -17,7 +17,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 
 close_codes.install()
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         # The embedded platform serves its own static files (htmx is vendored, nothing external).
         "http": ASGIStaticFilesHandler(django_asgi_app),
@@ -25,3 +25,24 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+_clock_started = False
+
+
+async def application(scope, receive, send):
+    """The router, plus (embedded default) the turn clock as a task of this server's loop.
+
+    With the in-memory channel layer (no REDIS_URL) a clock in another process could not push
+    its moves to these sockets, so ``LEYOU_CLOCK_IN_SERVER=1`` (set by ``runplatform`` then)
+    runs it here, started by the first connection.
+    """
+    global _clock_started
+    if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
+        import asyncio
+
+        from games.clock import run_in_server
+
+        _clock_started = True
+        asyncio.get_running_loop().create_task(run_in_server())
+    return await router(scope, receive, send)

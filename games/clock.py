@@ -16,7 +16,7 @@ from django.db import close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 
-from games import tasks
+from games import realtime, tasks
 from games.models import Hand, Seat, Table
 from games.services import tables
 
@@ -64,13 +64,52 @@ def sweep() -> int:
     return steps
 
 
+_last_settled_check = None
+
+
+def _push_new_settlements(now) -> None:
+    """Push tables whose hand was settled since the last sweep (the worker may be another
+    process with no way to reach these sockets, as on the embedded default)."""
+    global _last_settled_check
+    since = _last_settled_check or now - timedelta(seconds=5)
+    _last_settled_check = now
+    for table_id, seq in Hand.objects.filter(settled_at__gt=since, settled_at__lte=now) \
+            .values_list("table_id", "table__seq")[:500]:
+        realtime.table_changed(table_id, seq)
+
+
+async def run_in_server(interval: float | None = None) -> None:
+    """The clock as a task of the ASGI server's own event loop (the embedded default).
+
+    With the in-memory channel layer only this process can reach its sockets, so the clock's
+    moves (bots, 托管, new hands) must be made here to be pushed. Each sweep runs in the same
+    database thread as the consumers' service calls.
+    """
+    import asyncio
+
+    from channels.db import database_sync_to_async
+
+    interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
+    while True:
+        try:
+            await database_sync_to_async(_sweep_and_push)()
+        except Exception:
+            logger.exception("in-server clock sweep failed")
+        await asyncio.sleep(interval)
+
+
+def _sweep_and_push() -> None:
+    sweep()
+    _push_new_settlements(timezone.now())
+
+
 def run_forever(interval: float | None = None) -> None:
     interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
     logger.info("clock running every %.2fs", interval)
     while True:
         close_old_connections()
         try:
-            sweep()
+            _sweep_and_push()
         except Exception:
             logger.exception("clock sweep failed")
         time.sleep(interval)

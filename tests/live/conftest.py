@@ -66,13 +66,18 @@ class Servers:
         self.procs: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
 
-    def daphne(self, name: str = "web", port: int | None = None) -> int:
+    def daphne(self, name: str = "web", port: int | None = None, *, embedded: bool = False
+               ) -> int:
+        """A Daphne process; ``embedded``: the in-memory layer with the clock inside it."""
         port = port or self.ports.get(name) or free_port()
         self.ports[name] = port
+        env = _child_env({"LEYOU_CLOCK_IN_SERVER": "1"} if embedded else None)
+        if embedded:
+            env.pop("REDIS_URL", None)
         self.procs[name] = subprocess.Popen(
             [os.path.join(BIN, "daphne"), "-b", "127.0.0.1", "-p", str(port),
              "config.asgi:application"],
-            cwd=ROOT, env=_child_env(), stdout=subprocess.DEVNULL, stderr=_log(name),
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=_log(name),
         )
         _wait_port(port)
         return port
@@ -94,7 +99,11 @@ class Servers:
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         proc = self.procs.pop(name)
         proc.send_signal(sig)
-        proc.wait(timeout=20)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
 
     def stop_all(self) -> None:
         for name in list(self.procs):

@@ -26,7 +26,15 @@ class Command(BaseCommand):
                        "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
             "clock": [python, "manage.py", "runclock"],
         }
-        procs = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
+        env = dict(os.environ)
+        from config import env as config_env
+
+        if not config_env.REDIS_URL:
+            # in-memory channel layer: only the web process reaches the sockets, so the clock
+            # runs inside it (see config/asgi.py)
+            del commands["clock"]
+            env["LEYOU_CLOCK_IN_SERVER"] = "1"
+        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
         self.stdout.write(self.style.SUCCESS(f"樂游棋牌 running on http://{bind}:{port}/"))
 
         def stop(*_):
@@ -47,4 +55,4 @@ class Command(BaseCommand):
             for name, proc in list(procs.items()):
                 if proc.poll() is not None:
                     self.stderr.write(f"{name} exited ({proc.returncode}); restarting")
-                    procs[name] = subprocess.Popen(commands[name])
+                    procs[name] = subprocess.Popen(commands[name], env=env)
