@@ -19,9 +19,13 @@ fi
 if pg_up; then export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/leyou}"; fi
 if redis_up; then export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"; fi
 
-if ! command -v chromium >/dev/null; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk) \
-    >/dev/null 2>&1 || echo "warning: could not install chromium; browser tests will fail"
+# Debian's Chromium for the browser tests and CJK fonts for legible screenshots
+missing=""
+command -v chromium >/dev/null || missing="chromium"
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || missing="$missing fonts-noto-cjk"
+if [ -n "$missing" ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) \
+    >/dev/null 2>&1 || echo "warning: could not install $missing; browser tests will fail"
 fi
 
 echo "database: ${DATABASE_URL:-sqlite (embedded)}  channel layer: ${REDIS_URL:-in-memory}"
