@@ -19,7 +19,7 @@ from django.conf import settings
 
 from games import realtime, rendering, selectors
 from games.engine.errors import IllegalAction
-from games.exceptions import StaleSeq, TableError
+from games.exceptions import StaleSeq, TableError, UnknownTable
 from games.services import tables
 
 CLOSE_POLICY = 1008  # rate limit exceeded
@@ -57,17 +57,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
         self.max_bytes = conf["WS_MAX_FRAME_BYTES"]
         self.last_seq = -1
-        found = await database_sync_to_async(selectors.table_get)(self.table_id)
-        if found is None:
+        try:
+            await database_sync_to_async(tables.connection_open)(
+                table_id=self.table_id, user=self.user
+            )
+        except UnknownTable:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
         self.group = realtime.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.seat = await database_sync_to_async(tables.connection_open)(
-            table_id=self.table_id, user=self.user
-        )
-        await self._push_snapshot()
+        await self._push_snapshot(fresh=True)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
@@ -105,7 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     action_id=message.get("action_id") or None,
                 )
             elif kind == "resync":
-                await self._push_snapshot()
+                await self._push_snapshot(fresh=True)
             elif kind == "auto":
                 await database_sync_to_async(tables.auto_set)(
                     table_id=self.table_id, user=self.user, on=bool(message.get("on"))
@@ -130,29 +130,29 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_error("malformed", "訊息格式不正確")
         except StaleSeq as error:
             await self._send_error(error.code, error.message)
-            await self._push_snapshot()
+            await self._push_snapshot(fresh=True)
         except TableError as error:
             await self._send_error(error.code, error.message)
 
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
-        await self._push_snapshot()
+        await self._push_snapshot(at_least=event["seq"])
 
-    async def _push_snapshot(self) -> None:
-        frame, seq = await database_sync_to_async(self._render)()
-        if frame is None:
-            return
-        if seq < self.last_seq:
+    async def _push_snapshot(self, *, at_least: int = -1, fresh: bool = False) -> None:
+        frame, seq = await database_sync_to_async(self._render)(at_least, fresh)
+        if frame is None or seq < self.last_seq:
             return
         self.last_seq = seq
         await self.send(text_data=frame)
 
-    def _render(self) -> tuple[str | None, int]:
-        snapshot = selectors.table_snapshot(self.table_id)
+    def _render(self, at_least: int, fresh: bool) -> tuple[str | None, int]:
+        # One database read per process and change: the sockets of a table share the snapshot;
+        # a (re)connect or resync reads afresh.
+        snapshot = selectors.table_snapshot_cached(self.table_id, None if fresh else at_least)
         if snapshot is None:
             return None, -1
-        seat = selectors.seat_index_for_user(self.table_id, self.user)
+        seat = selectors.seat_in_snapshot(snapshot, self.user.pk)
         if self.as_json:
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
         return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]

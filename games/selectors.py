@@ -10,10 +10,6 @@ from games.engine import registry
 from games.models import Hand, HandEvent, HandSeat, Seat, Table
 
 
-def table_get(table_id: int) -> Table | None:
-    return Table.objects.filter(pk=table_id).first()
-
-
 def seat_index_for_user(table_id: int, user) -> int | None:
     return (
         Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
@@ -62,6 +58,33 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
             "counter_seats": hand.counter_seats,
         },
     }
+
+
+# table id -> the newest snapshot this process has read (shared by all its sockets of the table)
+_snapshots: dict[int, dict[str, Any]] = {}
+_SNAPSHOTS_MAX = 5000
+
+
+def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any] | None:
+    """The snapshot from this process's cache when it is at ``seq`` ≥ ``at_least``, else read.
+
+    Every change of a table bumps its seq, so a cached snapshot at or past the announced seq
+    is as good as a new read. ``at_least=None`` always reads (connect, resync).
+    """
+    cached = _snapshots.get(table_id)
+    if at_least is not None and cached is not None and cached["table"]["seq"] >= at_least:
+        return cached
+    snapshot = table_snapshot(table_id)
+    if snapshot is not None and (cached is None or snapshot["table"]["seq"] >= cached["table"]["seq"]):
+        if len(_snapshots) >= _SNAPSHOTS_MAX:
+            _snapshots.clear()
+        _snapshots[table_id] = snapshot
+    return snapshot
+
+
+def seat_in_snapshot(snapshot: dict[str, Any], user_id: int) -> int | None:
+    """The viewer's seat at the table, from the snapshot itself (no extra query)."""
+    return next((s["index"] for s in snapshot["seats"] if s["user_id"] == user_id), None)
 
 
 def hand_history_for_user(user, limit: int = 20) -> list[HandSeat]:

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from games import realtime
-from games.models import Hand, HandSeat
+from games.models import Hand, HandSeat, Table
 from ledger import services as ledger
 from ledger.models import Account, Transfer
 
@@ -61,9 +61,14 @@ def bean_moves(
 def hand_settle(hand_id: int) -> bool:
     """Post the hand's transfer, add scores, write history. Idempotent: False if already done."""
     with transaction.atomic():
-        # Lock the hand so two workers given the same task settle it once.
+        # Lock the table first (the order every table writer uses), then the hand, so two
+        # workers given the same task settle it once.
+        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+        if table_id is None:
+            return False
+        table = Table.objects.select_for_update().get(pk=table_id)
         hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
-        if hand is None or hand.settled_at is not None or hand.result is None:
+        if hand.settled_at is not None or hand.result is None:
             return False
         players = hand.players
         users = {seat: p["user_id"] for seat, p in enumerate(players)}
@@ -123,8 +128,9 @@ def hand_settle(hand_id: int) -> bool:
         }
         hand.settled_at = timezone.now()
         hand.save(update_fields=["result", "settled_at"])
-        table_id = hand.table_id
-        seq = hand.table.seq
-        # The settlement screen shows the beans: push once the beans are durable.
+        # The settlement is a change of the table like any other: a new seq, pushed on commit.
+        table.seq += 1
+        table.save(update_fields=["seq"])
+        seq = table.seq
         transaction.on_commit(lambda: realtime.table_changed(table_id, seq))
     return True

@@ -37,7 +37,7 @@ from ledger import selectors as ledger_selectors
 logger = logging.getLogger("leyou.tables")
 
 # Phases in which every seat decides at once and the clock is short (seconds).
-SHORT_PHASE_SECONDS = {"start": 6, "dealing": 3}
+SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
 DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
 BETWEEN_HANDS_SECONDS = 8
 MAX_ACTION_ID = 64
@@ -217,7 +217,7 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         if hand is not None:
             state = registry.get(hand.game).state_from_json(hand.state)
             if seat.index in pot.table_seats(hand, registry.get(hand.game).to_act(state)):
-                seat.deadline = _deadline_for(seat, table, state, fresh=True)
+                seat.deadline = _deadline_for(seat, table, state)
         seat.save()
         _bump(table)
         table.save(update_fields=["seq"])
@@ -227,17 +227,17 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
 def connection_open(*, table_id: int, user) -> int | None:
     """A socket of the user opened: back to the seat, 托管 from a disconnect ends."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = _lock_table(table_id)  # raises UnknownTable: the socket is refused
         seat = table.seats.filter(user=user).first()
         if seat is None:
             return None
-        came_back = seat.connections == 0 and seat.disconnected_at is not None
+        online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
+        if seat.disconnected_at is not None:
+            seat.auto = False  # back from a disconnect: 托管 ends
         seat.connections += 1
         seat.disconnected_at = None
-        if came_back:
-            seat.auto = False
         seat.save()
-        if came_back:
+        if online_now:
             _bump(table)
             table.save(update_fields=["seq"])
             _notify(table)
@@ -340,7 +340,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
     return hand
 
 
-def _deadline_for(seat: Seat, table: Table, state: Any, *, fresh: bool) -> Any:
+def _deadline_for(seat: Seat, table: Table, state: Any) -> Any:
     now = timezone.now()
     if seat.is_bot:
         return now + timedelta(seconds=_conf("BOT_THINK_SECONDS"))
@@ -356,16 +356,18 @@ def _set_deadlines(
 ) -> None:
     ruleset = registry.get(hand.game)
     to_act = pot.table_seats(hand, ruleset.to_act(state))
+    changed = []
     for seat in table.seats.order_by("index"):
         if seat.index in to_act:
             if seat.index in previous and seat.index != actor and seat.deadline is not None:
                 continue  # still deciding; its clock keeps running
-            seat.deadline = _deadline_for(seat, table, state, fresh=True)
-            seat.deadline_seq = table.seq
+            seat.deadline, seat.deadline_seq = _deadline_for(seat, table, state), table.seq
+        elif seat.deadline is None:
+            continue
         else:
-            seat.deadline = None
-            seat.deadline_seq = None
-        seat.save(update_fields=["deadline", "deadline_seq"])
+            seat.deadline, seat.deadline_seq = None, None
+        changed.append(seat)
+    Seat.objects.bulk_update(changed, ["deadline", "deadline_seq"])
 
 
 def _apply(
@@ -424,22 +426,11 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     table.seats.update(deadline=None, deadline_seq=None)
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
     extra = result.extra or {}
-    # what the engine hands on to the next hand (圈風, 牢莊 …) comes back in its params
+    # what the engine hands on to the next hand (圈風, 牢莊, 荒莊 streak …) comes back in its params
     table.carry = {key[5:]: value for key, value in extra.items()
                    if key.startswith("next_") and key != "next_dealer"}
     if extra.get("next_dealer") is not None:
-        table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 流局 …)
-    elif table.game == "paohuzi" and escaped_seat is not None:
-        table.carry["huangzhuang_streak"] = 0  # 003: a player leaving starts a new 局
-    elif table.game == "paohuzi":
-        from games.rules.paohuzi import next_dealer
-
-        winner = result.winners[0] if result.winners else None
-        table.dealer, streak = next_dealer(
-            hand.params.get("variant", "hunan"), table.dealer, winner,
-            int(hand.params.get("huangzhuang_streak") or 0),
-        )
-        table.carry["huangzhuang_streak"] = streak  # three 荒莊 in a row: the next seat deals
+        table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 荒莊 …)
     elif result.winners and table.game != "doudizhu":
         table.dealer = pot.table_seat(hand, result.winners[0])
     hand_id = hand.pk
@@ -481,10 +472,9 @@ def move_submit(
         hand = _current_hand(table)
         if hand is None:
             raise NoHand("現在沒有進行中的牌局")
-        if seat.auto and not seat.is_bot:
-            seat.auto = False  # acting yourself ends 托管
-        seat.timeouts = 0
-        seat.save(update_fields=["auto", "timeouts"])
+        if not seat.is_bot and (seat.auto or seat.timeouts):
+            seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
+            seat.save(update_fields=["auto", "timeouts"])
         return _apply(table, hand, seat, action, action_id=action_id, by="player")
 
 
@@ -541,7 +531,6 @@ def table_tick(*, table_id: int) -> None:
             if not table.next_hand_at or table.next_hand_at > now:
                 return
             table.next_hand_at = None
-            grace = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
             for seat in table.seats.select_related("user").filter(user__isnull=False):
                 gone = seat.connections == 0 and not seat.is_bot
                 if gone or not _beans_ok(seat, table.params):
@@ -549,7 +538,6 @@ def table_tick(*, table_id: int) -> None:
                     seat.user, seat.is_bot, seat.auto, seat.ready = None, False, False, False
                     seat.disconnected_at = None
                     seat.save()
-            del grace
             _bump(table)
             if table.seats.filter(user__isnull=True).exists():
                 table.status = Table.Status.WAITING

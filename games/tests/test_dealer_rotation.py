@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine import registry
 from games.engine.protocol import Result
+from games.engine.testing import playout
 from games.models import Hand
+from games.rules.paohuzi import next_dealer
 from games.services import tables
 
 pytestmark = pytest.mark.django_db
@@ -18,23 +21,33 @@ def _hand(table, number: int) -> Hand:
     )
 
 
-def test_paohuzi_dealer_stays_on_huangzhuang_and_moves_after_three(django_capture_on_commit_callbacks):
+def test_paohuzi_dealer_stays_on_huangzhuang_and_moves_after_three():
     """003 定莊: the winner deals; after 荒莊 the dealer stays; three in a row, the 下家 deals."""
-    table = tables.table_create(game="paohuzi", params={"variant": "hunan"}, seat_count=3)
-    table.dealer = 1
-    for number, expected in ((1, 1), (2, 1), (3, 2)):
-        hand = _hand(table, number)
-        with django_capture_on_commit_callbacks(execute=False):
-            tables._finish(table, hand, Result(scores=(0, 0, 0), winners=()), escaped_seat=None)
-        assert table.dealer == expected
-    hand = _hand(table, 4)
-    with django_capture_on_commit_callbacks(execute=False):
-        tables._finish(table, hand, Result(scores=(-1, 2, -1), winners=(1,)), escaped_seat=None)
-    assert table.dealer == 1 and table.carry["huangzhuang_streak"] == 0
+    dealer, streak = 1, 0
+    for expected in (1, 1, 2):
+        dealer, streak = next_dealer("hunan", dealer, None, streak)
+        assert dealer == expected
+    assert streak == 0
+    assert next_dealer("hunan", 2, 0, 2) == (0, 0)
+
+
+@pytest.mark.parametrize("variant", ["hunan", "shuangwang"])
+def test_paohuzi_result_names_the_next_dealer_from_the_carried_streak(variant):
+    """The engine's result carries next_dealer and the 荒莊 streak for the table to hand on."""
+    ruleset = registry.get("paohuzi")
+    config = ruleset.config_from_params(
+        {"variant": variant, "dealer": 1, "huangzhuang_streak": 2}
+    )
+    for n in range(6):
+        state, _ = playout(ruleset, config, f"{n:064x}", 3, deep_checks=False)
+        result = ruleset.result(state)
+        winner = result.winners[0] if result.winners else None
+        expected = next_dealer(variant, 1, winner, 2)
+        assert (result.extra["next_dealer"], result.extra["next_huangzhuang_streak"]) == expected
 
 
 def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
-    """A mahjong result's next_dealer and next_* values reach the table for the next hand."""
+    """A result's next_dealer and next_* values reach the table for the next hand."""
     table = tables.table_create(game="mahjong_yongzhou", params={}, seat_count=4)
     hand = _hand(table, 1)
     result = Result(scores=(0, 0, 0, 0), winners=(),
@@ -42,3 +55,4 @@ def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
         tables._finish(table, hand, result, escaped_seat=None)
     assert table.dealer == 0 and table.carry == {"prevalent_wind": 2}
+    assert _hand(table, 2).params["prevalent_wind"] == 2

@@ -28,6 +28,7 @@ class Config:
 
     variant: str = HUNAN
     dealer: int = 0
+    huangzhuang_streak: int = 0  # 荒莊 in a row before this hand (003 定莊; carried by the table)
     base: int = 3
     fan_hong: int = 2  # 紅胡, 10–12 red
     fan_dian: int = 3  # 點胡, exactly one red
@@ -49,7 +50,7 @@ class Config:
 
 
 _INT_FIELDS = (
-    "dealer", "base", "fan_hong", "fan_dian", "fan_hongwu", "fan_wu", "fan_duidui", "fan_dazi",
+    "dealer", "huangzhuang_streak", "base", "fan_hong", "fan_dian", "fan_hongwu", "fan_wu", "fan_duidui", "fan_dazi",
     "fan_xiaozi", "fan_haidi_ping", "fan_haidi_ming", "cap", "min_huxi",
 )
 

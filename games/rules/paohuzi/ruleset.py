@@ -26,7 +26,9 @@ from games.rules.paohuzi.cards import (
     parse_card,
 )
 from games.rules.paohuzi.hu import Hu, best_partial_huxi, find_hu
-from games.rules.paohuzi.params import HUNAN, SEATS, SHUANGWANG, Config, config_from_params
+from games.rules.paohuzi.params import (
+    HUNAN, SEATS, SHUANGWANG, Config, config_from_params, next_dealer,
+)
 from games.rules.paohuzi.scoring import hunan_score, shuangwang_score
 from games.rules.paohuzi.state import Meld, State
 
@@ -667,8 +669,11 @@ class PaohuziRuleset(Ruleset[Config, State]):
         for p in payments:
             scores[p["from"]] -= p["points"]
             scores[p["to"]] += p["points"]
+        dealer, streak = next_dealer(cfg.variant, cfg.dealer, winners[0] if winners else None,
+                                     cfg.huangzhuang_streak)
         extra: dict[str, Any] = {"payments": payments, "huangzhuang": state.hu is None,
-                                 "variant": cfg.variant, "base": cfg.base}
+                                 "variant": cfg.variant, "base": cfg.base,
+                                 "next_dealer": dealer, "next_huangzhuang_streak": streak}
         if state.hu is not None:
             extra.update({k: state.hu[k] for k in ("huxi", "base_value", "fan", "self_drawn",
                                                    "tianhu", "haidi", "shape", "xing")})
@@ -698,6 +703,8 @@ class PaohuziRuleset(Ruleset[Config, State]):
         lines.append(ResultLine("逃跑 ((總息−12)÷3+8)×d", f"{points}", seat))
         return Result(tuple(scores), tuple(others), tuple(lines),
                       {"payments": payments, "escaped": seat, "others_huxi": huxi,
+                       # 003: a player leaving starts a new 局 (the streak starts again)
+                       "next_dealer": cfg.dealer, "next_huangzhuang_streak": 0,
                        "variant": cfg.variant, "base": cfg.base})
 
     # -- views ----------------------------------------------------------------------------------
