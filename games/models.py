@@ -150,3 +150,91 @@ class HandSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["hand", "seat"], name="handseat_unique")
         ]
+
+
+class WheelRound(models.Model):
+    """One room-wide round of 大豐收 (the harvest wheel): the betting window, the spin, the payout.
+
+    The row is the round's authority: ``closes_at`` and ``settle_at`` are the stored deadlines
+    the clock acts on; ``seed`` stays on the server until the round is settled (only
+    ``seed_hash`` is shown while betting). At most one unsettled round per room.
+    """
+
+    class Phase(models.TextChoices):
+        BETTING = "betting", "押注中"
+        SPINNING = "spinning", "開獎中"
+        SETTLED = "settled", "已派彩"
+
+    room_id = models.PositiveIntegerField(db_index=True)
+    number = models.PositiveIntegerField()
+    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.BETTING)
+    seed = models.CharField(max_length=64)  # revealed once settled
+    seed_hash = models.CharField(max_length=64)  # shown when betting opens
+    params = models.JSONField()  # the room snapshot (odds table, chips, limits) for this round
+    version = models.PositiveIntegerField(default=0)  # bumped by every accepted change
+    totals = models.JSONField(default=dict)  # crop → beans staked by everyone (public)
+    staked_total = models.BigIntegerField(default=0)
+    paid_total = models.BigIntegerField(default=0)
+    outcome = models.JSONField(null=True, blank=True)  # the engine's spin view, once closed
+    opened_at = models.DateTimeField()
+    closes_at = models.DateTimeField(db_index=True)
+    settle_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    active_until = models.DateTimeField()  # open a next round only while someone is watching
+
+    class Meta:
+        verbose_name = verbose_name_plural = "大豐收局"
+        ordering = ["-room_id", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room_id", "number"], name="wheel_round_number_unique"),
+            models.UniqueConstraint(
+                fields=["room_id"], condition=~Q(phase="settled"), name="wheel_one_live_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"大豐收 room {self.room_id} round {self.number}"
+
+
+class WheelBet(models.Model):
+    """One accepted bet (one chip on one crop), written with its stake transfer."""
+
+    round = models.ForeignKey(WheelRound, on_delete=models.PROTECT, related_name="bets")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wheel_bets"
+    )
+    object = models.CharField(max_length=16)
+    amount = models.BigIntegerField()
+    action_id = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "user", "action_id"], name="wheel_bet_action_unique"
+            ),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wheel_bet_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.user_id} {self.object} {self.amount}"
+
+
+class WheelWin(models.Model):
+    """A player's line in a settled round: what he staked and what the spin paid him."""
+
+    round = models.ForeignKey(WheelRound, on_delete=models.PROTECT, related_name="wins")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wheel_wins"
+    )
+    staked = models.BigIntegerField()
+    payout = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "user"], name="wheel_win_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.user_id} {self.payout - self.staked:+d}"
