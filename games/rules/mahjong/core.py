@@ -7,10 +7,12 @@ evaluation (fans, minimum) and the settlement. The flow itself lives here.
 
 Flow (all seat numbers in the order of play; the next seat is ``(s + 1) % seats``):
 
-1. ``new_game`` shuffles the wall from the seed (``Chance(seed, "deal").shuffled``), deals 13
-   (or the variant's hand size) to every seat from the front, seat by seat from the dealer, then
-   one more to the dealer; the variant's ``setup`` runs (e.g. the 財神 flip); then every seat,
-   from the dealer on, exposes its flowers and replaces them from the back until none is left.
+1. ``new_game`` shuffles the wall from the seed (``Chance(seed, "deal").shuffled``), lets the
+   variant's ``pre_deal`` reorder it (樂清: the dice pick the opening 墩) and record what it drew,
+   deals 13 (or the variant's hand size) to every seat from the front, seat by seat from the
+   dealer, then one more to the dealer; the variant's ``setup`` runs (e.g. the 財神 flip); then
+   every seat, from the dealer on, exposes its flowers and replaces them from the back until none
+   is left.
 2. ``turn``: the seat holding 3k+2 tiles discards, or declares 暗槓 / 加槓 / 自摸 (胡). Draws are
    made by the engine: from the front, replacements (槓, 補花) from the back; a drawn flower is
    exposed and replaced at once. After 吃 / 碰 the seat only discards.
@@ -119,6 +121,13 @@ class MahjongRuleset(Ruleset[Any, State]):
     def wall_tiles(self, config: Any) -> list[str]:
         """*hook* The tiles of the wall before the shuffle."""
         return standard_wall(with_flowers=False)
+
+    def pre_deal(self, config: Any, seed: str, wall: list[str],
+                 dealer: int) -> tuple[list[str], dict[str, Any]]:
+        """*hook* Before the deal: the wall as dealt from (index 0 is the front) and the
+        ``state.vars`` to record (e.g. the dice). Any chance it needs is drawn from the hand's
+        seed under its own name, so a replay re-derives it. Default: the shuffle as it is."""
+        return wall, {}
 
     def setup(self, state: State, config: Any) -> list[Event]:
         """*hook* After the deal, before 補花 (e.g. the 財神 flip)."""
@@ -252,8 +261,10 @@ class MahjongRuleset(Ruleset[Any, State]):
     def new_game(self, config: Any, seed: str, seats: int) -> State:
         if seats != 4:
             raise ValueError("mahjong is played by four seats")
-        wall = Chance(seed, "deal").shuffled(self.wall_tiles(config))
         dealer = config.dealer % seats
+        shuffled = Chance(seed, "deal").shuffled(self.wall_tiles(config))
+        wall, pre_vars = self.pre_deal(config, seed, shuffled, dealer)
+        wall = list(wall)
         size = self.hand_size(config)
         hands: list[list[str]] = [[] for _ in range(seats)]
         for i in range(seats):
@@ -269,6 +280,7 @@ class MahjongRuleset(Ruleset[Any, State]):
         )
         state.drawn[dealer] = hands[dealer][-1]
         state.last_wall_tile = hands[dealer][-1]
+        state.vars.update(pre_vars)
         self.setup(state, config)
         # initial 補花, seat by seat from the dealer, until no flower is left in any hand
         changed = True

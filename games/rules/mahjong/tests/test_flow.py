@@ -326,3 +326,31 @@ def test_view_hides_others_and_shows_the_table() -> None:
     assert other["drawn"] is None and other["legal_actions"] == []
     assert "T1 T2" not in str(other["players"][3])
     assert ruleset.spectator_view(state)["hand"] is None
+
+
+def test_pre_deal_hook_reorders_the_wall_and_records_its_chance() -> None:
+    """A variant's ``pre_deal`` sees the seeded shuffle and returns the wall to deal from and the
+    vars to keep; the deal follows it and a replay of the seed gives the same state."""
+    from games.engine.chance import Chance
+    from games.rules.mahjong.core import MahjongRuleset
+
+    class Reversed(MahjongRuleset):
+        game_id = "mahjong_test_reversed"
+
+        def pre_deal(self, config, seed, wall, dealer):
+            cut = Chance(seed, "cut").below(len(wall))
+            return list(reversed(wall[cut:] + wall[:cut])), {"cut": cut}
+
+    r = Reversed()
+    config = r.config_from_params({"dealer": 2})
+    state = r.new_game(config, "pre-deal", 4)
+    wall = Chance("pre-deal", "deal").shuffled(r.wall_tiles(config))
+    cut = state.vars["cut"]
+    expected = list(reversed(wall[cut:] + wall[:cut]))
+    # 13 each from the dealer on, then the dealer's 14th
+    assert sorted(state.hands[2]) == sorted(expected[:13] + [expected[52]])
+    assert state.drawn[2] == state.hands[2][-1] == expected[52]
+    assert state.hands[3] == expected[13:26]
+    assert state.wall == expected[53:]
+    again = r.new_game(config, "pre-deal", 4)
+    assert r.state_to_json(again) == r.state_to_json(state)

@@ -594,3 +594,29 @@ def test_bots_win_and_finish() -> None:
     assert wins >= 1
     state = mk([None, BASE + " B3 B4 B5 W9 W9", None, None], current=1)
     assert r.bot_action(state, 1) == {"type": "hu"}
+
+
+def test_pre_deal_opens_the_wall_where_the_dice_say() -> None:
+    """The core's ``pre_deal`` hook: 樂清 rotates the shuffled wall to the opening 墩 picked by
+    the dice (N1 + N2 墩 into the second thrower's side); the 明牌 is the last tile of that wall
+    and the dealer's first tiles are its front."""
+    from games.engine.chance import Chance
+
+    r = yq()
+    for dealer in range(4):
+        for i in range(6):
+            seed = f"open-{dealer}-{i}"
+            config = r.config_from_params({"dealer": dealer})
+            shuffled = Chance(seed, "deal").shuffled(r.wall_tiles(config))
+            opened, extra = r.pre_deal(config, seed, list(shuffled), dealer)
+            dice = extra["dice"]
+            assert dice["thrower"] == (dealer + sum(dice["first"]) - 1) % 4
+            start = (((dealer - dice["thrower"]) % 4) * 17 + sum(dice["first"])
+                     + sum(dice["second"])) % 68
+            assert dice["open"] == start
+            assert opened == shuffled[2 * start:] + shuffled[:2 * start]
+            state = r.new_game(config, seed, 4)
+            assert state.vars["dice"] == dice
+            assert state.vars["indicator"] == opened[-1]
+            dealt = [t for t in opened[:16] if not r.tile_is_flower(state, t)]
+            assert Counter(dealt) <= Counter(state.hands[dealer])

@@ -38,7 +38,7 @@ ming (the public 明牌 states) · 杠頭 gangtou · 白板 flower flower_kind �
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar
 
@@ -106,58 +106,25 @@ class YueqingRuleset(MahjongRuleset):
     def reserve(self, state: State) -> int:
         return 16
 
-    def new_game(self, config: Any, seed: str, seats: int) -> State:
-        """Shuffle, throw the dice, open the wall, turn the 明牌, deal 16 (the dealer 17), 補花."""
-        if seats != 4:
-            raise ValueError("mahjong is played by four seats")
-        tiles = Chance(seed, "deal").shuffled(self.wall_tiles(config))
+    def pre_deal(self, config: Any, seed: str, wall: list[str],
+                 dealer: int) -> tuple[list[str], dict[str, Any]]:
+        """骰子 / 開牌: two throws of two dice from ``Chance(seed, "dice")``; the wall is read from
+        the opening 墩 (front = draws), its back is the 墩 before it (where the 明牌 lies)."""
+        seats = 4
         dice = Chance(seed, "dice")
-        dealer = config.dealer % seats
         d1 = [dice.below(6) + 1, dice.below(6) + 1]
         thrower = (dealer + sum(d1) - 1) % seats
         d2 = [dice.below(6) + 1, dice.below(6) + 1]
-        stacks = len(tiles) // 2
+        stacks = len(wall) // 2
         side = stacks // seats
         # sides clockwise from the dealer's: the seat before in the order of play is next
         start = (((dealer - thrower) % seats) * side + sum(d1) + sum(d2)) % stacks
-        wall = tiles[2 * start:] + tiles[:2 * start]
-        size = self.hand_size(config)
-        hands: list[list[str]] = [[] for _ in range(seats)]
-        for i in range(seats):
-            s = (dealer + i) % seats
-            hands[s] = wall[:size]
-            del wall[:size]
-        hands[dealer].append(wall.pop(0))
-        state = State(
-            game_id=self.game_id, config=asdict(config), seats=seats, dealer=dealer, wall=wall,
-            hands=hands, drawn=[None] * seats, melds=[[] for _ in range(seats)],
-            discards=[[] for _ in range(seats)], flowers=[[] for _ in range(seats)],
-            phase="turn", current=dealer, passed_hu=[False] * seats,
-        )
-        state.drawn[dealer] = hands[dealer][-1]
-        state.last_wall_tile = hands[dealer][-1]
-        state.vars["dice"] = {"first": d1, "thrower": thrower, "second": d2, "open": start}
-        self.setup(state, config)
-        changed = True
-        while changed and state.phase != "over":
-            changed = False
-            for i in range(seats):
-                s = (dealer + i) % seats
-                fl = [t for t in state.hands[s] if self.tile_is_flower(state, t)]
-                while fl and state.phase != "over":
-                    changed = True
-                    for t in fl:
-                        state.hands[s].remove(t)
-                        state.flowers[s].append(t)
-                        if not self._replace(state, s):
-                            break
-                    fl = [t for t in state.hands[s] if self.tile_is_flower(state, t)]
-        if state.phase != "over":
-            if state.drawn[dealer] not in state.hands[dealer]:
-                state.drawn[dealer] = state.hands[dealer][-1]
-            else:
-                state.hands[dealer].remove(state.drawn[dealer])
-                state.hands[dealer].append(state.drawn[dealer])
+        opened = wall[2 * start:] + wall[:2 * start]
+        return opened, {"dice": {"first": d1, "thrower": thrower, "second": d2, "open": start}}
+
+    def new_game(self, config: Any, seed: str, seats: int) -> State:
+        """The core's deal (with the dice of ``pre_deal``), then the public 明牌 states."""
+        state = super().new_game(config, seed, seats)
         self._update_ming(state)
         return state
 
