@@ -13,6 +13,12 @@ def room_params(room_id: int) -> dict | None:
     return room.params() if room else None
 
 
+def wheel_room_params(room_id: int) -> dict | None:
+    """An open 大豐收 room's params (its odds table, chips, limits, clocks), else None."""
+    room = Room.objects.filter(pk=room_id, game="dafengshou", is_open=True).first()
+    return room.params() if room else None
+
+
 def room_get(room_id: int) -> Room | None:
     return Room.objects.filter(pk=room_id).first()
 
