@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import realtime, tasks
 from games.models import Hand, Seat, Table
-from games.services import tables
+from games.services import tables, wheel_rounds
 
 logger = logging.getLogger("leyou.clock")
 _resent: dict[int, float] = {}
@@ -45,6 +45,7 @@ def sweep() -> int:
             steps += 1
         except Exception:
             logger.exception("clock: table %s tick failed", table_id)
+    steps += wheel_rounds.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
     grace = timedelta(seconds=settings.LEYOU["DISCONNECT_GRACE_SECONDS"])
     for table_id, index in Seat.objects.filter(
         connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace
