@@ -549,3 +549,19 @@ def test_bots_win_and_finish() -> None:
     assert wins >= 1
     state = mk([None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1 B1", None, None], current=1)
     assert r.bot_action(state, 1) == {"type": "hu"}
+
+
+def test_bao_hu_reached_is_marked_in_the_view_and_the_lines() -> None:
+    """At the end the view names each winner that reached 爆胡: a special hand by its name (and
+    a 爆胡以外 line), a capped hand as 封頂; a hand below the cap is not marked."""
+    r = yz()
+    state, res = win_on_discard("J1 J1 J1 J2 J2 J2 J3 J3 W1 W2 W3 T5 T5", "J3")
+    assert r.view(state, 2)["variant"]["bao_hu_reached"] == [
+        {"seat": 1, "name": "大三元", "total": 9}]
+    assert [ln.value for ln in res.lines if ln.label.startswith("爆胡以外")] == ["9番"]
+    state, res = win_on_discard("W1 W2 W3 W4 W5 W6 W7 W8 W9 W2 W3 W4 W5", "W5")
+    assert r.spectator_view(state)["variant"]["bao_hu_reached"] == [
+        {"seat": 1, "name": "封頂5番", "total": 5}]
+    state, res = win_on_discard("W1 W2 W3 W4 W5 W6 T2 T3 T4 B7 B8 B9 B1", "B1")
+    assert r.view(state, 1)["variant"]["bao_hu_reached"] == []
+    assert not any(ln.label.startswith("爆胡") for ln in res.lines)

@@ -151,7 +151,8 @@ def test_drawn_flower_and_gangtou_replaced_from_the_back() -> None:
     assert state.flowers[1] == ["J3", "B9"]
     assert state.drawn[1] == "T5" and state.wall[-1] == FILLER[-1]
     v = r.view(state, 2)["variant"]["seats"][1]
-    assert v == {"gangtou": 1, "baiban": 1, "ming": None}
+    # another seat sees the 花 that are face up: 明牌 1 + 白板 1
+    assert v == {"gangtou": 1, "baiban": 1, "ming": None, "hua": 2, "hua_full": False}
 
 
 def test_liuju_at_sixteen_and_the_dealer_rule() -> None:
@@ -620,3 +621,78 @@ def test_pre_deal_opens_the_wall_where_the_dice_say() -> None:
             assert state.vars["indicator"] == opened[-1]
             dealt = [t for t in opened[:16] if not r.tile_is_flower(state, t)]
             assert Counter(dealt) <= Counter(state.hands[dealer])
+
+
+def test_more_ming_states() -> None:
+    """明牌四美人 (中 and 發 shown + four 白板) and 明牌三杠頭 (all three 杠頭 shown)."""
+    r = yq()
+    state = mk([None] * 4, current=0, flowers={3: ["J3"] * 4},
+               melds={3: [meld("peng", "J1", 0), meld("peng", "J2", 0)]})
+    assert r.ming_state(state, 3) == "simeiren"
+    state = mk([None] * 4, current=0, flowers={3: ["B9"] * 3})
+    assert r.ming_state(state, 3) == "sangangtou"
+    state = mk([None] * 4, current=0, flowers={3: ["B9"] * 2})
+    assert r.ming_state(state, 3) is None
+
+
+def test_hua_of_a_discard_winner_counts_the_tile_won_on() -> None:
+    """花 are counted on the whole winning hand: a 紅中 pung completed by the discard is a
+    紅中刻子 (1 花) of the winner."""
+    r = yq()
+    hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 J1 J1 W9 W9"
+    state = mk([JUNK + " J1", hand, None, None], current=0)
+    r.apply(state, 0, {"type": "discard", "tile": "J1"})
+    r.apply(state, 1, {"type": "hu"})
+    for s in sorted(r.to_act(state)):
+        r.apply(state, s, {"type": "pass"})
+    res = r.result(state)
+    assert ("zhongke", 1) in [(it["key"], it["value"]) for it in res.extra["tai"][0]["items"]]
+    assert res.extra["hua"][1] == 1
+    assert any(ln.label == "座1 花 紅中刻子" for ln in res.lines)
+    assert sum(res.scores) == 0
+
+
+def test_seat_hua_in_the_view_full_for_self_public_for_others() -> None:
+    """Each seat's 花 count: the viewer sees all of its own (財神 held, 刻子 in hand); the
+    others see only what is face up (a 暗杠 counts 2 whatever its hidden kind)."""
+    r = yq()
+    hand = "J1 J1 J1 B1 " + " ".join(JUNK.split()[:9])
+    state = mk([None, hand, None, None], current=0, flowers={1: ["J3"]},
+               melds={1: [meld("angang", "J2", None)]})
+    own = r.view(state, 1)["variant"]["seats"][1]
+    # 白板 1 + 財神 1 + 發財暗杠 3 + 紅中刻子 1
+    assert (own["hua"], own["hua_full"]) == (6, True)
+    other = r.view(state, 0)["variant"]["seats"][1]
+    assert (other["hua"], other["hua_full"]) == (3, False)  # 白板 1 + 暗杠 2
+    assert r.spectator_view(state)["variant"]["seats"][1]["hua"] == 3
+
+
+def test_bao_priority_sishou_over_jianpai_over_luantu() -> None:
+    """見牌胡 outranks 不能亂吐; 吃碰杠四手 outranks 見牌胡."""
+    r = yq()
+    win0 = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 W9"
+    for melds0, reason, payer in (({}, "jianpai", 2),
+                                  ({0: [meld("peng", "W1", 1), meld("peng", "T9", 1),
+                                        meld("peng", "B7", 1), meld("peng", "F3", 1)]},
+                                   "sishou", 1)):
+        hand0 = win0 if not melds0 else "W7 W8 W9 W9"
+        hands = [hand0 + " F4", JUNK, "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 F4", JUNK]
+        if melds0:
+            hands[2] = "W9 " + " ".join(JUNK.split()[:15])
+        state = mk(hands, current=0, flowers={0: ["J3"] * 4}, melds=melds0,
+                   wall=["W9", "T8", "T8"] + FILLER)
+        r.apply(state, 0, {"type": "discard", "tile": "F4"})
+        if not melds0:
+            r.apply(state, 2, {"type": "pass"})
+        else:
+            state.vars["jianpai"][2] = [0]
+        # seat 1 draws W9 and throws it right after a 吃 that barred it (亂吐)
+        state.vars["chi_forbid"][1] = "W9"
+        r.apply(state, 1, {"type": "discard", "tile": "W9"})
+        assert state.vars["luantu"] == [1, state.discard_count]
+        r.apply(state, 0, {"type": "hu"})
+        for s in sorted(r.to_act(state)):
+            r.apply(state, s, {"type": "pass"})
+        res = r.result(state)
+        assert res.extra["tai"][0]["bao_reason"] == reason
+        assert _hu_payers(res) == {payer}

@@ -377,6 +377,9 @@ class YongzhouRuleset(MahjongRuleset):
             for f in ev["fans"]:
                 sign = "+" if f["kind"] == "addon" else ""
                 lines.append(ResultLine(f["name"], f"{sign}{f['value']}番", w))
+            if ev.get("special"):
+                lines.append(ResultLine(f"爆胡以外 ({cfg.bao_hu}番以上，不加番)",
+                                        f"{ev['total']}番", w))
             if ev.get("capped"):
                 lines.append(ResultLine(f"爆胡 (封頂 {cfg.bao_hu}番)", f"{ev['raw']}番 → "
                                         f"{cfg.bao_hu}番", w))
@@ -476,9 +479,17 @@ class YongzhouRuleset(MahjongRuleset):
             "lou_hu": list(state.vars["lou_hu"][seat]) if seat is not None else [],
         }
         if state.phase == "over":
+            # 爆胡 reached: a winner stopped at the cap, or a special hand past it
             res_out = state.outcome or {}
-            out["bao_hu_reached"] = any(
-                ev and (ev.get("capped") or ev.get("special")) for ev in res_out.get("evals", []))
+            reached = []
+            for w, ev in zip(res_out.get("winners", []), res_out.get("evals", [])):
+                if ev and ev.get("special"):
+                    reached.append({"seat": w, "name": FAN_NAMES[ev["limit"]],
+                                    "total": ev["total"]})
+                elif ev and ev.get("capped"):
+                    reached.append({"seat": w, "name": f"封頂{cfg.bao_hu}番",
+                                    "total": ev["total"]})
+            out["bao_hu_reached"] = reached
         return out
 
 

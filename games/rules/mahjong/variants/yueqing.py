@@ -423,16 +423,25 @@ class YueqingRuleset(MahjongRuleset):
                 return src, "mingfan"
         return None, ""
 
-    def hua_of(self, state: State, seat: int) -> list[tuple[str, int]]:
+    def hua_of(self, state: State, seat: int, *, public: bool = False) -> list[tuple[str, int]]:
+        """【花數計算】 of a seat. ``public``: only what the other seats can see (no 財神 or
+        刻子 in the hand; a 暗杠 as a plain 暗杠, its kind being hidden)."""
         gangtou, flowers = self.counts_public(state, seat)
         wild = self.wild_kinds(state)
-        hand = state.hands[seat]
+        hand = list(state.hands[seat])
+        out = state.outcome or {}
+        if (out.get("type") == "win" and seat in out["winners"] and not out["self_drawn"]
+                and not public):
+            hand.append(out["tile"])  # the tile won on is part of the winner's hand
         counts = counts_of(t for t in hand if t not in wild)
+        melds = [(m["kind"], _k(m["tiles"][0])) for m in state.melds[seat]]
+        if public:
+            melds = [(kind, -1 if kind == "angang" else k) for kind, k in melds]
         return hua_count(
             gangtou=gangtou, flowers=flowers,
-            caishen_held=sum(1 for t in hand if t in wild),
-            melds=[(m["kind"], _k(m["tiles"][0])) for m in state.melds[seat]],
-            concealed_pungs=[k for k, c in enumerate(counts) if c >= 3],
+            caishen_held=0 if public else sum(1 for t in hand if t in wild),
+            melds=melds,
+            concealed_pungs=[] if public else [k for k, c in enumerate(counts) if c >= 3],
             seat_wind=27 + self.seat_wind(state, seat), caishen=_k(self.caishen(state)),
         )
 
@@ -444,9 +453,10 @@ class YueqingRuleset(MahjongRuleset):
             total = sum(v for _, v in items)
             hua.append(total)
             for label, v in items:
-                lines.append(ResultLine(f"花 {label}", f"{v}花", s))
+                lines.append(ResultLine(f"座{s} 花 {label}", f"{v}花", s))
             if total:
-                lines.append(ResultLine("總花 = 平方花", f"{total}² = {total * total}", s))
+                lines.append(ResultLine(f"座{s} 總花 = 平方花",
+                                        f"{total}² = {total * total} × 3家", s))
         net = hua_settlement(hua)
         for i in range(state.seats):
             if not hua[i]:
@@ -458,7 +468,7 @@ class YueqingRuleset(MahjongRuleset):
         for s in range(state.seats):
             scores[s] += net[s] * base
             if net[s]:
-                lines.append(ResultLine("花 結算", f"{net[s] * base:+d}", s))
+                lines.append(ResultLine(f"座{s} 花 結算", f"{net[s] * base:+d}", s))
         return hua
 
     def settle(self, state: State) -> Result:
@@ -555,8 +565,11 @@ class YueqingRuleset(MahjongRuleset):
         for s in range(state.seats):
             gangtou, flowers = self.counts_public(state, s)
             m = state.vars["ming"][s]
+            full = state.phase == "over" or s == seat
             public.append({"gangtou": gangtou, "baiban": flowers,
-                           "ming": None if m is None else MING_NAMES[m["state"]]})
+                           "ming": None if m is None else MING_NAMES[m["state"]],
+                           "hua": sum(v for _, v in self.hua_of(state, s, public=not full)),
+                           "hua_full": full})
         return {
             "caishen": self.caishen(state), "indicator": state.vars["indicator"],
             "flower_kind": state.vars["flower_kind"], "gangtou_kind": state.vars["indicator"],
