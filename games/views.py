@@ -7,8 +7,10 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-from games import rendering, selectors
+from games import rendering, selectors, wheel_selectors
+from games.boards import dafengshou as wheel_board
 from games.engine import registry
+from games.services import wheel_rounds
 
 
 @login_required
@@ -35,3 +37,24 @@ def replay_page(request, hand_id: int):
         "hand": hand, "frames": frames, "players": hand.players,
         "title": registry.get(hand.game).title,
     })
+
+
+@login_required
+def wheel_page(request, room_id: int):
+    """大豐收: the room's live round (the socket keeps it current)."""
+    try:
+        wheel_rounds.round_enter(room_id=room_id)
+    except wheel_rounds.UnknownWheelRoom as error:
+        raise Http404(error.message) from None
+    view = wheel_selectors.wheel_view(room_id, request.user)
+    return render(request, "games/wheel.html", {
+        "room_id": room_id, "title": "大豐收", "board_html": mark_safe(wheel_board.render_html(view)),
+    })
+
+
+def wheel_verify_page(request, room_id: int, number: int):
+    """Re-derive a settled round from its revealed seed: the hash and the spin both check."""
+    check = wheel_selectors.wheel_round_verify(room_id, number)
+    if check is None:
+        raise Http404("沒有這一局，或尚未開獎")
+    return render(request, "games/wheel_verify.html", {"check": check, "title": "大豐收驗證"})

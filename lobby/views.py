@@ -27,6 +27,9 @@ def room_list(request):
 @login_required
 @require_POST
 def quick_join(request, room_id: int):
+    room = selectors.room_get(room_id)
+    if room is not None and room.game == "dafengshou":
+        return redirect("games:wheel", room_id=room_id)  # one room-wide round, no tables
     try:
         table = services.quick_join(user=request.user, room_id=room_id)
     except TableError as error:

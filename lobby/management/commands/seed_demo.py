@@ -39,6 +39,11 @@ DEMO_ROOMS = [
          rake=0, min_beans=500, max_beans=None, turn_seconds=15, bot_wait_seconds=5,
          sort_order=1, extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
                               "round_cap": 20, "compare_from_round": 2}),
+    dict(name="豐收轉盤", game="dafengshou", variant="classic", seats=1, base_score=1,
+         factor=1, rake=0, min_beans=0, max_beans=None, turn_seconds=15, bot_wait_seconds=0,
+         sort_order=1, extra={"bet_seconds": 15, "spin_seconds": 6,
+                              "chips": [10, 100, 1000, 10000], "player_limit": 100000,
+                              "round_limit": 10000000}),
 ]
 
 

@@ -1,0 +1,73 @@
+"""大豐收 page rendering: one player's wheel view (``games.wheel_selectors``) to HTML or JSON.
+
+The view decides what is shown (no seed before the round is settled, no other player's bets);
+this module only lays it out: the 24-cell ring as SVG positions, chips on the crops.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+CELL = 60  # the ring's cell size in SVG units (7 × 7 grid)
+# each crop's colour on the ring and its one-character mark
+CROP_STYLE = {
+    "apple": ("#e53935", "蘋"), "orange": ("#fb8c00", "橘"), "grape": ("#8e24aa", "葡"),
+    "corn": ("#fdd835", "玉"), "watermelon": ("#43a047", "瓜"), "peach": ("#f06292", "桃"),
+    "pumpkin": ("#ef6c00", "南"), "rice": ("#c9a227", "稻"),
+}
+CHIP_COLOURS = {10: "#1e88e5", 100: "#43a047", 1000: "#e53935", 10000: "#8e24aa"}
+
+
+def chip_stack(amount: int, chips: list[int]) -> list[dict[str, Any]]:
+    """Split a stake into the fewest chips, largest first (at most 5 drawn)."""
+    out = []
+    for chip in sorted(chips, reverse=True):
+        while amount >= chip and len(out) < 5:
+            out.append({"value": chip, "colour": CHIP_COLOURS.get(chip, "#546e7a")})
+            amount -= chip
+    return out
+
+
+def _layout(view: dict[str, Any]) -> dict[str, Any]:
+    lit = set((view.get("result") or {}).get("lit", []))
+    last_lit = set((view.get("last") or {}).get("lit", []))
+    for cell in view["ring"]:
+        cell["px"], cell["py"] = cell["x"] * CELL, cell["y"] * CELL
+        colour, mark = CROP_STYLE.get(cell.get("object", ""), ("#ffca28", "運"))
+        cell["colour"], cell["mark"] = colour, mark
+        cell["lit"] = cell["cell"] in lit and view["phase"] == "settled"
+        cell["last"] = cell["cell"] in last_lit and view["phase"] == "betting"
+    for obj in view["objects"]:
+        obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
+        obj["stack"] = chip_stack(obj["mine"], view["chips"])
+    view["chip_styles"] = [{"value": c, "colour": CHIP_COLOURS.get(c, "#546e7a"),
+                            "label": f"{c // 1000}K" if c >= 1000 else str(c)}
+                           for c in view["chips"]]
+    return view
+
+
+def render_html(view: dict[str, Any]) -> str:
+    return render_to_string("games/wheel/_board.html", {"v": _layout(view)})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(type(value))
+
+
+def render_json(view: dict[str, Any]) -> str:
+    return json.dumps({"type": "wheel", **view}, default=_plain, ensure_ascii=False)
+
+
+def render_error(code: str, message: str, *, as_json: bool = False) -> str:
+    if as_json:
+        return json.dumps({"type": "error", "code": code, "message": message},
+                          ensure_ascii=False)
+    return (f'<div id="wheel-toast" hx-swap-oob="true" class="toast show toast-error" '
+            f'data-code="{escape(code)}">{escape(message)}</div>')

@@ -1,0 +1,132 @@
+// 大豐收 page: chip choice, the countdown, the light running to the result, hash checks.
+// No rules here: the server accepts or refuses every bet and says why.
+(function () {
+  "use strict";
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const RING = 24;
+  let clockOffset = 0;
+  let chip = parseInt(localStorage.getItem("wheelChip") || "0", 10);
+  let socket = null;
+
+  function board() { return $("#wheel-board"); }
+  function now() { return Date.now() + clockOffset; }
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  function toast(text, isError) {
+    const el = $("#wheel-toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast show" + (isError ? " toast-error" : "");
+    clearTimeout(el._t);
+    el._t = setTimeout(() => { el.className = "toast"; }, 2600);
+  }
+
+  function applyChip() {
+    const picks = $$(".chip-pick");
+    if (!picks.length) return;
+    const values = picks.map((b) => parseInt(b.dataset.chip, 10));
+    if (!values.includes(chip)) chip = values[0];
+    picks.forEach((b) => {
+      const on = parseInt(b.dataset.chip, 10) === chip;
+      b.classList.toggle("active", on);
+      b.setAttribute("aria-checked", on ? "true" : "false");
+    });
+  }
+
+  function sync() {
+    const b = board();
+    if (!b) return;
+    if (b.dataset.now) clockOffset = new Date(b.dataset.now).getTime() - Date.now();
+    const beans = $("#nav-beans");
+    if (beans) beans.textContent = b.dataset.balance;
+    applyChip();
+    frame();
+  }
+
+  // the light: several laps, slowing down, stopping on the result cell at 85 % of the spin
+  function frame() {
+    const b = board();
+    if (!b) return;
+    const cells = $$(".wr-cell", b);
+    cells.forEach((c) => c.classList.remove("on"));
+    const count = $("#wheel-count");
+    if (b.dataset.phase === "betting" && count && count.dataset.deadline) {
+      const left = Math.max(0, Math.ceil((new Date(count.dataset.deadline).getTime() - now()) / 1000));
+      count.textContent = String(left);
+      count.classList.toggle("urgent", left <= 5);
+      return;
+    }
+    if (b.dataset.phase !== "spinning" || b.dataset.resultCell === "") return;
+    const seconds = parseFloat(b.dataset.spinSeconds || "6");
+    const ends = new Date(b.dataset.settle).getTime();
+    const starts = ends - seconds * 1000;
+    const t = Math.min(1, Math.max(0, (now() - starts) / (seconds * 850)));
+    const target = parseInt(b.dataset.resultCell, 10);
+    const steps = 3 * RING + target;
+    const at = Math.round(steps * (1 - Math.pow(1 - t, 3))) % RING;
+    const cell = cells.find((c) => parseInt(c.dataset.cell, 10) === at);
+    if (cell) cell.classList.add("on");
+    if (t >= 1) {
+      const lit = (b.dataset.lit || "").split(",").filter(Boolean);
+      cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
+      const text = $("#wheel-result-text");
+      if (text && !text.textContent) text.textContent = "開獎！";
+    }
+  }
+  setInterval(frame, 50);
+
+  document.addEventListener("click", (e) => {
+    const pick = e.target.closest(".chip-pick");
+    if (pick) {
+      chip = parseInt(pick.dataset.chip, 10);
+      localStorage.setItem("wheelChip", String(chip));
+      applyChip();
+      return;
+    }
+    const verify = e.target.closest(".verify-hash");
+    if (verify) {
+      if (!(window.crypto && crypto.subtle)) { toast("此瀏覽器無法計算 sha256，請用「重算」", true); return; }
+      crypto.subtle.digest("SHA-256", new TextEncoder().encode(verify.dataset.seed)).then((buf) => {
+        const hex = Array.from(new Uint8Array(buf)).map((x) => x.toString(16).padStart(2, "0")).join("");
+        const ok = hex === verify.dataset.hash;
+        verify.textContent = ok ? "雜湊相符 ✓" : "雜湊不符 ✗";
+        verify.classList.toggle("ok", ok);
+      });
+    }
+  });
+
+  document.addEventListener("htmx:wsConfigSend", (e) => {
+    const p = e.detail.parameters;
+    if (p.kind !== "bet") return;
+    const b = board();
+    if (!b || b.dataset.phase !== "betting") { toast("本局已停止押注", true); e.preventDefault(); return; }
+    p.amount = chip;
+    p.round = parseInt(b.dataset.number, 10);
+    p.action_id = newId();
+  });
+  document.addEventListener("htmx:wsAfterMessage", () => {
+    sync();
+    const t = $("#wheel-toast");
+    if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
+  });
+  document.addEventListener("htmx:wsOpen", (e) => {
+    socket = e.detail && e.detail.socketWrapper;
+    const c = $("#conn");
+    if (c) c.className = "conn ok";
+  });
+  document.addEventListener("htmx:wsClose", (e) => {
+    const c = $("#conn");
+    const code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    if (!c) return;
+    c.className = "conn down";
+    c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
+      code === 4401 ? "請先登入" : code === 4404 ? "場次不存在或暫停開放" : "重新連線中…";
+  });
+  // keep the room's rounds coming while this page is open
+  setInterval(() => { if (socket) socket.send(JSON.stringify({ kind: "ping" })); }, 60000);
+  document.addEventListener("DOMContentLoaded", sync);
+})();

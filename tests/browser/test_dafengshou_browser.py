@@ -1,0 +1,136 @@
+"""Two players in two Chromium contexts bet on two 大豐收 rounds; the ledger agrees afterwards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from accounts.models import User
+from games.models import WheelBet, WheelRound, WheelWin
+from games.rules.dafengshou.wheel import config_from_params, payout, spin
+from ledger.models import Transfer
+from ledger.selectors import balance_for_user, ledger_drift
+from lobby.models import Room
+from tests.browser.conftest import register, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
+
+
+def make_room() -> Room:
+    return Room.objects.create(
+        name="豐收轉盤", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
+        min_beans=0, turn_seconds=15,
+        extra={"bet_seconds": 8, "spin_seconds": 3, "chips": [10, 100, 1000],
+               "player_limit": 5000, "round_limit": 100000},
+    )
+
+
+def number(page) -> int:
+    return int(page.get_attribute("#wheel-board", "data-number"))
+
+
+def wait_round(page, n: int) -> None:
+    page.wait_for_selector(f"#wheel-board[data-number='{n}'][data-phase='betting']",
+                           timeout=30000)
+
+
+def place(page, chip: int, crop: str, times: int) -> None:
+    """Pick the chip, then click the crop ``times`` times, each time until the server shows it."""
+    page.click(f".chip-pick[data-chip='{chip}']")
+    for _ in range(times):
+        before = int(page.get_attribute(f".bet-obj[data-object='{crop}'] .bet-mine",
+                                        "data-mine"))
+        page.click(f".bet-obj[data-object='{crop}']")
+        page.wait_for_selector(
+            f".bet-obj[data-object='{crop}'] .bet-mine[data-mine='{before + chip}']",
+            timeout=5000)
+
+
+def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
+    """Both players see one round and its countdown, see each other's totals, watch the light
+    stop on the result, and are paid exactly what the revealed seed says; nothing else moves."""
+    room = make_room()
+    port = servers.daphne("web")
+    servers.clock()
+    base = f"http://127.0.0.1:{port}"
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True)
+    a, b = desk.new_page(), phone.new_page()
+    register(a, base, "wheel-a")
+    register(b, base, "wheel-b")
+    users = {name: User.objects.get(username=name) for name in ("wheel-a", "wheel-b")}
+    start = {name: balance_for_user(u) for name, u in users.items()}
+    assert min(start.values()) >= 2000  # the signup grant covers what they stake
+    for page in (a, b):
+        page.click(".room-card:has-text('豐收轉盤') >> text=進入轉盤")
+        page.wait_for_url(re.compile(r"/games/wheel/\d+/"))
+        page.wait_for_selector("#conn.ok", state="attached", timeout=10000)
+    assert a.locator(".wr-cell").count() == 24 and a.locator(".wr-luck").count() == 2
+    assert a.locator(".bet-obj").count() == 8
+    # start on a fresh window, so both have time to bet
+    first = number(a) + 1
+    wait_round(a, first)
+    wait_round(b, first)
+    assert number(a) == number(b) == first
+    rnd = WheelRound.objects.get(room_id=room.pk, number=first)
+    assert a.inner_text("#wheel-hash") == rnd.seed_hash  # committed before any bet
+    assert rnd.seed not in a.content() and rnd.seed not in b.content()
+
+    # round 1: A 100 + 100 on 西瓜 and 10 on 蘋果; B 3 × 10 on 稻穗
+    place(a, 100, "watermelon", 2)
+    place(a, 10, "apple", 1)
+    place(b, 10, "rice", 3)
+    b.wait_for_selector(".bet-obj[data-object='watermelon'] .bet-total:has-text('全場 200')",
+                        timeout=5000)  # A's bets reach B's screen
+    assert int(b.inner_text("#wheel-balance")) == start["wheel-b"] - 30
+    shot(a, "dafengshou-betting-desktop")
+    shot(b, "dafengshou-betting-phone")
+    a.wait_for_selector("#wheel-board[data-phase='spinning']", timeout=15000)
+    a.wait_for_selector(".wr-cell.on", timeout=3000)  # the light runs
+    shot(a, "dafengshou-spinning-desktop")
+    a.wait_for_selector(".wr-cell.lit", timeout=6000)  # and stops on the result
+    shot(a, "dafengshou-result-desktop")
+
+    # round 2: A 1000 on 稻穗; B 100 on 蘋果 and 10 on 橘子
+    wait_round(a, first + 1)
+    wait_round(b, first + 1)
+    assert a.locator("#wheel-history tr[data-number]").count() >= 1
+    place(a, 1000, "rice", 1)
+    place(b, 100, "apple", 1)
+    place(b, 10, "orange", 1)
+    wait_round(a, first + 2)
+    wait_round(b, first + 2)
+    shot(a, "dafengshou-after-desktop")
+    shot(b, "dafengshou-after-phone")
+
+    # the ledger: each player's balance is exactly grant − stakes + the seed's payouts
+    stakes = {"wheel-a": [{"watermelon": 200, "apple": 10}, {"rice": 1000}],
+              "wheel-b": [{"rice": 30}, {"apple": 100, "orange": 10}]}
+    rounds = [WheelRound.objects.get(room_id=room.pk, number=first + i) for i in range(2)]
+    for name, user in users.items():
+        expected = start[name]
+        for rnd, bets in zip(rounds, stakes[name]):
+            assert rnd.phase == "settled"
+            config = config_from_params(rnd.params)
+            won = payout(config, bets, spin(config, rnd.seed))
+            expected += won - sum(bets.values())
+            win = WheelWin.objects.get(round=rnd, user=user)
+            assert (win.staked, win.payout) == (sum(bets.values()), won)
+            placed = {}
+            for bet in WheelBet.objects.filter(round=rnd, user=user):
+                placed[bet.object] = placed.get(bet.object, 0) + bet.amount
+            assert placed == bets
+        assert balance_for_user(user) == expected
+        page = a if name == "wheel-a" else b
+        page.wait_for_selector(f"#wheel-balance:has-text('{expected}')", timeout=5000)
+    assert Transfer.objects.filter(kind="stake").count() == 9
+    assert ledger_drift() == []
+
+    # the revealed seed checks against the hash shown before the round, on the page
+    a.locator(f"#wheel-history tr[data-number='{first}'] .verify-hash").click()
+    a.wait_for_selector(f"#wheel-history tr[data-number='{first}'] .verify-hash.ok",
+                        timeout=5000)
+    desk.close()
+    phone.close()
