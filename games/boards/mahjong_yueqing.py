@@ -1,33 +1,74 @@
-"""樂清麻將 (武漢花) board extras: the shared mahjong board with 財神, 明牌, 杠頭 and 花 counts."""
+"""樂清麻將 (武漢花) board extras: the shared mahjong board with 樂清's marks.
+
+Table marks: 財神, the 明牌 (indicator), 杠頭 (its other copies), the 花 tile (白板, or 紅中),
+the dice, 起胡台數, 牢莊 and the 逼胡 seat. Seat marks: each seat's 花 count (all of it for
+the viewer, the face-up part for the others), its 杠頭 and 白板 shown, and its 明牌 state.
+Everything comes from the viewer's own view (``YueqingRuleset.variant_view``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.boards.mahjong_huanle import generic_marks, mahjong_extras
+from games.boards.mahjong_yongzhou import attach_seat_marks
 
 
 def yueqing_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Whatever the variant's view offers: its own ``marks`` list, else the known keys."""
+    """The table marks of a 樂清 view."""
     v = view.get("variant") or {}
     marks = generic_marks(view)
-    if marks:
-        return marks
     if v.get("caishen"):
         marks.append({"label": "財神", "value": "", "tiles": [v["caishen"]], "cls": "mark-wild",
                       "wild": True})
     if v.get("indicator"):
         marks.append({"label": "明牌", "value": "", "tiles": [v["indicator"]],
                       "cls": "mark-indicator"})
-    gangtou = v.get("gangtou")
-    if gangtou:
-        tiles = gangtou if isinstance(gangtou, list) else [gangtou]
-        marks.append({"label": "杠頭", "value": "", "tiles": tiles[:1], "cls": "mark-indicator"})
-    if v.get("laozhuang"):
-        marks.append({"label": "牢莊", "value": str(v["laozhuang"]), "tiles": [],
+    if v.get("gangtou_kind"):
+        marks.append({"label": "杠頭", "value": "", "tiles": [v["gangtou_kind"]],
+                      "cls": "mark-gangtou"})
+    if v.get("flower_kind"):
+        marks.append({"label": "花", "value": "", "tiles": [v["flower_kind"]],
+                      "cls": "mark-flower"})
+    dice = v.get("dice") or {}
+    if dice.get("first") and dice.get("second"):
+        marks.append({"label": "骰子", "value": "{}+{} · {}+{}".format(*dice["first"],
+                                                                     *dice["second"]),
+                      "tiles": [], "cls": "mark-dice"})
+    if v.get("qi_hu_tai"):
+        marks.append({"label": "起胡", "value": f"{v['qi_hu_tai']}台", "tiles": [],
+                      "cls": "mark-qihu"})
+    if v.get("lao_zhuang"):
+        marks.append({"label": "牢莊", "value": str(v["lao_zhuang"]), "tiles": [],
                       "cls": "mark-dealer"})
+    if v.get("bihu") is not None:
+        marks.append({"label": "逼胡", "value": f"座{v['bihu']}", "tiles": [],
+                      "cls": "mark-bihu"})
     return marks
 
 
+def yueqing_seat_marks(view: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """Per seat: 花 count, 杠頭 and 白板 (花牌) shown, the 明牌 state."""
+    v = view.get("variant") or {}
+    flower = "紅中" if v.get("flower_kind") == "J1" else "白板"
+    out: dict[int, list[dict[str, Any]]] = {}
+    for s, info in enumerate(v.get("seats") or []):
+        if not isinstance(info, dict):
+            continue
+        marks = [{"label": "花", "value": str(info.get("hua", 0)), "cls": "seat-hua",
+                  "title": "花數" if info.get("hua_full") else "亮出的花數"}]
+        if info.get("gangtou"):
+            marks.append({"label": "杠頭", "value": f"×{info['gangtou']}", "cls": "seat-gangtou"})
+        if info.get("baiban"):
+            marks.append({"label": flower, "value": f"×{info['baiban']}", "cls": "seat-baiban"})
+        if info.get("ming"):
+            marks.append({"label": str(info["ming"]), "value": "", "cls": "seat-ming"})
+        out[s] = marks
+    return out
+
+
 def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
-    return mahjong_extras(view, seat, yueqing_marks)
+    ctx = mahjong_extras(view, seat, yueqing_marks)
+    if view:
+        attach_seat_marks(ctx, yueqing_seat_marks(view))
+    return ctx

@@ -1,4 +1,5 @@
-"""A player in Chromium: register, quick-join, play a whole 歡樂麻將 hand against three bots."""
+"""A player in Chromium: register, quick-join, play a whole mahjong hand (歡樂, 永州, 樂清) against
+three bots."""
 
 from __future__ import annotations
 
@@ -210,17 +211,46 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions():
         assert ruleset.is_over(state)
 
 
+def _view_now(seat: int) -> dict:
+    hand = Hand.objects.order_by("-id").first()
+    ruleset = registry.get(hand.game)
+    return ruleset.view(ruleset.state_from_json(hand.state), seat)
+
+
+def _check_yongzhou_marks(page, seat: int) -> None:
+    """爆胡 table, 起和 server kind and 風圈 are marked as the engine's view says."""
+    v = _view_now(seat)["variant"]
+    assert page.inner_text(".mj-marks .mark-cap") == f"爆胡{v['bao_hu']}番"
+    assert page.inner_text(".mj-marks .mark-qihu") == f"起和{v['qi_hu_name']}"
+    assert page.inner_text(".mj-marks .mark-wind") == f"風圈{v['prevalent_wind_name']}"
+
+
+def _check_yueqing_marks(page, seat: int) -> None:
+    """財神 (a wild tile), 明牌, 杠頭, the 花 tile, the dice and every seat's 花 count."""
+    v = _view_now(seat)["variant"]
+    assert page.locator(".mj-marks .mark-wild svg.tile.wild").count() == 1
+    for cls in ("mark-indicator", "mark-gangtou", "mark-flower"):
+        assert page.locator(f".mj-marks .{cls} svg.tile").count() == 1
+    d = v["dice"]
+    assert page.inner_text(".mj-marks .mark-dice") == (
+        f"骰子{d['first'][0]}+{d['first'][1]} · {d['second'][0]}+{d['second'][1]}")
+    assert page.locator(".mj-seat-mark.seat-hua").count() == 4
+    mine = page.inner_text(".mj-head-me .seat-hua")
+    assert mine == f"花 {v['seats'][seat]['hua']}"
+
+
 @pytest.mark.parametrize("game,name,extra", [
     ("mahjong_yongzhou", "永州麻將", {"bao_hu": 5, "qi_hu": 0}),
     ("mahjong_yueqing", "樂清麻將", {}),
 ])
 def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, game, name, extra):
-    """A whole 永州麻將 / 樂清麻將 hand against three bots reaches the settled settlement."""
+    """A whole 永州麻將 / 樂清麻將 hand against three bots: the variant's marks are on the board
+    (phone and desktop), the settlement is itemised (番 / 台 lines, 花) and settled."""
     make_room(name=name, game=game, variant="standard", extra=extra)
     port = servers.daphne("web")
     servers.clock()
     base = f"http://127.0.0.1:{port}"
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
     register(page, base, f"mj-{game[8:]}")
     page.click(f".room-card:has-text('{name}') >> text=快速開始")
     page.wait_for_url(re.compile(r"/games/table/\d+/"))
@@ -228,10 +258,95 @@ def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, gam
     assert page.locator("#board .mj-seat").count() == 4
     minimum = 16 if game == "mahjong_yueqing" else 13
     assert page.locator("#my-hand svg.tile").count() >= minimum
+    seat = int(page.get_attribute("#board", "data-seat"))
+    check = _check_yueqing_marks if game == "mahjong_yueqing" else _check_yongzhou_marks
+    for _ in range(5):  # a push may swap the board between reads
+        try:
+            check(page, seat)
+            break
+        except (AssertionError, PlaywrightError):
+            page.wait_for_timeout(300)
+    else:
+        check(page, seat)
+    shot(page, f"{game}-start-phone")
+    page.set_viewport_size({"width": 1280, "height": 860})
     shot(page, f"{game}-start-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
     play_until_settled(page)
+    shot(page, f"{game}-settlement-phone")
+    page.set_viewport_size({"width": 1280, "height": 860})
     shot(page, f"{game}-settlement-desktop")
     hand = Hand.objects.get()
     assert hand.game == game and hand.settled_at is not None
-    assert "歡樂豆" in page.inner_text("#settlement")
+    settlement = page.inner_text("#settlement")
+    assert "歡樂豆" in settlement
+    labels = [ln["label"] for ln in hand.result["lines"]]
+    if hand.result["winners"]:
+        unit = "台" if game == "mahjong_yueqing" else "番"
+        assert unit in settlement
+        assert ("臺數" if game == "mahjong_yueqing" else "合計") in settlement
+    else:
+        assert "流局" in settlement
+    if game == "mahjong_yueqing":
+        assert any("花" in x for x in labels) == ("花" in settlement)
+    else:
+        reached = _view_now(seat)["variant"]["bao_hu_reached"]
+        assert page.locator(".mj-marks .mark-reached").count() == (1 if reached else 0)
     assert ledger_drift() == []
+
+
+def _render(game: str, ruleset, state, viewer: int | None) -> str:
+    from games.rendering import _state_cache, render_html
+
+    _state_cache.clear()  # the snapshot's seq is fixed: never reuse another playout's state
+    return render_html(_snapshot(game, ruleset, state, 0 if viewer is None else viewer),
+                       viewer, None)
+
+
+def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlement():
+    """Rendered boards of bot playouts: 永州 marks its 爆胡 table, 起和 and 風圈 and, at the end,
+    who reached 爆胡; 樂清 marks 財神 / 明牌 / 杠頭 / 花 tile / dice and each seat's 花 count; both
+    settlements list their 番 / 台 and 花 lines with the seats' names."""
+    from games.templatetags.tiles import trad
+
+    for game, params in (("mahjong_yongzhou", {"bao_hu": 3, "qi_hu": 1, "prevalent_wind": 2}),
+                         ("mahjong_yueqing", {})):
+        ruleset = registry.get(game)
+        seen_win = False
+        for n in range(6):
+            state = ruleset.new_game(ruleset.config_from_params({"dealer": n % 4, **params}),
+                                     f"marks-{n}", 4)
+            while not ruleset.is_over(state):
+                seat = min(ruleset.to_act(state))
+                ruleset.apply(state, seat, ruleset.bot_action(state, seat))
+            for viewer in (0, 1, None):
+                html = _render(game, ruleset, state, viewer)
+                view = (ruleset.view(state, viewer) if viewer is not None
+                        else ruleset.spectator_view(state))
+                v = view["variant"]
+                if game == "mahjong_yongzhou":
+                    assert "<span>爆胡</span><b>3番</b>" in html
+                    assert "<span>起和</span><b>1番起和</b>" in html
+                    assert "<span>風圈</span><b>西</b>" in html
+                    assert html.count("mark-reached") == (1 if v["bao_hu_reached"] else 0)
+                else:
+                    assert html.count('data-mark="seat-hua"') == 4
+                    for s, info in enumerate(v["seats"]):
+                        assert f'花 <b>{info["hua"]}</b>' in html
+                    for cls in ("mark-wild", "mark-indicator", "mark-gangtou", "mark-flower",
+                                "mark-dice"):
+                        assert f'class="{cls}' in html
+                res = ruleset.result(state)
+                assert 'id="settlement"' in html
+                if res.winners:
+                    seen_win = True
+                    unit = "番" if game == "mahjong_yongzhou" else "台"
+                    fan_lines = [ln for ln in res.lines if ln.value.endswith(unit)]
+                    assert fan_lines and all(f"<td>{trad(ln.value)}</td>" in html
+                                             for ln in fan_lines)
+                if game == "mahjong_yueqing":
+                    for ln in res.lines:
+                        if ln.label.startswith("座") and " 花 " in ln.label:
+                            # 座N is shown as the seat's name
+                            assert trad(f"玩家{ln.seat}{ln.label[2:]}") in html
+        assert seen_win, game
