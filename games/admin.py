@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import Hand, HandEvent, HandSeat, Seat, Table
+from games.models import Hand, HandEvent, HandSeat, Seat, Table, WheelRound, WheelWin
 
 
 class ReadOnly:
@@ -61,3 +61,32 @@ class HandAdmin(ReadOnly, admin.ModelAdmin):
         if obj.status == Hand.Status.PLAYING:
             return "—"
         return format_html('<a href="{}">回放</a>', reverse("games:replay", args=[obj.pk]))
+
+
+class WheelWinInline(ReadOnly, admin.TabularInline):
+    model = WheelWin
+    extra = 0
+    fields = ["user", "staked", "payout"]
+    readonly_fields = fields
+
+
+@admin.register(WheelRound)
+class WheelRoundAdmin(ReadOnly, admin.ModelAdmin):
+    """大豐收 rounds: what was staked and paid, the committed hash and (once settled) the seed."""
+
+    list_display = ["pk", "room_id", "number", "phase", "staked_total", "paid_total",
+                    "result_cell", "opened_at"]
+    list_filter = ["phase", "room_id"]
+    fields = ["room_id", "number", "phase", "seed_hash", "revealed_seed", "totals",
+              "staked_total", "paid_total", "outcome", "params", "opened_at", "closes_at",
+              "settle_at", "settled_at"]
+    readonly_fields = fields
+    inlines = [WheelWinInline]
+
+    @admin.display(description="結果格")
+    def result_cell(self, obj):
+        return (obj.outcome or {}).get("cell", "")
+
+    @admin.display(description="種子（派彩後公開）")
+    def revealed_seed(self, obj):
+        return obj.seed if obj.phase == WheelRound.Phase.SETTLED else "（未公開）"

@@ -220,3 +220,20 @@ def test_an_operators_odds_change_applies_from_the_next_round(wheel_room, make_u
     due(rnd, "settle_at")
     wheel_rounds.due_rounds_run()
     assert config_from_params(WheelRound.objects.get(number=2).params).odds[7] == 80
+
+
+def test_the_admin_shows_the_rooms_measured_rtp(wheel_room, make_user, admin_client):
+    """The room's admin page shows the measured return-to-player beside the configured one."""
+    user = make_user(beans=500)
+    bet(wheel_room, user, "apple", 100)
+    rnd = WheelRound.objects.get()
+    due(rnd, "closes_at")
+    wheel_rounds.due_rounds_run()
+    due(rnd, "settle_at")
+    wheel_rounds.due_rounds_run()
+    rnd.refresh_from_db()
+    page = admin_client.get(f"/admin/lobby/room/{wheel_room.pk}/change/").content.decode()
+    assert "大豐收返獎率" in page and f"<b>{rnd.paid_total / 100:.4f}</b>" in page
+    listing = admin_client.get("/admin/lobby/room/").content.decode()
+    assert f"{rnd.paid_total / 100:.2%}" in listing
+    assert admin_client.get(f"/admin/games/wheelround/{rnd.pk}/change/").status_code == 200
