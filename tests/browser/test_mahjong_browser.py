@@ -217,12 +217,17 @@ def _view_now(seat: int) -> dict:
     return ruleset.view(ruleset.state_from_json(hand.state), seat)
 
 
+def _text(page, selector: str) -> str:
+    """The element's text without the layout's whitespace."""
+    return "".join(page.inner_text(selector).split())
+
+
 def _check_yongzhou_marks(page, seat: int) -> None:
     """爆胡 table, 起和 server kind and 風圈 are marked as the engine's view says."""
     v = _view_now(seat)["variant"]
-    assert page.inner_text(".mj-marks .mark-cap") == f"爆胡{v['bao_hu']}番"
-    assert page.inner_text(".mj-marks .mark-qihu") == f"起和{v['qi_hu_name']}"
-    assert page.inner_text(".mj-marks .mark-wind") == f"風圈{v['prevalent_wind_name']}"
+    assert _text(page, ".mj-marks .mark-cap") == f"爆胡{v['bao_hu']}番"
+    assert _text(page, ".mj-marks .mark-qihu") == f"起和{v['qi_hu_name']}"
+    assert _text(page, ".mj-marks .mark-wind") == f"風圈{v['prevalent_wind_name']}"
 
 
 def _check_yueqing_marks(page, seat: int) -> None:
@@ -232,11 +237,10 @@ def _check_yueqing_marks(page, seat: int) -> None:
     for cls in ("mark-indicator", "mark-gangtou", "mark-flower"):
         assert page.locator(f".mj-marks .{cls} svg.tile").count() == 1
     d = v["dice"]
-    assert page.inner_text(".mj-marks .mark-dice") == (
-        f"骰子{d['first'][0]}+{d['first'][1]} · {d['second'][0]}+{d['second'][1]}")
+    assert _text(page, ".mj-marks .mark-dice") == (
+        f"骰子{d['first'][0]}+{d['first'][1]}·{d['second'][0]}+{d['second'][1]}")
     assert page.locator(".mj-seat-mark.seat-hua").count() == 4
-    mine = page.inner_text(".mj-head-me .seat-hua")
-    assert mine == f"花 {v['seats'][seat]['hua']}"
+    assert _text(page, ".mj-head-me .seat-hua") == f"花{v['seats'][seat]['hua']}"
 
 
 @pytest.mark.parametrize("game,name,extra", [
