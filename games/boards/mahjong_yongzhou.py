@@ -1,7 +1,7 @@
 """永州麻將 board extras: the shared mahjong board with 永州's marks.
 
-Table marks: the 爆胡 table (3番 / 5番), the server kind (起和), the 風圈, the viewer's own 漏胡
-tiles, and once the hand is over whether a winner reached 爆胡 (capped, or a special hand past
+Table marks: the 爆胡 table (3番 / 5番), the server kind (起和), the viewer's own 漏胡 tiles
+(the 風圈 is in the shared board's header, 圈風), and once the hand is over whether a winner reached 爆胡 (capped, or a special hand past
 the cap). Seat marks: a 包 liability (十二張落地 / 大四喜 / 大三元) next to the seat it binds.
 Everything comes from the viewer's own view (``YongzhouRuleset.variant_view``).
 """
@@ -23,9 +23,6 @@ def yongzhou_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
     if v.get("qi_hu_name"):
         marks.append({"label": "起和", "value": str(v["qi_hu_name"]), "tiles": [],
                       "cls": "mark-qihu"})
-    wind = v.get("prevalent_wind_name") or view.get("prevalent_wind_name")
-    if wind:
-        marks.append({"label": "風圈", "value": str(wind), "tiles": [], "cls": "mark-wind"})
     if v.get("lou_hu"):
         marks.append({"label": "漏胡", "value": "", "tiles": list(v["lou_hu"]),
                       "cls": "mark-louhu"})

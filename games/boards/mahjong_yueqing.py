@@ -22,13 +22,11 @@ def yueqing_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
         marks.append({"label": "財神", "value": "", "tiles": [v["caishen"]], "cls": "mark-wild",
                       "wild": True})
     if v.get("indicator"):
-        marks.append({"label": "明牌", "value": "", "tiles": [v["indicator"]],
-                      "cls": "mark-indicator"})
-    if v.get("gangtou_kind"):
-        marks.append({"label": "杠頭", "value": "", "tiles": [v["gangtou_kind"]],
-                      "cls": "mark-gangtou"})
+        # the 明牌's other three copies are the 杠頭: one tile shows both
+        marks.append({"label": "明牌·杠頭", "value": "", "tiles": [v["indicator"]],
+                      "cls": "mark-indicator mark-gangtou"})
     if v.get("flower_kind"):
-        marks.append({"label": "花", "value": "", "tiles": [v["flower_kind"]],
+        marks.append({"label": "花牌", "value": "", "tiles": [v["flower_kind"]],
                       "cls": "mark-flower"})
     dice = v.get("dice") or {}
     if dice.get("first") and dice.get("second"):

@@ -227,15 +227,15 @@ def _check_yongzhou_marks(page, seat: int) -> None:
     v = _view_now(seat)["variant"]
     assert _text(page, ".mj-marks .mark-cap") == f"爆胡{v['bao_hu']}番"
     assert _text(page, ".mj-marks .mark-qihu") == f"起和{v['qi_hu_name']}"
-    assert _text(page, ".mj-marks .mark-wind") == f"風圈{v['prevalent_wind_name']}"
+    assert _text(page, ".mj-top .mj-wind") == f"圈風{v['prevalent_wind_name']}"
 
 
 def _check_yueqing_marks(page, seat: int) -> None:
     """財神 (a wild tile), 明牌, 杠頭, the 花 tile, the dice and every seat's 花 count."""
     v = _view_now(seat)["variant"]
     assert page.locator(".mj-marks .mark-wild svg.tile.wild").count() == 1
-    for cls in ("mark-indicator", "mark-gangtou", "mark-flower"):
-        assert page.locator(f".mj-marks .{cls} svg.tile").count() == 1
+    assert page.locator(".mj-marks .mark-gangtou svg.tile").count() == 1
+    assert page.locator(".mj-marks .mark-flower svg.tile").count() == 1
     d = v["dice"]
     assert _text(page, ".mj-marks .mark-dice") == (
         f"骰子{d['first'][0]}+{d['first'][1]}·{d['second'][0]}+{d['second'][1]}")
@@ -331,15 +331,15 @@ def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlem
                 if game == "mahjong_yongzhou":
                     assert "<span>爆胡</span><b>3番</b>" in html
                     assert "<span>起和</span><b>1番起和</b>" in html
-                    assert "<span>風圈</span><b>西</b>" in html
+                    assert '<span class="mj-wind">圈風 <b>西</b></span>' in html
                     assert html.count("mark-reached") == (1 if v["bao_hu_reached"] else 0)
                 else:
                     assert html.count('data-mark="seat-hua"') == 4
                     for s, info in enumerate(v["seats"]):
                         assert f'花 <b>{info["hua"]}</b>' in html
-                    for cls in ("mark-wild", "mark-indicator", "mark-gangtou", "mark-flower",
+                    for cls in ("mark-wild", "mark-indicator mark-gangtou", "mark-flower",
                                 "mark-dice"):
-                        assert f'class="{cls}' in html
+                        assert f'class="{cls}"' in html
                 res = ruleset.result(state)
                 assert 'id="settlement"' in html
                 if res.winners:
@@ -354,3 +354,26 @@ def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlem
                             # 座N is shown as the seat's name
                             assert trad(f"玩家{ln.seat}{ln.label[2:]}") in html
         assert seen_win, game
+
+
+def test_yongzhou_board_marks_bao_lou_hu_and_bao_hu_reached():
+    """永州 board: a 包 liability is tagged on the bound seat with the seat that pays, the
+    viewer's own 漏胡 tiles are marked (nobody else's), and a 大三元 win shows 爆胡 已達."""
+    from games.rules.mahjong.tests.test_yongzhou import mk, win_on_discard
+
+    game = "mahjong_yongzhou"
+    ruleset = registry.get(game)
+    state = mk([None] * 4, current=0)
+    state.vars["bao"][1] = {"from": 0, "reason": "luodi12"}
+    state.vars["lou_hu"][1] = ["B1"]
+    mine = _render(game, ruleset, state, 1)
+    other = _render(game, ruleset, state, 2)
+    for html in (mine, other):
+        assert html.count('data-mark="seat-bao"') == 1
+        assert "包 <b>十二張落地</b> ← 玩家0" in html
+        assert "mark-reached" not in html
+    assert 'class="mark-louhu"' in mine and 'class="mark-louhu"' not in other
+    state, _ = win_on_discard("J1 J1 J1 J2 J2 J2 J3 J3 W1 W2 W3 T5 T5", "J3")
+    html = _render(game, ruleset, state, 0)
+    assert "<span>爆胡</span><b>已達 大三元</b>" in html
+    assert "<td>爆胡以外 (5番以上，不加番)</td><td>9番</td>" in html
