@@ -42,6 +42,11 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
         cell["colour"], cell["mark"] = colour, mark
         cell["lit"] = cell["cell"] in lit and view["phase"] == "settled"
         cell["last"] = cell["cell"] in last_lit and view["phase"] == "betting"
+    result = view.get("result") or {}
+    if result.get("cell") is not None:
+        hit = view["ring"][result["cell"]]
+        name = hit["name"] + (f" ×{hit['odds']}" if hit.get("odds") else "")
+        view["result_name"] = result.get("special_name") or name
     for obj in view["objects"]:
         obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
         obj["stack"] = chip_stack(obj["mine"], view["chips"])

@@ -74,7 +74,7 @@
       const lit = (b.dataset.lit || "").split(",").filter(Boolean);
       cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
       const text = $("#wheel-result-text");
-      if (text && !text.textContent) text.textContent = "開獎！";
+      if (text && !text.textContent) text.textContent = "開獎：" + (b.dataset.resultName || "");
     }
   }
   setInterval(frame, 50);
