@@ -565,3 +565,19 @@ def test_bao_hu_reached_is_marked_in_the_view_and_the_lines() -> None:
     state, res = win_on_discard("W1 W2 W3 W4 W5 W6 T2 T3 T4 B7 B8 B9 B1", "B1")
     assert r.view(state, 1)["variant"]["bao_hu_reached"] == []
     assert not any(ln.label.startswith("爆胡") for ln in res.lines)
+
+
+def test_bao_priority_rob_kong_over_twelve_down() -> None:
+    """A seat bound by 十二張落地 to seat 2 robs seat 3's 加槓: the robbed seat pays the three
+    shares (搶杠 包三家 first), not the 十二張落地 discarder."""
+    r = yz()
+    hands = [None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1", None, None]
+    state = mk(hands, current=3, melds={3: [meld("peng", "B1", 0)]})
+    state.hands[3] = "T6 T7 T8 W2 W4 W6 W8 T2 T4 T6 B3 B5 B1".split()
+    state.drawn[3] = "B1"
+    state.vars["bao"][1] = {"from": 2, "reason": "luodi12"}
+    r.apply(state, 3, {"type": "jiagang", "tile": "B1"})
+    r.apply(state, 1, {"type": "hu"})
+    res = r.result(state)
+    assert res.scores == (0, 96, 0, -96)
+    assert {p["from"] for p in res.extra["payments"]} == {3}

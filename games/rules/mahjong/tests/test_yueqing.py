@@ -696,3 +696,20 @@ def test_bao_priority_sishou_over_jianpai_over_luantu() -> None:
         res = r.result(state)
         assert res.extra["tai"][0]["bao_reason"] == reason
         assert _hu_payers(res) == {payer}
+
+
+def test_eight_one_tai_items_double_to_34_end_to_end() -> None:
+    """A hand with eight one-台 items (自風位, 白板 ×2, 紅中刻, 發財刻, 無財神, 明牌 ×2) is worth
+    (15 + 8 − 6) × 2 = 34; 閑家胡 pays 35 / 35 and the dealer 36; the winner's 7 花 (明牌 2,
+    白板 2, 自風位 / 紅中 / 發財 刻子) collect 49 from each other seat."""
+    r = yq()
+    hand = "W1 W2 W3 T4 T5 T6 J1 J1 J1 J2 J2 J2 F2 F2 F2 W9 W9"
+    state = mk([None, hand, None, None], current=1, flowers={1: ["J3", "J3", "B9", "B9"]})
+    r.apply(state, 1, {"type": "hu"})
+    res = r.result(state)
+    tai = res.extra["tai"][0]
+    assert Counter(it["key"] for it in tai["items"]) == Counter(
+        {"zifeng": 1, "baiban": 2, "zhongke": 1, "fake": 1, "wucaishen": 1, "mingpai": 2})
+    assert (tai["n"], tai["m"], tai["total"]) == (8, 0, 34)
+    assert res.extra["hua"] == [0, 7, 0, 0]
+    assert res.scores == (-36 - 49, 36 + 35 + 35 + 3 * 49, -35 - 49, -35 - 49)
