@@ -208,6 +208,18 @@ def test_one_tai_items(hand: str, kw: dict[str, Any], expected: dict[str, int]) 
     assert ev["total"] == sum(expected.values())
 
 
+def test_pihu_is_a_zero_tai_line() -> None:
+    """零臺 屁胡: a win with no 台 item settles 0 + 1 per seat and says 屁胡 0台."""
+    r = yq()
+    state = mk([None, BASE + " B3 B4 B5 W9 B1", None, None], current=1)
+    r.apply(state, 1, {"type": "hu"})
+    res = r.result(state)
+    assert [(ln.label, ln.value) for ln in res.lines if ln.value.endswith("台")][0] == (
+        "屁胡", "0台")
+    hu = {p["from"]: p["points"] for p in res.extra["payments"] if p["kind"] == "hu"}
+    assert hu == {0: 2, 2: 1, 3: 1}
+
+
 def test_gangkai_and_qianggang_and_pinghu() -> None:
     r = yq()
     state = mk([None, BASE + " B3 B4 B5 W9 B1", None, None], current=1)

@@ -491,6 +491,8 @@ class YueqingRuleset(MahjongRuleset):
             for w, ev in zip(out["winners"], out["evals"]):
                 for it in ev["items"]:
                     lines.append(ResultLine(it["name"], f"{it['value']}台", w))
+                if not ev["items"]:
+                    lines.append(ResultLine("屁胡", "0台", w))  # a、零臺：沒臺數的胡
                 if ev["bihu"]:
                     lines.append(ResultLine("逼胡", f"座{state.vars['bihu']} 明牌", w))
                 tai = ev["total"]
