@@ -54,7 +54,6 @@ def validate(packs: tuple[Pack, ...], hand: tuple[str, ...], win_tile: str,
         raise ValueError(f"more than four of {over}")
 
 
-@lru_cache(maxsize=1 << 16)
 def gb_fans(
     packs: tuple[Pack, ...],
     hand: tuple[str, ...],
@@ -69,6 +68,17 @@ def gb_fans(
 ) -> tuple[Fan, ...] | None:
     """The GB fans of a concrete hand (no flowers counted), or None when it is not a win."""
     validate(packs, hand, win_tile, seat_wind, prevalent_wind)
+    return gb_fans_unchecked(packs, hand, win_tile, self_drawn, fourth_tile, about_kong,
+                             wall_last, seat_wind, prevalent_wind)
+
+
+@lru_cache(maxsize=1 << 16)
+def gb_fans_unchecked(
+    packs: tuple[Pack, ...], hand: tuple[str, ...], win_tile: str, self_drawn: bool,
+    fourth_tile: bool, about_kong: bool, wall_last: bool, seat_wind: int, prevalent_wind: int,
+) -> tuple[Fan, ...] | None:
+    """:func:`gb_fans` without :func:`validate`, for a caller that has checked the same packs
+    and winds once and builds hands that keep to four of a kind (the 財神 search)."""
     try:
         raw = _GB.MahjongFanCalculator(
             packs, hand, win_tile, 0, self_drawn, fourth_tile, about_kong, wall_last,
@@ -78,4 +88,4 @@ def gb_fans(
         if "NOT_WIN" in str(error):
             return None
         raise ValueError(f"PyMahjongGB refused {packs} {hand} {win_tile}: {error}") from error
-    return tuple((name, name_en, int(points), int(count)) for points, count, name, name_en in raw)
+    return tuple([(name, name_en, points, count) for points, count, name, name_en in raw])

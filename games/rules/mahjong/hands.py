@@ -24,6 +24,7 @@ function cache, not game state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -89,7 +90,7 @@ def _regular_plain(counts: Counts, pair: bool) -> bool:
 Group = tuple[tuple[int, ...], tuple[int, ...], bool]
 
 
-def _groups_at(i: int, counts: Counts, pair: bool) -> list[Group]:
+def _groups_at(i: int, counts: Sequence[int], pair: bool) -> list[Group]:
     """The groups that use the natural at ``i`` (the lowest held kind).
 
     Each is (naturals used, kinds the wilds become, is_pair).
@@ -182,35 +183,70 @@ def _wild_only(wilds: int, caps: Counts, pair: bool) -> frozenset[Assignment]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=1 << 16)
+# Free groups: what wilds left over once the naturals are used up can become on their own.
+_FREE_PAIRS: tuple[tuple[int, ...], ...] = tuple((k, k) for k in range(N_KINDS))
+_FREE_SETS: tuple[tuple[int, ...], ...] = tuple((k, k, k) for k in range(N_KINDS)) + tuple(
+    (k, k + 1, k + 2) for k in range(27) if k % 9 <= 6
+)
+
+
+def _free_completions(free: int, caps: list[int], pair: bool) -> list[Assignment]:
+    """Every way ``free`` wilds alone finish the hand (a pair when ``pair``), under ``caps``."""
+    if free == 0:
+        return [] if pair else [()]
+    if pair and free == 2:
+        return [g for g in _FREE_PAIRS if caps[g[0]] >= 2]
+    if not pair and free == 3:
+        return [g for g in _FREE_SETS
+                if (caps[g[0]] >= 3 if g[0] == g[1] else min(caps[g[0]], caps[g[1]], caps[g[2]]))]
+    return list(_wild_only(free, tuple(caps), pair))  # five wilds or more: the general search
+
+
 def _regular_assignments(
     counts: Counts, wilds: int, caps: Counts, pair: bool
-) -> frozenset[Assignment]:
-    """Every multiset of kinds the wilds can stand for so that the hand is regular."""
-    i = _first(counts)
-    if i < 0:
-        return _wild_only(wilds, caps, pair)
+) -> set[Assignment]:
+    """Every multiset of kinds the wilds can stand for so that the hand is regular.
+
+    A depth-first search over the naturals (the lowest held kind first, as in ``_groups_at``)
+    with the wilds filling the gaps; once the naturals are used up, the wilds left form free
+    groups (``_free_completions``). The search mutates one counts list and one caps list and
+    undoes each step, so a call allocates only its answers.
+    """
+    lst = list(counts)
+    cp = list(caps)
+    used: list[int] = []
     out: set[Assignment] = set()
-    for naturals, wild_kinds, is_pair in _groups_at(i, counts, pair):
-        if len(wild_kinds) > wilds:
-            continue
-        cp = list(caps)
-        ok = True
-        for k in wild_kinds:
-            cp[k] -= 1
-            if cp[k] < 0:
-                ok = False
-                break
-        if not ok:
-            continue
-        lst = list(counts)
-        for k in naturals:
-            lst[k] -= 1
-        rest = _regular_assignments(tuple(lst), wilds - len(wild_kinds), tuple(cp),
-                                    pair and not is_pair)
-        for r in rest:
-            out.add(tuple(sorted(wild_kinds + r)))
-    return frozenset(out)
+
+    def dfs(start: int, free: int, need_pair: bool) -> None:
+        i = start
+        while i < N_KINDS and not lst[i]:
+            i += 1
+        if i == N_KINDS:
+            if free % 3 != (2 if need_pair else 0):
+                return
+            for rest in _free_completions(free, cp, need_pair):
+                out.add(tuple(sorted(used + list(rest))))
+            return
+        for naturals, wild_kinds, is_pair in _groups_at(i, lst, need_pair):
+            n_wild = len(wild_kinds)
+            if n_wild > free:
+                continue
+            if any(cp[k] < wild_kinds.count(k) for k in wild_kinds):
+                continue
+            for k in wild_kinds:
+                cp[k] -= 1
+            for k in naturals:
+                lst[k] -= 1
+            used.extend(wild_kinds)
+            dfs(i, free - n_wild, need_pair and not is_pair)
+            del used[len(used) - n_wild:]
+            for k in naturals:
+                lst[k] += 1
+            for k in wild_kinds:
+                cp[k] += 1
+
+    dfs(0, wilds, pair)
+    return out
 
 
 # -- special shapes -------------------------------------------------------------------------------
@@ -330,7 +366,7 @@ def assignments(
     """
     if sum(counts) + wilds != 3 * sets + 2:
         return frozenset()
-    out: set[Assignment] = set(_regular_assignments(counts, wilds, caps, True))
+    out: set[Assignment] = _regular_assignments(counts, wilds, caps, True)
     concealed_full = sets == 4
     if concealed_full and "qidui" in shapes:
         out |= _qidui_assignments(counts, wilds, caps)

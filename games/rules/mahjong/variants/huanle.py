@@ -21,6 +21,7 @@ Seed 001 with RULES-NOTES §6, "歡樂麻將 details settled" and decision 5. Qu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -28,8 +29,8 @@ from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
-from games.rules.mahjong.gb import gb_fans
-from games.rules.mahjong.hands import SPECIAL_SHAPES, assignments
+from games.rules.mahjong.gb import Fan, gb_fans_unchecked, validate
+from games.rules.mahjong.hands import SPECIAL_SHAPES, Assignment, Counts, assignments
 from games.rules.mahjong.tiles import bird_number, next_kind
 
 ROOM_KINDS = {"dazhong": "大眾場", "bafan": "8番場", "wufan": "無番場"}
@@ -66,6 +67,163 @@ def beans_from_payments(payments: list[dict[str, Any]], seats: int, *, n: int, a
     for s in losers | winners:
         out[s] -= a
     return out
+
+
+# -- the best-fan search ---------------------------------------------------------------------
+#
+# With 財神 the hand scores its best substitution (RULES-NOTES §6 #3): every way the 財神 can
+# stand in (``hands.assignments``) is a completed hand for PyMahjongGB, and the best total wins
+# (ties: more GB fans, then the lowest kinds, then the highest win tile, as an exhaustive search
+# over the sorted substitutions would pick). Four 財神 can give several hundred substitutions, so
+# the search scores each *class* of completed hands once. Two completed hands are in one class
+# when a relabelling that no GB fan can tell apart maps one onto the other, the table facts
+# (melds, the winning tile, the winds) staying put:
+#
+# * two suits neither hand nor melds touch (a free 財神 pung in 萬 scores as the same in 條);
+# * dragons the hand and melds do not hold, and winds they do not hold that are neither the
+#   seat wind nor the prevalent wind.
+#
+# The only GB fans that name particular tiles are 綠一色 (23468 條 and 發) and 推不倒 (the
+# symmetric tiles); a completed hand that could be either is scored on its own.
+
+_GREEN = frozenset(KINDS.index(t) for t in "T2 T3 T4 T6 T8 J2".split())
+_REVERSIBLE = frozenset(
+    KINDS.index(t) for t in "B1 B2 B3 B4 B5 B8 B9 T2 T4 T5 T6 T8 T9 J3".split()
+)
+_NOT_GREEN = tuple(k for k in range(34) if k not in _GREEN)
+_NOT_REVERSIBLE = tuple(k for k in range(34) if k not in _REVERSIBLE)
+_SUIT_OF = tuple(k // 9 if k < 27 else -1 for k in range(34))
+
+FansOf = Callable[[tuple[str, ...], str], "tuple[Fan, ...] | None"]
+
+
+def _class_key_fn(
+    held: Counts, fixed_winds: tuple[int, int]
+) -> Callable[[Assignment, int], tuple[Any, ...]]:
+    """A function (substitution, win kind) → a key that is equal exactly within one class.
+
+    ``held`` counts what the table fixes (naturals, melds, a natural winning tile): a completed
+    hand is ``held`` plus the substitution, so the key only needs the substitution, with the
+    kinds in free blocks (suits, dragons, winds nothing fixes) replaced by their pattern.
+    """
+    free_suits = {s for s in range(3) if not any(held[9 * s: 9 * s + 9])}
+    block: dict[int, tuple[str, int]] = {}  # kind → (block family, position in the family)
+    for s in free_suits:
+        for k in range(9 * s, 9 * s + 9):
+            block[k] = ("suit", s)
+    free_dragons = [k for k in (31, 32, 33) if not held[k]]
+    free_winds = [k for k in (27, 28, 29, 30) if not held[k] and k - 27 not in fixed_winds]
+    for k in free_dragons:
+        block[k] = ("dragon", k)
+    for k in free_winds:
+        block[k] = ("wind", k)
+    fixed_green = not any(held[k] for k in _NOT_GREEN)
+    fixed_reversible = not any(held[k] for k in _NOT_REVERSIBLE)
+    if len(free_suits) < 2 and len(free_dragons) < 2 and len(free_winds) < 2:
+        return lambda option, win: (option, win)  # nothing to relabel
+
+    def key(option: Assignment, win: int) -> tuple[Any, ...]:
+        if (fixed_green and all(k in _GREEN for k in option)) or (
+            fixed_reversible and all(k in _REVERSIBLE for k in option)
+        ):
+            return (option, win)  # 綠一色 / 推不倒 may be in reach: this hand alone
+        fixed: list[int] = []
+        parts: dict[tuple[str, int], list[int]] = {}
+        for k in option:
+            b = block.get(k)
+            if b is None:
+                fixed.append(k)
+            else:
+                parts.setdefault(b, []).append(k % 9 if b[0] == "suit" else 0)
+        b = block.get(win)
+        if b is None:
+            win_part = win
+        else:
+            win_part = -1
+            parts.setdefault(b, []).append(100 + (win % 9 if b[0] == "suit" else 0))
+        return (tuple(fixed), win_part,
+                tuple(sorted((family, tuple(ns)) for (family, _), ns in parts.items())))
+
+    return key
+
+
+def best_substitution(
+    counts: Counts,
+    options: Iterable[Assignment],
+    meld_counts: Counts,
+    fans_of: FansOf,
+    *,
+    win_tile: str | None,
+    wild: Collection[str],
+    wucaishen_fans: int,
+    flowers: int,
+    fixed_winds: tuple[int, int],
+    concealed_hand: bool,
+) -> dict[str, Any] | None:
+    """The best-scoring substitution of ``options`` (see the comment above), or None.
+
+    ``counts`` are the naturals of the completed concealed hand (with a natural winning tile);
+    ``win_tile`` is that tile, or None when the winning tile is a drawn 財神 (then it is, for the
+    wait fans, whichever of its kinds scores most). ``fans_of(hand, win_tile)`` scores a
+    concrete hand (the winning tile not in ``hand``) with PyMahjongGB.
+    """
+    wins = KINDS.index(win_tile) if win_tile is not None else -1
+    held = list(meld_counts)
+    for k, c in enumerate(counts):
+        held[k] += c
+    class_key = _class_key_fn(tuple(held), fixed_winds)
+    natural_kinds = [k for k, c in enumerate(counts) for _ in range(c)]
+    natural_suits = {_SUIT_OF[k] for k in natural_kinds}
+    wild_kinds = frozenset(KINDS.index(t) for t in wild if t in KINDS)
+    scored: dict[tuple[Any, ...], tuple[int, tuple[Fan, ...]] | None] = {}
+    best: tuple[Any, ...] | None = None
+    best_fans: tuple[Fan, ...] = ()
+    best_option: Assignment = ()
+    kind_name = KINDS.__getitem__
+    for option in sorted(options):
+        wu = wucaishen_fans if all(k in wild_kinds for k in option) else 0
+        neg = tuple(-k for k in option)
+        if wins >= 0:
+            win_as = [wins]
+            one_suit = False
+        else:
+            win_as = sorted(set(option), key=kind_name)
+            # A drawn 財神 won on: the completed hand is the same whatever it stands for, and
+            # self-drawn, so only the wait fan (one of 邊張 / 嵌張 / 單釣, 1 番) depends on the
+            # winning kind — except 九蓮寶燈 (one suit, nothing melded): score every kind.
+            one_suit = concealed_hand and len(natural_suits | {_SUIT_OF[k] for k in option}) == 1
+        first_total = -1
+        for w in win_as:
+            if first_total >= 0 and best is not None and not one_suit:
+                if (first_total + 1, first_total + 1 - wu - flowers, neg, "~") < best:
+                    break
+            key = class_key(option, w)
+            if key in scored:
+                hit = scored[key]
+            else:
+                hand = sorted(natural_kinds + list(option))
+                hand.remove(w)
+                fans = fans_of(tuple(map(kind_name, hand)), KINDS[w])
+                hit = scored[key] = None if fans is None else (
+                    sum(p * c for _, _, p, c in fans), fans)
+            if hit is None:
+                continue
+            gb_total, fans = hit
+            total = gb_total + wu + flowers
+            if first_total < 0:
+                first_total = total
+            if best is None or total >= best[0]:  # the full rank only when it can win
+                rank = (total, gb_total, neg, KINDS[w])
+                if best is None or rank > best:
+                    best, best_fans, best_option = rank, fans, option
+    if best is None:
+        return None
+    return {
+        "fans": [{"name": n, "name_en": e, "value": p * c, "count": c}
+                 for n, e, p, c in best_fans],
+        "gb": best[1], "wucaishen": best[0] - best[1] - flowers, "flowers": flowers,
+        "assignment": [KINDS[k] for k in best_option], "win_as": best[3],
+    }
 
 
 class HuanleRuleset(MahjongRuleset):
@@ -118,54 +276,31 @@ class HuanleRuleset(MahjongRuleset):
                               self.shapes(cfg))
         if not options:
             return None
-        naturals: list[str] = []
-        for k, c in enumerate(counts):
-            naturals += [KINDS[k]] * c
         packs = tuple(self._gb_pack(state, seat, m) for m in state.melds[seat])
         visible = self.visible_count(state, ctx.tile)
         if not ctx.self_drawn and not ctx.rob_kong:
             visible -= 1  # the discard itself lies in the river
         # 和絕張 only for the real tile, never a 財神 standing in (RULES-NOTES)
         fourth = (not ctx.tile_is_wild) and visible == 3 and not ctx.rob_kong
+        seat_wind = self.seat_wind(state, seat)
+
+        flags = (ctx.self_drawn, fourth, ctx.rob_kong or ctx.after_kong, ctx.wall_last,
+                 seat_wind, cfg.prevalent_wind)
+        checked: list[bool] = []
+
+        def fans_of(hand: tuple[str, ...], win_tile: str) -> tuple[Fan, ...] | None:
+            if not checked:  # the packs and winds once; the search keeps to four of a kind
+                checked.append(True)
+                validate(packs, hand, win_tile, seat_wind, cfg.prevalent_wind)
+            return gb_fans_unchecked(packs, hand, win_tile, *flags)
+
+        best_data = best_substitution(
+            counts, options, self.meld_counts(state, seat), fans_of,
+            win_tile=None if ctx.tile_is_wild else ctx.tile, wild=wild,
+            wucaishen_fans=cfg.wucaishen_fans, flowers=len(state.flowers[seat]),
+            fixed_winds=(seat_wind, cfg.prevalent_wind), concealed_hand=not state.melds[seat],
+        )
         flowers = len(state.flowers[seat])
-        best: tuple[Any, ...] | None = None
-        best_data: dict[str, Any] | None = None
-        for option in sorted(options):
-            concrete = naturals + [KINDS[k] for k in option]
-            win_as = sorted({KINDS[k] for k in option}) if ctx.tile_is_wild else [ctx.tile]
-            own = wilds == 0 or all(KINDS[k] in wild for k in option)
-            wu = cfg.wucaishen_fans if own else 0
-            first_total: int | None = None
-            for wt in win_as:
-                # A 財神 drawn and won on: the hand is the same whatever it stands for, so the
-                # totals differ by at most the one wait fan (邊張 / 嵌張 / 單釣); skip a kind
-                # that cannot beat the best so far.
-                if first_total is not None and best is not None and first_total + 1 <= best[0]:
-                    break
-                hand = list(concrete)
-                hand.remove(wt)
-                fans = gb_fans(
-                    packs, tuple(sorted(hand)), wt,
-                    self_drawn=ctx.self_drawn, fourth_tile=fourth,
-                    about_kong=ctx.rob_kong or ctx.after_kong, wall_last=ctx.wall_last,
-                    seat_wind=self.seat_wind(state, seat),
-                    prevalent_wind=cfg.prevalent_wind,
-                )
-                if fans is None:
-                    continue
-                gb_total = sum(p * c for _, _, p, c in fans)
-                total = gb_total + wu + flowers
-                if first_total is None:
-                    first_total = total
-                key = (total, gb_total, tuple(-k for k in option), wt)
-                if best is None or key > best:
-                    best = key
-                    best_data = {
-                        "fans": [{"name": n, "name_en": e, "value": p * c, "count": c}
-                                 for n, e, p, c in fans],
-                        "gb": gb_total, "wucaishen": wu, "flowers": flowers,
-                        "assignment": [KINDS[k] for k in option], "win_as": wt,
-                    }
         if best_data is None:
             return None
         total = best_data["gb"] + best_data["wucaishen"] + flowers
