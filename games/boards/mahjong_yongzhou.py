@@ -1,8 +1,8 @@
 """永州麻將 board extras: the shared mahjong board with 永州's marks.
 
 Table marks: the 爆胡 table (3番 / 5番), the server kind (起和), the viewer's own 漏胡 tiles
-(the 風圈 is in the shared board's header, 圈風), and once the hand is over whether a winner reached 爆胡 (capped, or a special hand past
-the cap). Seat marks: a 包 liability (十二張落地 / 大四喜 / 大三元) next to the seat it binds.
+(the 風圈 is in the shared board's header, 圈風), and once the hand is over whether a winner
+reached 爆胡 (capped, or a special hand past the cap). Seat marks: a 包 liability (十二張落地 / 大四喜 / 大三元) next to the seat it binds.
 Everything comes from the viewer's own view (``YongzhouRuleset.variant_view``).
 """
 

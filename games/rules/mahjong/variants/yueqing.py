@@ -334,7 +334,8 @@ class YueqingRuleset(MahjongRuleset):
                 if p_kind >= 0 and free_pair:
                     all_kinds += [p_kind, p_kind]
                 facts = Facts(
-                    sets=sets, pair=p_kind, pair_wilds=p_w, kinds=all_kinds, caishen=caishen, n_caishen=n_wild,
+                    sets=sets, pair=p_kind, pair_wilds=p_w, kinds=all_kinds, caishen=caishen,
+                    n_caishen=n_wild,
                     guiwei=guiwei, seat_wind=wind, flower_kind=_k(state.vars["flower_kind"]),
                     flowers=flowers, gangtou=gangtou, self_drawn=ctx.self_drawn,
                     after_kong=ctx.self_drawn and ctx.after_kong, rob_kong=ctx.rob_kong,
