@@ -727,7 +727,7 @@ def one_run(args) -> dict:
         if args.profile:
             prof_out = Path(args.profile)
             prof = subprocess.Popen(
-                [str(BIN / "py-spy"), "record", "-p", str(dpids[0]), "-r", "100", "-f", "raw",
+                [str(BIN / "py-spy"), "record", "-p", str(dpids[0]), "-r", "100", "-f", "raw", "--gil",
                  "-d", str(int(args.warmup + args.duration + 60)), "-o", str(prof_out), "--nonblocking"],
                 stdout=subprocess.DEVNULL, stderr=open(var_dir / "pyspy.log", "ab"))
 

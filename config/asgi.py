@@ -1,5 +1,6 @@
 """ASGI entry: HTTP through Django; WebSockets through an origin check and session auth."""
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -14,6 +15,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from config import close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games import realtime  # noqa: E402
 
 close_codes.install()
 
@@ -33,16 +35,17 @@ _clock_started = False
 async def application(scope, receive, send):
     """The router, plus (embedded default) the turn clock as a task of this server's loop.
 
-    With the in-memory channel layer (no REDIS_URL) a clock in another process could not push
-    its moves to these sockets, so ``LEYOU_CLOCK_IN_SERVER=1`` (set by ``runplatform`` then)
-    runs it here, started by the first connection.
+    Broadcasts made on this server's worker threads are sent on its own loop (registered
+    here). With the in-memory channel layer (no REDIS_URL) a clock in another process could
+    not push its moves to these sockets, so ``LEYOU_CLOCK_IN_SERVER=1`` (set by
+    ``runplatform`` then) runs it here, started by the first connection.
     """
     global _clock_started
+    loop = asyncio.get_running_loop()
+    realtime.server_loop_register(loop)
     if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
-        import asyncio
-
         from games.clock import run_in_server
 
         _clock_started = True
-        asyncio.get_running_loop().create_task(run_in_server())
+        loop.create_task(run_in_server())
     return await router(scope, receive, send)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -25,6 +27,25 @@ from games.services import tables
 CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_UNAUTHORISED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
+
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def db(func):
+    """``database_sync_to_async`` for a service call, on this process's database threads.
+
+    With ``LEYOU["DB_THREADS"]`` (PostgreSQL) the calls of different tables run on a pool of
+    threads, each with its own connection, so one table's round trips to the database do not
+    queue every other table behind them; otherwise on Channels' one shared thread (SQLite).
+    """
+    global _executor
+    threads = settings.LEYOU.get("DB_THREADS") or 0
+    if not threads:
+        return database_sync_to_async(func)
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="leyou-db")
+    return database_sync_to_async(func, thread_sensitive=False, executor=_executor)
 
 
 class TokenBucket:
@@ -45,6 +66,20 @@ class TokenBucket:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its per-message ``close_old_connections`` hop.
+
+        Stock Channels runs ``close_old_connections`` on the database thread before every
+        handler: one extra hop per frame per socket, queued behind the process's moves. Every
+        handler here that touches the database does so through ``database_sync_to_async``,
+        which closes old connections itself, and a pushed snapshot is rendered without the
+        database at all.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -58,7 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.max_bytes = conf["WS_MAX_FRAME_BYTES"]
         self.last_seq = -1
         try:
-            await database_sync_to_async(tables.connection_open)(
+            await db(tables.connection_open)(
                 table_id=self.table_id, user=self.user
             )
         except UnknownTable:
@@ -72,7 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(tables.connection_close)(
+            await db(tables.connection_close)(
                 table_id=self.table_id, user=self.user
             )
 
@@ -100,26 +135,26 @@ class TableConsumer(AsyncWebsocketConsumer):
                 action = message.get("action")
                 seq = message.get("seq")
                 seq = int(seq) if seq not in (None, "") else None
-                await database_sync_to_async(tables.move_submit)(
+                await db(tables.move_submit)(
                     table_id=self.table_id, user=self.user, action=action, expected_seq=seq,
                     action_id=message.get("action_id") or None,
                 )
             elif kind == "resync":
                 await self._push_snapshot(fresh=True)
             elif kind == "auto":
-                await database_sync_to_async(tables.auto_set)(
+                await db(tables.auto_set)(
                     table_id=self.table_id, user=self.user, on=bool(message.get("on"))
                 )
             elif kind == "leave":
-                await database_sync_to_async(tables.seat_leave)(
+                await db(tables.seat_leave)(
                     table_id=self.table_id, user=self.user
                 )
             elif kind == "counter_buy":
-                await database_sync_to_async(tables.counter_buy)(
+                await db(tables.counter_buy)(
                     table_id=self.table_id, user=self.user
                 )
             elif kind == "bots":
-                await database_sync_to_async(tables.bots_fill)(
+                await db(tables.bots_fill)(
                     table_id=self.table_id, by_user=self.user
                 )
             else:
@@ -130,17 +165,34 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_error("malformed", "訊息格式不正確")
         except StaleSeq as error:
             await self._send_error(error.code, error.message)
-            await self._push_snapshot(fresh=True)
+            if error.seq is not None:  # this process's snapshot will do if it is that new
+                await self._push_snapshot(at_least=error.seq)
+            else:
+                await self._push_snapshot(fresh=True)
         except TableError as error:
             await self._send_error(error.code, error.message)
 
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
-        await self._push_snapshot(at_least=event["seq"])
+        encoded = event.get("snapshot")
+        if encoded is None:  # a broadcast without its snapshot: read the table
+            await self._push_snapshot(at_least=event["seq"])
+            return
+        # The writer's snapshot, decoded once per process: render this seat's view from it on
+        # the event loop (pure CPU, no database, no thread hop).
+        snapshot = selectors.table_snapshot_pushed(self.table_id, event["seq"], encoded)
+        frame, seq = self._render_snapshot(snapshot)
+        if frame is not None and seq > self.last_seq:
+            self.last_seq = seq
+            await self.send(text_data=frame)
 
     async def _push_snapshot(self, *, at_least: int = -1, fresh: bool = False) -> None:
-        frame, seq = await database_sync_to_async(self._render)(at_least, fresh)
+        cached = None if fresh else selectors.table_snapshot_in_cache(self.table_id, at_least)
+        if cached is not None:  # this process already holds a snapshot that new
+            frame, seq = self._render_snapshot(cached)
+        else:
+            frame, seq = await db(self._render)(at_least, fresh)
         if frame is None or seq < self.last_seq:
             return
         self.last_seq = seq
@@ -150,6 +202,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # One database read per process and change: the sockets of a table share the snapshot;
         # a (re)connect or resync reads afresh.
         snapshot = selectors.table_snapshot_cached(self.table_id, None if fresh else at_least)
+        return self._render_snapshot(snapshot)
+
+    def _render_snapshot(self, snapshot: dict | None) -> tuple[str | None, int]:
         if snapshot is None:
             return None, -1
         seat = selectors.seat_in_snapshot(snapshot, self.user.pk)

@@ -24,6 +24,10 @@ class NotSeated(TableError):
 class StaleSeq(TableError):
     code = "stale_seq"
 
+    def __init__(self, message: str, *, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.seq = seq  # the table's seq now: the sender resyncs to at least this
+
 
 class DuplicateAction(TableError):
     code = "duplicate_action"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db.models import Q
@@ -28,6 +29,14 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         return None
     seats = list(table.seats.select_related("user").order_by("index"))
     hand = table.hands.order_by("-number").first()
+    return snapshot_build(table, seats, hand)
+
+
+def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
+    """The snapshot from rows already in hand (the writer builds it under its table lock).
+
+    ``seats`` in index order with their users loaded, ``hand`` the table's newest hand.
+    """
     return {
         "table": {
             "id": table.pk, "game": table.game, "seq": table.seq, "status": table.status,
@@ -79,6 +88,30 @@ def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any]
         if len(_snapshots) >= _SNAPSHOTS_MAX:
             _snapshots.clear()
         _snapshots[table_id] = snapshot
+    return snapshot
+
+
+def table_snapshot_in_cache(table_id: int, at_least: int) -> dict[str, Any] | None:
+    """This process's snapshot of the table if it is at ``seq`` ≥ ``at_least`` (no query)."""
+    cached = _snapshots.get(table_id)
+    if cached is not None and cached["table"]["seq"] >= at_least:
+        return cached
+    return None
+
+
+def table_snapshot_pushed(table_id: int, seq: int, encoded: str) -> dict[str, Any]:
+    """The snapshot a broadcast carried, decoded once per process and change.
+
+    The sockets of a table in this process share it: the first one decodes, the others find
+    it in the cache at that seq (or newer).
+    """
+    cached = _snapshots.get(table_id)
+    if cached is not None and cached["table"]["seq"] >= seq:
+        return cached
+    snapshot = json.loads(encoded)
+    if len(_snapshots) >= _SNAPSHOTS_MAX:
+        _snapshots.clear()
+    _snapshots[table_id] = snapshot
     return snapshot
 
 

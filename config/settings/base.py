@@ -158,6 +158,11 @@ LEYOU = {
     "BOT_THINK_SECONDS": 0.8,
     "AUTO_PLAY_SECONDS": 1.0,
     "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then
+    # Database threads per ASGI process for the sockets' service calls. On PostgreSQL several
+    # tables' transactions overlap (each thread keeps its own connection; the table row lock
+    # still makes one writer per table); SQLite has one writer anyway: 0 = Channels' single
+    # shared database thread.
+    "DB_THREADS": env.env_int("LEYOU_DB_THREADS", 6) if env.DATABASE_URL else 0,
 }
 
 LOGGING = {

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import realtime
@@ -71,6 +71,19 @@ def _lock_table(table_id: int) -> Table:
     if table is None:
         raise UnknownTable("沒有這張牌桌")
     return table
+
+
+def _seats_locked(table: Table) -> list[Seat]:
+    """The table's seats with their users, read once per transaction of the hot path.
+
+    ``_apply`` and what it calls change these objects in place and save them, so the snapshot
+    built from them at the end is what the transaction commits.
+    """
+    seats = getattr(table, "_seats_locked", None)
+    if seats is None:
+        seats = list(table.seats.select_related("user").order_by("index"))
+        table._seats_locked = seats
+    return seats
 
 
 def _current_hand(table: Table) -> Hand | None:
@@ -274,10 +287,25 @@ def _bump(table: Table) -> None:
     table.seq += 1
 
 
-def _notify(table: Table, *, lobby: bool = False) -> None:
+def _notify(table: Table, *, lobby: bool = False, hand: Hand | None = None) -> None:
+    """After commit, tell the table's sockets (and the lobby) with the snapshot as committed.
+
+    On the hot path (a move) the snapshot is built from the rows this transaction holds and
+    wrote (``_seats_locked`` and the hand); elsewhere it is read inside the transaction,
+    under the table lock, so it is exactly what commits.
+    """
+    from games import selectors
+
     seq = table.seq
+    seats = getattr(table, "_seats_locked", None)
+    if seats is not None and hand is not None:
+        snapshot = selectors.snapshot_build(table, seats, hand)
+    else:
+        snapshot = selectors.table_snapshot(table.pk)
     # Tell the sockets only once the change is durable.
-    transaction.on_commit(lambda: realtime.table_changed(table.pk, seq, lobby=lobby))
+    transaction.on_commit(
+        lambda: realtime.table_changed(table.pk, seq, lobby=lobby, snapshot=snapshot)
+    )
 
 
 def _maybe_start_hand(table: Table) -> Hand | None:
@@ -357,7 +385,7 @@ def _set_deadlines(
     ruleset = registry.get(hand.game)
     to_act = pot.table_seats(hand, ruleset.to_act(state))
     changed = []
-    for seat in table.seats.order_by("index"):
+    for seat in _seats_locked(table):
         if seat.index in to_act:
             if seat.index in previous and seat.index != actor and seat.deadline is not None:
                 continue  # still deciding; its clock keeps running
@@ -367,7 +395,23 @@ def _set_deadlines(
         else:
             seat.deadline, seat.deadline_seq = None, None
         changed.append(seat)
-    Seat.objects.bulk_update(changed, ["deadline", "deadline_seq"])
+    _deadlines_save(changed)
+
+
+def _deadlines_save(seats: list[Seat]) -> None:
+    """Write the seats' turn clocks in one round trip (psycopg pipelines ``executemany``).
+
+    ``bulk_update`` built a CASE expression per field through the ORM: 8–11 % of a loaded
+    server's samples for what is one UPDATE per seat by primary key.
+    """
+    if not seats:
+        return
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {Seat._meta.db_table} SET deadline = %s, deadline_seq = %s WHERE id = %s",
+            [(adapt(seat.deadline), seat.deadline_seq, seat.pk) for seat in seats],
+        )
 
 
 def _apply(
@@ -396,11 +440,12 @@ def _apply(
     if over:
         result = ruleset.result(state)
         _finish(table, hand, result, escaped_seat=None)
+        table.save()
     else:
         hand.save(update_fields=["state"])
         _set_deadlines(table, hand, state, previous=before, actor=seat.index)
-    table.save()
-    _notify(table)
+        table.save(update_fields=["seq"])
+    _notify(table, hand=hand)
     return MoveOutcome(seq=table.seq, hand_over=over)
 
 
@@ -423,7 +468,14 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.save()
-    table.seats.update(deadline=None, deadline_seq=None)
+    seats = getattr(table, "_seats_locked", None)
+    if seats is None:
+        table.seats.update(deadline=None, deadline_seq=None)
+    else:
+        ended = [seat for seat in seats if seat.deadline is not None or seat.deadline_seq]
+        for seat in ended:
+            seat.deadline, seat.deadline_seq = None, None
+        _deadlines_save(ended)
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
     extra = result.extra or {}
     # what the engine hands on to the next hand (圈風, 牢莊, 荒莊 streak …) comes back in its params
@@ -462,20 +514,31 @@ def move_submit(
         raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
     if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID):
         raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        seat = _seat_of(table, user)
-        if action_id and HandEvent.objects.filter(table=table, action_id=action_id).exists():
-            raise DuplicateAction("這個動作已經送出過了")
-        if expected_seq is not None and expected_seq != table.seq:
-            raise StaleSeq(f"牌桌已更新（{table.seq}），請重試")
-        hand = _current_hand(table)
-        if hand is None:
-            raise NoHand("現在沒有進行中的牌局")
-        if not seat.is_bot and (seat.auto or seat.timeouts):
-            seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
-            seat.save(update_fields=["auto", "timeouts"])
-        return _apply(table, hand, seat, action, action_id=action_id, by="player")
+    try:
+        with transaction.atomic():
+            table = _lock_table(table_id)
+            seat = next((s for s in _seats_locked(table) if s.user_id == user.pk), None)
+            if seat is None:
+                raise NotSeated("你不在這張牌桌")
+            # A resent action normally arrives against the seq it was first sent at, which has
+            # moved on: only then is the log asked whether the id was seen. An id reused at the
+            # current seq is refused by the unique constraint below (the whole move rolls back).
+            if action_id and (expected_seq is None or expected_seq != table.seq):
+                if HandEvent.objects.filter(table=table, action_id=action_id).exists():
+                    raise DuplicateAction("這個動作已經送出過了")
+            if expected_seq is not None and expected_seq != table.seq:
+                raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
+            hand = _current_hand(table)
+            if hand is None:
+                raise NoHand("現在沒有進行中的牌局")
+            if not seat.is_bot and (seat.auto or seat.timeouts):
+                seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
+                seat.save(update_fields=["auto", "timeouts"])
+            return _apply(table, hand, seat, action, action_id=action_id, by="player")
+    except IntegrityError as error:
+        if "event_action_id_unique" in str(error):
+            raise DuplicateAction("這個動作已經送出過了") from None
+        raise
 
 
 # --- the clock ----------------------------------------------------------------------------------
@@ -485,7 +548,7 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
     """The clock's step for one due seat: a bot moves, a timed-out player gets 托管's move."""
     with transaction.atomic():
         table = _lock_table(table_id)
-        seat = table.seats.select_related("user").filter(index=seat_index).first()
+        seat = next((s for s in _seats_locked(table) if s.index == seat_index), None)
         if seat is None or seat.deadline is None or seat.deadline > timezone.now():
             return False  # someone acted first, or the clock moved
         hand = _current_hand(table)
