@@ -55,10 +55,13 @@ def yueqing_seat_marks(view: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
             continue
         marks = [{"label": "花", "value": str(info.get("hua", 0)), "cls": "seat-hua",
                   "title": "花數" if info.get("hua_full") else "亮出的花數"}]
+        shown = []
         if info.get("gangtou"):
-            marks.append({"label": "杠頭", "value": f"×{info['gangtou']}", "cls": "seat-gangtou"})
+            shown.append(f"杠頭×{info['gangtou']}")
         if info.get("baiban"):
-            marks.append({"label": flower, "value": f"×{info['baiban']}", "cls": "seat-baiban"})
+            shown.append(f"{flower}×{info['baiban']}")
+        if shown:  # one tag: the side columns are narrow on a phone
+            marks.append({"label": " ".join(shown), "value": "", "cls": "seat-flowers"})
         if info.get("ming"):
             marks.append({"label": str(info["ming"]), "value": "", "cls": "seat-ming"})
         out[s] = marks

@@ -377,3 +377,19 @@ def test_yongzhou_board_marks_bao_lou_hu_and_bao_hu_reached():
     html = _render(game, ruleset, state, 0)
     assert "<span>爆胡</span><b>已達 大三元</b>" in html
     assert "<td>爆胡以外 (5番以上，不加番)</td><td>9番</td>" in html
+
+
+def test_yueqing_board_marks_flowers_ming_state_and_bihu():
+    """樂清 board: a seat showing three 杠頭 is tagged 杠頭×3 and 明牌三杠頭 and the table
+    names it as the 逼胡 seat; its 花 count is the face-up part for another viewer."""
+    from games.rules.mahjong.tests.test_yueqing import mk
+
+    game = "mahjong_yueqing"
+    ruleset = registry.get(game)
+    state = mk([None] * 4, current=0, flowers={2: ["B9", "B9", "B9", "J3"]})
+    ruleset._update_ming(state)
+    html = _render(game, ruleset, state, 0)
+    assert "杠頭×3 白板×1" in html and "明牌三杠頭" in html
+    assert "<span>逼胡</span><b>玩家2</b>" in html
+    # 明牌 ×3 + 白板 ×1 + 三杠頭 6
+    assert html.count("花 <b>10</b>") == 1
