@@ -17,9 +17,11 @@ Shapes (``shapes`` is a set of names a variant allows on top of the regular one)
 * ``zuhelong`` 組合龍 — a knitted straight (the nine knitted tiles) plus a set and a pair
   (the set may be a meld).
 
-The search is a depth-first search over the counts array, always taking the lowest kind still
-held, with a memo (``functools.lru_cache``) keyed by the whole argument tuple; the memo is a pure
-function cache, not game state.
+The searches are depth-first over the counts array, always taking the lowest kind still held.
+The yes/no checks (``is_win``) keep a memo (``functools.lru_cache``) keyed by the whole argument
+tuple, a pure function cache, not game state; the listing of substitutions (``assignments``,
+used by the best-fan search) is one pass that undoes its own steps, with the wilds left over at
+the end placed from fixed tables of free pairs and sets.
 """
 
 from __future__ import annotations
