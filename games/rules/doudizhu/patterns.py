@@ -32,7 +32,7 @@ Rules as implemented (seed 002 §八/§九, RULES-NOTES §2 #8, #8b, #9, #10):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 RANKS = "3456789TJQKA2BR"
 IDX = {ch: i for i, ch in enumerate(RANKS)}
@@ -302,7 +302,7 @@ def readings_of(cards: str, laizi: str | None = None, last: Pattern | None = Non
     n = len(cards)
     plays = _generate(c, IDX[laizi] if laizi else None, last, size=n)
     out = []
-    for _key, play in plays:
+    for play in plays:
         for p in all_readings(play, laizi):
             if last is None or p.beats(last):
                 out.append(p)
@@ -339,7 +339,7 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
         target = classify(last, laizi)
         if target is None:
             raise ValueError(f"{last!r} is not a play")
-    plays = [p for _k, p in _generate(c, IDX[laizi] if laizi else None, target)]
+    plays = _generate(c, IDX[laizi] if laizi else None, target)
     if target is not None:
         plays.append("pass")
     return plays
@@ -347,23 +347,21 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
 
 def legal_patterns(hand: str, last: Pattern | None = None, laizi: str | None = None) -> list[str]:
     """As :func:`legal_plays` but against an already-read Pattern (the engine keeps readings)."""
-    return [p for _k, p in _generate(counts_of(hand), IDX[laizi] if laizi else None, last)]
+    return _generate(counts_of(hand), IDX[laizi] if laizi else None, last)
 
 
-def _generate(
-    c: list[int], laizi: int | None, last: Pattern | None, size: int = 0
-) -> list[tuple[tuple, str]]:
+def _generate(c: list[int], laizi: int | None, last: Pattern | None, size: int = 0) -> list[str]:
+    """The legal plays, weakest first: by (bomb tier, main rank, size), then by string."""
     if laizi is not None and c[laizi]:
-        found = _wild(c, laizi, last, size)
-    else:
-        found = _classic(c, last, size)
+        return _wild(c, laizi, last, size)
+    found = _classic(c, last, size)
     found.sort()
-    out: list[tuple[tuple, str]] = []
+    out: list[str] = []
     seen: set[str] = set()
-    for item in found:
-        if item[1] not in seen:
-            seen.add(item[1])
-            out.append(item)
+    for _key, play in found:
+        if play not in seen:
+            seen.add(play)
+            out.append(play)
     return out
 
 
@@ -495,27 +493,50 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[tuple[tuple,
     return out
 
 
-def _fills(ranks: list[int], need: int, nat: list[int], wild: int):
-    """Yield (natural counts used per rank, wild used) filling ``need`` of each rank."""
-    if not ranks:
-        yield [], 0
-        return
-    r = ranks[0]
-    have = nat[r]
-    for use in range(min(have, need), max(0, need - wild) - 1, -1):
-        w = need - use
-        for rest, rw in _fills(ranks[1:], need, nat, wild - w):
-            yield [use] + rest, w + rw
+# ---------------------------------------------------------------------------------------------
+# 癩子 generation on packed count vectors
+#
+# A multiset of cards is an int with 3 bits per rank (``count << 3 * rank``; a count never passes
+# 4), so adding two multisets is adding two ints. Each (kind, main ranks) is visited once: the
+# main group is filled from the natural cards of those ranks with 癩子 making up what is missing
+# (every split between natural and wild cards, since they are different plays), and crossed with
+# the kicker sets, which are built once per excluded rank set. Every (cards, reading) comes out
+# once, so there is nothing to deduplicate but the few airplanes that read two ways.
+
+_BIT = [1 << (3 * r) for r in range(15)]
+_LOW15 = (1 << 15) - 1
 
 
-def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[tuple, str]]:
-    """Generation with ``c[lz]`` ≥ 1 癩子 in hand."""
+def _string_table(lo: int) -> list[str]:
+    table = [""] * (1 << 15)
+    for combo in product(*[range(5) if lo + i < SMALL else range(2) for i in range(5)]):
+        table[sum(n << (3 * i) for i, n in enumerate(combo))] = "".join(
+            RANKS[lo + i] * n for i, n in enumerate(combo))
+    return table
+
+
+# the sorted card string of a packed multiset is _S0[v & _LOW15] + _S1[v >> 15 & _LOW15] + _S2[v >> 30]
+_S0, _S1, _S2 = _string_table(0), _string_table(5), _string_table(10)
+
+
+def _third(item: tuple) -> int:
+    return item[2]
+
+
+def _packed_str(v: int) -> str:
+    return _S0[v & _LOW15] + _S1[v >> 15 & _LOW15] + _S2[v >> 30]
+
+
+def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
+    """Sorted legal plays with ``c[lz]`` ≥ 1 癩子 in hand (same order as the classic path)."""
     nat = c[:]
     wild = nat[lz]
     nat[lz] = 0
     total = sum(c)
-    out: list[tuple[tuple, str]] = []
-    seen: set[tuple] = set()
+    bit = _BIT
+    lzb = bit[lz]
+    s0, s1, s2, low = _S0, _S1, _S2, _LOW15
+    buckets: dict[tuple[int, int, int], list[str]] = {}
     if last is None:
         want, wl, wr = None, 0, -1
     else:
@@ -523,95 +544,159 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
         if last.tier:
             want = "bomb_only"
 
-    def emit(kind: str, ranks: list[int], need: int, used: list[int], w: int,
-             kick_nat: list[int], kick_wild_reading: list[int], top: int, length: int) -> None:
-        cc = [0] * 15
-        rc = [0] * 15
-        for r, u in zip(ranks, used):
-            cc[r] += u
-            rc[r] += need
-        for r, u in enumerate(kick_nat):
-            if u:
-                cc[r] += u
-                rc[r] += u
-        for r in kick_wild_reading:
-            rc[r] += 1
-        w_total = w + len(kick_wild_reading)
-        cc[lz] += w_total
-        n = sum(cc)
-        cards = cards_of(cc)
-        reading = cards_of(rc)
-        if w_total == n and reading != cards:  # only 癩子: their own rank (4 = pure bomb)
-            return
-        tier = TIER_NONE
-        if kind == "bomb":
-            tier = TIER_HARD if w_total == 0 else (TIER_PURE if w_total == 4 else TIER_SOFT)
-            if last is not None and (tier, top) <= (last.tier, last.rank):
-                return
-        key = (cards, kind, top, length, tier)
-        if key in seen:
-            return
-        seen.add(key)
-        play = cards if cards == reading else f"{cards}/{reading}"
-        out.append(((tier, top, n), play))
-
     def on(kind: str, n: int) -> bool:
         return (want is None or want == kind) and (not size or size == n) and n <= total
 
-    def solo_kickers(main: list[int], used_nat: list[int], k: int, wild_left: int):
-        avail_c = nat[:]
-        for r in main:
-            avail_c[r] = 0
-        avail = [(r, avail_c[r]) for r in range(15) if avail_c[r]]
+    fill_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+
+    def fills(lo: int, hi: int, need: int) -> list[tuple[int, int]]:
+        """(cards, 癩子 used) of every way to make ``need`` of each rank lo…hi (a chain grows
+        from the one a rank shorter, so each window costs one step)."""
+        if hi < lo:
+            return [(0, 0)]
+        key = (lo, hi, need)
+        found = fill_cache.get(key)
+        if found is not None:
+            return found
+        states = fills(lo, hi - 1, need)
+        have, b = nat[hi], bit[hi]
+        found = fill_cache[key] = [
+            (v + use * b + (need - use) * lzb, w + need - use)
+            for v, w in states
+            for use in range(min(have, need), max(0, need - wild + w) - 1, -1)]
+        return found
+
+    def solo_states(ranks: list[int], k: int) -> list[tuple[int, int, int]]:
+        """(cards, size, rank mask) of natural kicker multisets of ``ranks``, at most k cards
+        and at least as many as the 癩子 cannot make up."""
+        smallest = k - min(wild, k)
+        room = sum(nat[r] for r in ranks)
+        states = [(0, 0, 0)]
+        for r in ranks:
+            n, b, m = nat[r], bit[r], 1 << r
+            room -= n
+            need = smallest - room  # a state must still reach `smallest`
+            states = [(v + u * b, s + u, t | m if u else t) for v, s, t in states
+                      for u in range(max(0, need - s), min(n, k - s) + 1)]
+        return states
+
+    def pair_states(ranks: list[int], k: int) -> list[tuple[int, int, int, int, int]]:
+        """(cards, reading, 癩子 used, pairs, rank mask) of up to k natural or half-癩子 pairs
+        of distinct ``ranks``, at least as many as pure 癩子 pairs cannot make up."""
+        fewest = k - min(k, wild // 2)
+        left = len(ranks)
+        states = [(0, 0, 0, 0, 0)]
+        for r in ranks:
+            n, b, m = nat[r], bit[r], 1 << r
+            left -= 1
+            grown = [st for st in states if st[3] + left >= fewest]
+            for v, rv, w, p, t in states:
+                if p < k:
+                    if n >= 2:
+                        grown.append((v + 2 * b, rv + 2 * b, w, p + 1, t | m))
+                    if w < wild:
+                        grown.append((v + b + lzb, rv + 2 * b, w + 1, p + 1, t | m))
+            states = grown
+        return states
+
+    def solo_small(k: int) -> list[tuple[int, int, int]]:
+        """solo_states of the whole hand for k ≤ 2, written out."""
+        ones = [(bit[r], 1, 1 << r) for r in everything]
+        states = [(0, 0, 0)] + ones
+        if k == 2:
+            states += [(v + w, 2, t | u) for i, (v, _s, t) in enumerate(ones)
+                       for w, _z, u in ones[i + 1:]]
+            states += [(2 * bit[r], 2, 1 << r) for r in everything if nat[r] >= 2]
+        return states if k - min(wild, k) == 0 else [st for st in states if st[1] >= 1]
+
+    solo_all: dict[int, list[tuple[int, int, int]]] = {}
+    pair_all: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    everything = [r for r in range(15) if nat[r]]
+    everything13 = [r for r in everything if r < 13]
+
+    def solo_kickers(main: range | tuple, k: int) -> list[list[tuple[int, int]]]:
+        """[j] → (cards, reading) of k solo kickers outside ``main``, j of them 癩子."""
+        by_size: list[list[int]] = [[] for _ in range(k + 1)]
+        if len(main) == 1:  # one rank out: filter the sets built once from the whole hand
+            states = solo_all.get(k)
+            if states is None:
+                states = solo_all[k] = solo_small(k) if k <= 2 else solo_states(everything, k)
+            out = 1 << main[0]
+        else:
+            states = solo_states([r for r in everything if r not in main], k)
+            out = 0
+        for v, s, t in states:
+            if not t & out:
+                by_size[s].append(v)
         # a 癩子 kicker reads as itself when it may, else as the lowest free rank
         free = lz if lz not in main else next(r for r in range(13) if r not in main)
-        for w in range(min(wild_left, k) + 1):
-            for kick in _multisets(avail, k - w):
-                kn = [0] * 15
-                for r in kick:
-                    kn[r] += 1
-                yield kn, [free] * w
+        fb = bit[free]
+        return [[(j * lzb + v, j * fb + v) for v in by_size[k - j]]
+                for j in range(min(wild, k) + 1)]
 
-    def pair_kickers(main: list[int], k: int, wild_left: int):
-        options = []  # (rank, wild cost)
-        for r in range(13):
-            if r in main or r == lz:
+    def pair_kickers(main: range | tuple, k: int) -> list[list[tuple[int, int]]]:
+        """[w] → (cards, reading) of k pair kickers of distinct ranks outside ``main``, w 癩子."""
+        main_mask = sum(1 << r for r in main)
+        if len(main) == 1:
+            states = pair_all.get(k)
+            if states is None:
+                states = pair_all[k] = pair_states(everything13, k)
+        else:
+            states = pair_states([r for r in everything13 if r not in main], k)
+        groups: list[list[tuple[int, int]]] = [[] for _ in range(wild + 1)]
+        for v, rv, w, p, t in states:
+            if t & main_mask:
                 continue
-            if nat[r] >= 2:
-                options.append((r, 0))
-            if nat[r] >= 1 and wild_left >= 1:
-                options.append((r, 1))
-        for j in range(min(k, wild_left // 2) + 1):  # j pairs made of two 癩子
-            for chosen in combinations(options, k - j):
-                ranks = [r for r, _ in chosen]
-                if len(set(ranks)) != len(ranks):
+            j = k - p  # pairs made of two 癩子
+            if j:
+                if w + 2 * j > wild:
                     continue
-                cost = sum(w for _, w in chosen) + 2 * j
-                if cost > wild_left:
-                    continue
-                kn = [0] * 15
-                wild_reading: list[int] = []
-                for r, w in chosen:
-                    kn[r] += 2 - w
-                    wild_reading += [r] * w
-                taken = set(ranks) | set(main)
+                taken = t | main_mask
                 for _ in range(j):
-                    free = lz if lz not in taken else next(r for r in range(13) if r not in taken)
-                    taken.add(free)
-                    wild_reading += [free, free]
-                yield kn, wild_reading
+                    # as its own rank when it may, else the lowest free rank
+                    free = lz if not taken >> lz & 1 else (~taken & (taken + 1)).bit_length() - 1
+                    taken |= 1 << free
+                    v += 2 * lzb
+                    rv += 2 * bit[free]
+                w += 2 * j
+            groups[w].append((v, rv))
+        return groups
 
-    def mains(kind: str, ranks: list[int], need: int, top: int, length: int, kick: str | None,
-              k: int) -> None:
-        for used, w in _fills(ranks, need, nat, wild):
-            if kick is None:
-                emit(kind, ranks, need, used, w, [0] * 15, [], top, length)
-            elif kick == "solo":
-                for kn, kw in solo_kickers(ranks, used, k, wild - w):
-                    emit(kind, ranks, need, used, w, kn, kw, top, length)
-            else:
-                for kn, kw in pair_kickers(ranks, k, wild - w):
-                    emit(kind, ranks, need, used, w, kn, kw, top, length)
+    def emit(key: tuple[int, int, int], n: int, reading: int, mains: list[tuple[int, int]],
+             kicks: list[list[tuple[int, int]]] | None) -> None:
+        """Cross the main-group fills with the kickers; add each play string to its bucket."""
+        bucket = buckets.get(key)
+        if bucket is None:
+            bucket = buckets[key] = []
+        allwild = n * lzb  # only 癩子: they are their own rank, so no other reading
+        if kicks is None:
+            ys = s0[reading & low] + s1[reading >> 15 & low] + s2[reading >> 30]
+            for x, _w in mains:
+                if x == reading:
+                    bucket.append(ys)
+                elif x != allwild:
+                    bucket.append(s0[x & low] + s1[x >> 15 & low] + s2[x >> 30] + "/" + ys)
+            return
+        tables: list[list | None] = [None] * len(kicks)
+        for cm, wm in mains:
+            natural = cm == reading  # no 癩子 standing in inside the main group
+            bare = cm == wm * lzb  # the main group is 癩子 only
+            for j in range(min(len(kicks) - 1, wild - wm) + 1):
+                rows = tables[j]
+                if rows is None:  # (cards, reading string, cards == reading) per kicker
+                    rows = tables[j] = [
+                        (ck, s0[(y := reading + rk) & low] + s1[y >> 15 & low] + s2[y >> 30],
+                         ck == rk) for ck, rk in kicks[j]]
+                if not natural and not bare:
+                    bucket += [s0[(x := cm + ck) & low] + s1[x >> 15 & low] + s2[x >> 30]
+                               + "/" + ys for ck, ys, _same in rows]
+                    continue
+                for ck, ys, same in rows:
+                    x = cm + ck
+                    if natural and same:
+                        bucket.append(ys)
+                    elif x != allwild:
+                        bucket.append(s0[x & low] + s1[x >> 15 & low] + s2[x >> 30] + "/" + ys)
 
     # one-rank kinds
     simple = [("single", 1, None, 0, 1), ("pair", 2, None, 0, 2), ("trio", 3, None, 0, 3),
@@ -621,41 +706,67 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
         if not on(kind, n):
             continue
         for r in range(max(wr + 1, 0), 13):
-            if nat[r] + wild >= need:
-                mains(kind, [r], need, r, 1, kick, k)
+            have = nat[r]
+            if have + wild < need:
+                continue
+            b = bit[r]
+            mains = [(u * b + (need - u) * lzb, need - u)
+                     for u in range(min(have, need), max(0, need - wild) - 1, -1)]
+            main = (r,)
+            kicks = None if kick is None else (
+                solo_kickers(main, k) if kick == "solo" else pair_kickers(main, k))
+            emit((0, r, n), n, need * b, mains, kicks)
     if want is None or want == "single":
         for r in (SMALL, BIG):
             if c[r] and r > wr and (not size or size == 1):
-                out.append(((0, r, 1), RANKS[r]))
-    # chains
-    for kind, (per, minimum, maximum) in _CHAIN_UNITS.items():
+                buckets.setdefault((0, r, 1), []).append(RANKS[r])
+    # chains and airplanes
+    groups = [(kind, per, None, range(lo, hi + 1)) for kind, (per, lo, hi) in _CHAIN_UNITS.items()]
+    groups += [("plane_solo", 3, "solo", range(2, 6)), ("plane_pair", 3, "pair", range(2, 5))]
+    for kind, per, kick, lengths in groups:
         if want is not None and want != kind:
             continue
-        for length in (range(minimum, maximum + 1) if want is None else (wl,)):
-            n = per * length
+        unit = per + (0 if kick is None else 1 if kick == "solo" else 2)
+        # short[i]: cards of ranks below i that must be 癩子 (prefix sums)
+        short = [0]
+        for r in range(ACE + 1):
+            short.append(short[-1] + max(0, per - nat[r]))
+        for length in (lengths if want is None else (wl,)):
+            n = unit * length
             if (size and size != n) or n > total:
                 continue
             for top in range(max(length - 1, wr + 1), ACE + 1):
-                ranks = list(range(top - length + 1, top + 1))
-                if sum(max(0, per - nat[r]) for r in ranks) <= wild:
-                    mains(kind, ranks, per, top, length, None, 0)
-    for kind, kick, extra in (("plane_solo", "solo", 1), ("plane_pair", "pair", 2)):
-        if want is not None and want != kind:
-            continue
-        for length in (range(2, (5 if extra == 1 else 4) + 1) if want is None else (wl,)):
-            n = (3 + extra) * length
-            if (size and size != n) or n > total:
-                continue
-            for top in range(max(length - 1, wr + 1), ACE + 1):
-                ranks = list(range(top - length + 1, top + 1))
-                if sum(max(0, 3 - nat[r]) for r in ranks) <= wild:
-                    mains(kind, ranks, 3, top, length, kick, length)
+                if short[top + 1] - short[top - length + 1] > wild:
+                    continue
+                ranks = range(top - length + 1, top + 1)
+                kicks = None if kick is None else (
+                    solo_kickers(ranks, length) if kick == "solo" else pair_kickers(ranks, length))
+                emit((0, top, n), n, sum(bit[r] for r in ranks) * per, fills(top - length + 1, top, per), kicks)
     # bombs and the rocket
-    if not size or size == 4:
-        if last is None or last.tier < TIER_ROCKET:
-            for r in range(13):
-                if nat[r] + wild >= 4:
-                    mains("bomb", [r], 4, r, 1, None, 0)
+    if (not size or size == 4) and (last is None or last.tier < TIER_ROCKET):
+        for r in range(13):
+            have = nat[r]
+            if have + wild < 4:
+                continue
+            b = bit[r]
+            for u in range(min(have, 4), max(0, 4 - wild) - 1, -1):
+                tier = TIER_HARD if u == 4 else (TIER_PURE if u == 0 and r == lz else TIER_SOFT)
+                if last is not None and (tier, r) <= (last.tier, last.rank):
+                    continue
+                emit((tier, r, 4), 4, 4 * b, [(u * b + (4 - u) * lzb, 4 - u)], None)
     if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
-        out.append(((TIER_ROCKET, BIG, 2), "BR"))
+        buckets[(TIER_ROCKET, BIG, 2)] = ["BR"]
+    out: list[str] = []
+    seen: set[str] | None = None
+    for key in sorted(buckets):
+        bucket = buckets[key]
+        bucket.sort()
+        if key[0] == 0 and key[2] in (12, 16, 20):  # airplanes that also read as another airplane
+            if seen is None:
+                seen = set()
+            fresh = [p for p in dict.fromkeys(bucket) if p not in seen]
+            seen.update(fresh)
+            out += fresh
+        else:
+            out += bucket
     return out

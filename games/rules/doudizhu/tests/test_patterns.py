@@ -20,6 +20,7 @@ from games.rules.doudizhu.patterns import (
     sort_cards,
 )
 from games.rules.doudizhu.tests.bruteforce import beating, classes_of, reading_classes
+from games.rules.doudizhu.tests.legacy_generator import legacy_legal_plays, legacy_readings_of
 
 # (play, kind, top rank, length, Chinese name)
 CLASSIFY = [
@@ -300,3 +301,25 @@ def test_laizi_full_hand_speed_sanity() -> None:
     for play in plays[:: max(1, len(plays) // 200)]:
         assert all_readings(play, "7"), play
     assert IDX["7"] == 4
+
+
+def test_laizi_generator_matches_legacy_exactly() -> None:
+    """The count-vector generator returns the very list (strings and order) of the older
+    substitution-enumerating one, leading and following, with 1–4 癩子 on 3–20-card hands."""
+    rng = random.Random(4242)
+    for trial in range(120):
+        lz = RANKS[rng.randrange(13)]
+        wild = 1 + trial % 4
+        deck = [c for c in doudizhu_deck() if c != lz]
+        rng.shuffle(deck)
+        n = rng.choice([5, 6, 9, 13, 17, 20])
+        hand = sort_cards("".join(deck[: n - wild]) + lz * wild)
+        other = sort_cards("".join(deck[n:n + 17]))
+        lasts = [None, *rng.sample(legal_plays(other), 3),
+                 *rng.sample(legal_plays(sort_cards(other + lz), laizi=lz), 2)]
+        for last in lasts:
+            assert legal_plays(hand, last, lz) == legacy_legal_plays(hand, last, lz), (hand, lz, last)
+        for k in (2, 4, 5, 6, 8):
+            cards = sort_cards("".join(rng.sample(hand, min(k, len(hand)))))
+            assert [p.play for p in readings_of(cards, lz)] == [
+                p.play for p in legacy_readings_of(cards, lz)], (cards, lz)
