@@ -333,10 +333,33 @@ def test_liuju_keeps_the_dealer_and_the_round_turns() -> None:
     res = r.result(state)
     assert res.scores == (0, 0, 0, 0) and res.extra["next_dealer"] == 3
     # the deal passes from seat 3 back to the 起莊 seat 0: 風圈 東 → 南
-    state, res = win_on_discard("W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1", "B1", dealer=3)
+    hand = "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1"
+    state, res = win_on_discard(hand, "B1", dealer=3, first_dealer=0)
     assert res.extra["next_dealer"] == 0 and res.extra["next_prevalent_wind"] == 1
-    state, res = win_on_discard("W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1", "B1", dealer=2)
+    assert res.extra["next_first_dealer"] == 0
+    state, res = win_on_discard(hand, "B1", dealer=2, first_dealer=0)
     assert res.extra["next_dealer"] == 3 and res.extra["next_prevalent_wind"] == 0
+
+
+def test_feng_quan_turns_over_a_whole_game() -> None:
+    """Carrying the results' ``next_*`` into the next hand (as the platform does): the first
+    hand's dealer is the 起莊; each 閑家 win passes the deal on; after four passes the 風圈
+    turns 東 → 南, a 連莊 (dealer win or 流局) never turns it."""
+    r = yz()
+    carry: dict[str, Any] = {}
+    dealer = 2  # the table's first dealer
+    winds = []
+    hand = "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1"
+    for n in range(9):
+        # hand 3: the last dealer of the 圈 wins (連莊): the 圈 turns only after he loses it
+        winner = dealer if n == 3 else (dealer + 1) % 4
+        state, res = win_on_discard(hand, "B1", seat=winner, dealer=dealer, **carry)
+        winds.append(state.config["prevalent_wind"])
+        carry = {k[5:]: v for k, v in res.extra.items() if k.startswith("next_")
+                 and k != "next_dealer"}
+        dealer = res.extra["next_dealer"]
+        assert carry["first_dealer"] == 2
+    assert winds == [0, 0, 0, 0, 0, 1, 1, 1, 1]
 
 
 # -- 包 ---------------------------------------------------------------------------------------

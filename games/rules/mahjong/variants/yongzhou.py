@@ -83,7 +83,9 @@ class YongzhouConfig(CoreConfig):
     bao_hu: int = 5  # 爆胡 cap: 3 or 5, each with its own table
     qi_hu: int = 0  # 起和: 3 / 1 / 0 番 (the three servers)
     base: int = 1  # 底: the points of a 0-番 hand
-    first_dealer: int = 0  # 起莊: the seat that dealt first in this 風圈 (for turning the 圈)
+    # 起莊: the seat that dealt the first hand (the 圈 turns when the deal comes back to it);
+    # -1 = this hand's dealer (the first hand); the result hands it on as next_first_dealer
+    first_dealer: int = -1
 
 
 def _fan(name: str, value: int, kind: str) -> dict[str, Any]:
@@ -118,6 +120,8 @@ class YongzhouRuleset(MahjongRuleset):
             raise ValueError("起和 above the 爆胡 cap")
         if config.base < 1:
             raise ValueError("base (底) is at least 1")
+        if not -1 <= config.first_dealer < 4:
+            raise ValueError("first_dealer (起莊) is a seat, or -1 for this hand's dealer")
         return config
 
     def shapes(self, config: Any) -> frozenset[str]:
@@ -359,6 +363,7 @@ class YongzhouRuleset(MahjongRuleset):
             "bao_hu": cfg.bao_hu, "qi_hu": cfg.qi_hu, "base": cfg.base,
             "next_dealer": out.get("next_dealer", state.dealer),
             "next_prevalent_wind": self.next_prevalent_wind(state),
+            "next_first_dealer": self.first_dealer(state),
         }
         if out.get("type") != "win":
             lines.append(ResultLine("流局", "0"))
@@ -439,12 +444,18 @@ class YongzhouRuleset(MahjongRuleset):
                 return bao["from"], f"{FAN_NAMES[bao['reason']]}包自摸"
         return None, ""
 
+    def first_dealer(self, state: State) -> int:
+        """起莊: the seat that dealt the first hand of the game (this hand's dealer if unset)."""
+        cfg: YongzhouConfig = self.cfg(state)
+        return state.dealer if cfg.first_dealer < 0 else cfg.first_dealer % state.seats
+
     def next_prevalent_wind(self, state: State) -> int:
-        """風圈 turns when the deal passes back to the 起莊 seat without 連莊."""
+        """風圈 turns when the deal passes back to the 起莊 seat without 連莊 ("當最后一位玩家做莊之
+        牌局完結而沒有連莊情況出現，則牌局的一個循環完結")."""
         cfg: YongzhouConfig = self.cfg(state)
         out = state.outcome or {}
         nxt = out.get("next_dealer", state.dealer)
-        if nxt != state.dealer and nxt == cfg.first_dealer % state.seats:
+        if nxt != state.dealer and nxt == self.first_dealer(state):
             return (cfg.prevalent_wind + 1) % 4
         return cfg.prevalent_wind
 
