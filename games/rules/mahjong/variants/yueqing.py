@@ -110,7 +110,7 @@ class YueqingRuleset(MahjongRuleset):
                  dealer: int) -> tuple[list[str], dict[str, Any]]:
         """骰子 / 開牌: two throws of two dice from ``Chance(seed, "dice")``; the wall is read from
         the opening 墩 (front = draws), its back is the 墩 before it (where the 明牌 lies)."""
-        seats = 4
+        seats = self.max_seats  # always four (new_game refuses any other count)
         dice = Chance(seed, "dice")
         d1 = [dice.below(6) + 1, dice.below(6) + 1]
         thrower = (dealer + sum(d1) - 1) % seats
