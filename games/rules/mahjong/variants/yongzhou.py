@@ -397,7 +397,8 @@ class YongzhouRuleset(MahjongRuleset):
                 lines.append(ResultLine(f"{floor_note} 不滿{cfg.bao_hu}番按{cfg.bao_hu}番",
                                         f"{cfg.bao_hu}番", w))
             points = cfg.base * 2 ** total
-            lines.append(ResultLine(f"合計 ({table})", f"{total}番 = {cfg.base}×2^{total} = "
+            # the board highlights the 合計 row
+            lines.append(ResultLine("合計", f"{total}番 ({table}) = {cfg.base}×2^{total} = "
                                     f"{points}", w))
             liable, why = self._liable(state, w, ev)
             if out["self_drawn"] or out["rob_kong"]:
