@@ -429,18 +429,21 @@ class YueqingRuleset(MahjongRuleset):
         刻子 in the hand; a 暗杠 as a plain 暗杠, its kind being hidden)."""
         gangtou, flowers = self.counts_public(state, seat)
         wild = self.wild_kinds(state)
-        hand = list(state.hands[seat])
+        hand = state.hands[seat]
+        caishen_held = sum(1 for t in hand if t in wild)
+        naturals = [t for t in hand if t not in wild]
         out = state.outcome or {}
         if (out.get("type") == "win" and seat in out["winners"] and not out["self_drawn"]
                 and not public):
-            hand.append(out["tile"])  # the tile won on is part of the winner's hand
-        counts = counts_of(t for t in hand if t not in wild)
+            # the tile won on is part of the winner's hand (a 財神 claimed so is a natural tile)
+            naturals.append(out["tile"])
+        counts = counts_of(naturals)
         melds = [(m["kind"], _k(m["tiles"][0])) for m in state.melds[seat]]
         if public:
             melds = [(kind, -1 if kind == "angang" else k) for kind, k in melds]
         return hua_count(
             gangtou=gangtou, flowers=flowers,
-            caishen_held=0 if public else sum(1 for t in hand if t in wild),
+            caishen_held=0 if public else caishen_held,
             melds=melds,
             concealed_pungs=[] if public else [k for k, c in enumerate(counts) if c >= 3],
             seat_wind=27 + self.seat_wind(state, seat), caishen=_k(self.caishen(state)),
