@@ -65,12 +65,29 @@ class MoveOutcome:
 # --- reading and locking ------------------------------------------------------------------------
 
 
-def _lock_table(table_id: int) -> Table:
+# table id -> (seq, seats, hand): the rows this process's last move on the table committed.
+# Every change of a table's seats or hand bumps its seq (the invariant the snapshots rely on
+# too), so under the table lock an entry at the table's current seq is what a read would
+# return. Only a move takes an entry (and puts the new rows back on commit); any other writer
+# in this process drops it, and a writer elsewhere has moved the seq on.
+_rows_after_move: dict[int, tuple[int, list[Seat], Hand]] = {}
+
+
+def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
     # The row lock makes this transaction the table's only writer until it commits.
     table = Table.objects.select_for_update().filter(pk=table_id).first()
+    rows = _rows_after_move.pop(table_id, None)
     if table is None:
         raise UnknownTable("沒有這張牌桌")
+    if reuse_rows and rows is not None and rows[0] == table.seq:
+        table._seats_locked, table._hand_playing = rows[1], rows[2]
     return table
+
+
+def _rows_keep(table: Table, hand: Hand) -> None:
+    """After commit, keep this move's rows for the table's next move in this process."""
+    entry = (table.seq, table._seats_locked, hand)
+    transaction.on_commit(lambda: _rows_after_move.__setitem__(table.pk, entry))
 
 
 def _seats_locked(table: Table) -> list[Seat]:
@@ -87,6 +104,9 @@ def _seats_locked(table: Table) -> list[Seat]:
 
 
 def _current_hand(table: Table) -> Hand | None:
+    hand = getattr(table, "_hand_playing", None)
+    if hand is not None:
+        return hand
     return table.hands.filter(status=Hand.Status.PLAYING).order_by("-number").first()
 
 
@@ -261,6 +281,7 @@ def connection_close(*, table_id: int, user) -> None:
     """A socket closed; with none left the seat is played by 托管 (not an escape)."""
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
+        _rows_after_move.pop(table_id, None)  # the seat's connection count changes
         if table is None:
             return
         seat = table.seats.filter(user=user).first()
@@ -445,6 +466,7 @@ def _apply(
         hand.save(update_fields=["state"])
         _set_deadlines(table, hand, state, previous=before, actor=seat.index)
         table.save(update_fields=["seq"])
+        _rows_keep(table, hand)
     _notify(table, hand=hand)
     return MoveOutcome(seq=table.seq, hand_over=over)
 
@@ -516,7 +538,7 @@ def move_submit(
         raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
     try:
         with transaction.atomic():
-            table = _lock_table(table_id)
+            table = _lock_table(table_id, reuse_rows=True)
             seat = next((s for s in _seats_locked(table) if s.user_id == user.pk), None)
             if seat is None:
                 raise NotSeated("你不在這張牌桌")
@@ -547,7 +569,7 @@ def move_submit(
 def due_seat_act(*, table_id: int, seat_index: int) -> bool:
     """The clock's step for one due seat: a bot moves, a timed-out player gets 托管's move."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = _lock_table(table_id, reuse_rows=True)
         seat = next((s for s in _seats_locked(table) if s.index == seat_index), None)
         if seat is None or seat.deadline is None or seat.deadline > timezone.now():
             return False  # someone acted first, or the clock moved

@@ -1,0 +1,108 @@
+"""The hot path of a move: the rows a move reuses and the snapshot it broadcasts.
+
+A move builds the snapshot it pushes from the rows it holds (no read per socket), and takes
+the seats and hand its process's previous move on the table committed when the table's seq
+has not moved since. Both must always equal what a fresh read of the database gives.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db.models import F
+
+from games import realtime, selectors
+from games.engine import registry
+from games.models import Seat, Table
+from games.services import tables
+from games.tests.helpers import current_state, seat_user
+from lobby import services as lobby_services
+
+pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real order
+
+
+@pytest.fixture
+def pushed(monkeypatch):
+    """Every broadcast's (table id, seq, snapshot), as the sockets would receive it."""
+    sent: list[tuple[int, int, dict | None]] = []
+    monkeypatch.setattr(realtime, "table_changed",
+                        lambda table_id, seq, lobby=False, snapshot=None:
+                        sent.append((table_id, seq, snapshot)))
+    return sent
+
+
+def _as_sent(snapshot: dict) -> dict:
+    return json.loads(json.dumps(snapshot))  # as the broadcast encodes it
+
+
+def _full_table(room, make_user) -> int:
+    table = None
+    for _ in range(3):
+        table = lobby_services.quick_join(user=make_user(beans=5000), room_id=room.pk)
+    return table.pk
+
+
+def _move(table_id: int, n: int) -> bool:
+    """The seat to act makes the bot's move through move_submit, as a player would."""
+    table, hand, state = current_state(table_id)
+    if hand is None:
+        return False
+    ruleset = registry.get(hand.game)
+    index = min(ruleset.to_act(state))
+    tables.move_submit(table_id=table_id, user=seat_user(table_id, index),
+                       action=ruleset.bot_action(state, index), expected_seq=table.seq,
+                       action_id=f"move-{n}")
+    return True
+
+
+def test_every_pushed_snapshot_equals_a_fresh_read(room, make_user, pushed):
+    """A whole hand of moves: each broadcast carries exactly what the database holds."""
+    table_id = _full_table(room, make_user)
+    n = 0
+    while _move(table_id, n):
+        n += 1
+        _, seq, snapshot = pushed[-1]
+        assert snapshot is not None and snapshot["table"]["seq"] == seq
+        fresh = _as_sent(selectors.table_snapshot(table_id))
+        if fresh["table"]["seq"] == seq + 1:  # the last move: the (eager) settlement followed
+            assert fresh["hand"]["settled"] and not snapshot["hand"]["settled"]
+            assert snapshot["hand"]["status"] == "finished" and snapshot["hand"]["seed"]
+            continue
+        assert _as_sent(snapshot) == fresh
+        assert n < 400
+    assert n > 10
+    assert tables._rows_after_move.get(table_id) is None  # a finished hand keeps no rows
+
+
+def test_rows_changed_by_another_writer_are_read_again(room, make_user, pushed):
+    """Another process changes a seat (and, as every writer does, the seq): the next move
+    reads the rows afresh instead of writing its stale copy back."""
+    table_id = _full_table(room, make_user)
+    assert _move(table_id, 0)
+    assert tables._rows_after_move[table_id][0] == Table.objects.get(pk=table_id).seq
+    table, hand, state = current_state(table_id)
+    idle = max(set(range(3)) - set(registry.get(hand.game).to_act(state)))
+    Seat.objects.filter(table_id=table_id, index=idle).update(auto=True)
+    Table.objects.filter(pk=table_id).update(seq=F("seq") + 1)
+    assert _move(table_id, 1)
+    snapshot = pushed[-1][2]
+    assert snapshot["seats"][idle]["auto"] is True
+    assert _as_sent(snapshot) == _as_sent(selectors.table_snapshot(table_id))
+
+
+def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
+    """An illegal move rolls back and leaves nothing for the next move to reuse."""
+    from games.engine.errors import IllegalAction
+
+    table_id = _full_table(room, make_user)
+    assert _move(table_id, 0)
+    table, hand, state = current_state(table_id)
+    index = min(registry.get(hand.game).to_act(state))
+    with pytest.raises(IllegalAction):
+        tables.move_submit(table_id=table_id, user=seat_user(table_id, index),
+                           action={"type": "no-such-action"}, expected_seq=table.seq,
+                           action_id="bad")
+    assert table_id not in tables._rows_after_move
+    assert _move(table_id, 1)
+    assert _as_sent(pushed[-1][2]) == _as_sent(selectors.table_snapshot(table_id))
