@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import NamedTuple
 
 RANKS = "3456789TJQKA2BR"
 IDX = {ch: i for i, ch in enumerate(RANKS)}
@@ -336,13 +337,50 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
     c = counts_of(hand)
     target = None
     if last is not None and last != "pass":
-        target = classify(last, laizi)
+        target = _read_plain(last) if laizi is None else None
+        if target is None:
+            target = classify(last, laizi)
         if target is None:
             raise ValueError(f"{last!r} is not a play")
     plays = _generate(c, IDX[laizi] if laizi else None, target)
     if target is not None:
         plays.append("pass")
     return plays
+
+
+_SIMPLE_KINDS = {1: "single", 2: "pair", 3: "trio"}
+_SIMPLE_NEED = {"single": 1, "pair": 2, "trio": 3}
+
+
+class _Last(NamedTuple):
+    """What the generators read of the play to beat (a Pattern has the same fields)."""
+
+    kind: str
+    rank: int
+    length: int
+    tier: int
+
+
+def _read_plain(play: str) -> _Last | None:
+    """classify(play) for a plain play in a room without 癩子, or None (then ask classify)."""
+    if "/" in play:
+        return None
+    n = len(play)
+    if n <= 3 and play == play[0] * n and play[0] in IDX and (n == 1 or IDX[play[0]] < SMALL):
+        return _Last(_SIMPLE_KINDS[n], IDX[play[0]], 1, TIER_NONE)
+    try:
+        c = counts_of(play)
+    except KeyError:
+        return None
+    if not _possible(c):
+        return None
+    found = _readings(c, len(play))
+    if not found:
+        return None
+    kind, rank, length = found[0] if len(found) == 1 else min(
+        found, key=lambda t: (_PRIORITY[t[0]], -t[1]))
+    tier = TIER_ROCKET if kind == "rocket" else TIER_HARD if kind == "bomb" else TIER_NONE
+    return _Last(kind, rank, length, tier)
 
 
 def legal_patterns(hand: str, last: Pattern | None = None, laizi: str | None = None) -> list[str]:
@@ -354,33 +392,17 @@ def _generate(c: list[int], laizi: int | None, last: Pattern | None, size: int =
     """The legal plays, weakest first: by (bomb tier, main rank, size), then by string."""
     if laizi is not None and c[laizi]:
         return _wild(c, laizi, last, size)
-    found = _classic(c, last, size)
-    found.sort()
-    out: list[str] = []
-    seen: set[str] = set()
-    for _key, play in found:
-        if play not in seen:
-            seen.add(play)
-            out.append(play)
-    return out
+    return _classic(c, last, size)
 
 
-def _multisets(avail: list[tuple[int, int]], k: int, start: int = 0):
-    """Yield lists of ranks (non-decreasing) of size k drawn from [(rank, count)]."""
-    if k == 0:
-        yield []
-        return
-    for i in range(start, len(avail)):
-        r, n = avail[i]
-        for m in range(min(n, k), 0, -1):
-            head = [r] * m
-            for tail in _multisets(avail, k - m, i + 1):
-                yield head + tail
+_RUN = [[RANKS[r] * n for n in range(5)] for r in range(15)]
+_RUN_KINDS = {"chain", "pair_chain", "plane", "plane_solo", "plane_pair"}
+# _CHAIN_STR[per][i * per:(j + 1) * per] is the chain of ranks i…j, per cards each
+_CHAIN_STR = {per: "".join(RANKS[r] * per for r in range(ACE + 1)) for per in (1, 2, 3)}
 
 
-def _classic(c: list[int], last: Pattern | None, size: int) -> list[tuple[tuple, str]]:
-    out: list[tuple[tuple, str]] = []
-    add = out.append
+def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
+    """Sorted legal plays without 癩子: weakest first by (tier, main rank, size), then string."""
     total = sum(c)
     if last is None:
         want, wl, wr = None, 0, -1
@@ -388,108 +410,148 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[tuple[tuple,
         want, wl, wr = last.kind, last.length, last.rank
         if last.tier:
             want = "bomb_only"
+    run = _RUN
+    present = [r for r in range(15) if c[r]]
+    if want in _SIMPLE_NEED and not size:  # following a single, pair or trio: already in order
+        need = _SIMPLE_NEED[want]
+        out = [run[r][need] for r in present if r > wr and c[r] >= need and (need == 1 or r < 13)]
+        out += [run[r][4] for r in present if r < 13 and c[r] == 4]
+        if c[SMALL] and c[BIG]:
+            out.append("BR")
+        return out
+    bit = _BIT
+    s0, s1, s2, low = _S0, _S1, _S2, _LOW15
+    buckets: dict[int, list[str]] = {}  # key tier * 10000 + top * 100 + size
 
-    def on(kind: str, n: int) -> bool:
-        return (want is None or want == kind) and (not size or size == n) and n <= total
+    def bucket(key: int) -> list[str]:
+        found = buckets.get(key)
+        if found is None:
+            found = buckets[key] = []
+        return found
 
-    for r in range(15):
-        if c[r] and r > wr and on("single", 1):
-            add(((0, r, 1), RANKS[r]))
-    if on("pair", 2):
-        for r in range(wr + 1, 13):
-            if c[r] >= 2:
-                add(((0, r, 2), RANKS[r] * 2))
-    if on("trio", 3):
-        for r in range(wr + 1, 13):
-            if c[r] >= 3:
-                add(((0, r, 3), RANKS[r] * 3))
-    if on("trio_single", 4) or on("trio_pair", 5):
-        singles = on("trio_single", 4)
-        pairs = on("trio_pair", 5)
-        for r in range(max(wr + 1, 0), 13):
-            if c[r] < 3:
+    def solo_sets(out_mask: int, k: int) -> list[int]:
+        """Packed multisets of exactly k cards from ranks outside ``out_mask``."""
+        ranks = [r for r in range(15) if c[r] and not out_mask >> r & 1]
+        room = sum(c[r] for r in ranks)
+        states = [(0, 0)]
+        for r in ranks:
+            n, b = c[r], bit[r]
+            room -= n
+            states = [(v + u * b, s + u) for v, s in states
+                      for u in range(max(0, k - room - s), min(n, k - s) + 1)]
+        return [v for v, s in states if s == k]
+
+    def free(n: int) -> bool:
+        return (not size or size == n) and n <= total
+
+    # sizes 1–4 hold one kind each, so those buckets are set directly
+    if (want is None or want == "single") and free(1):
+        for r in present:
+            if r > wr:
+                buckets[r * 100 + 1] = [RANKS[r]]
+    if (want is None or want == "pair") and free(2):
+        for r in present:
+            if r > wr and r < 13 and c[r] >= 2:
+                buckets[r * 100 + 2] = [run[r][2]]
+    if (want is None or want == "trio") and free(3):
+        for r in present:
+            if r > wr and r < 13 and c[r] >= 3:
+                buckets[r * 100 + 3] = [run[r][3]]
+    singles = (want is None or want == "trio_single") and free(4)
+    pairs = (want is None or want == "trio_pair") and free(5)
+    if singles or pairs:
+        for r in present:
+            if r <= wr or r >= 13 or c[r] < 3:
                 continue
-            t = RANKS[r] * 3
-            for k in range(15):
-                if k == r or not c[k]:
-                    continue
-                ch = RANKS[k]
-                if singles:
-                    add(((0, r, 4), ch + t if k < r else t + ch))
-                if pairs and c[k] >= 2 and k < 13:
-                    add(((0, r, 5), ch * 2 + t if k < r else t + ch * 2))
+            t = run[r][3]
+            if singles:
+                buckets[r * 100 + 4] = [RANKS[k] + t if k < r else t + RANKS[k]
+                                        for k in present if k != r]
+            if pairs:
+                bucket(r * 100 + 5).extend(
+                    [run[k][2] + t if k < r else t + run[k][2]
+                     for k in present if k != r and k < 13 and c[k] >= 2])
+    # maximal runs (first, last) of ranks 3…A holding at least `per` cards
+    runs: dict[int, list[tuple[int, int]]] = {1: [], 2: [], 3: []}
+    for per in (1, 2, 3) if want is None or want in _RUN_KINDS else ():
+        found, start = [], None
+        for r in range(ACE + 2):
+            if r <= ACE and c[r] >= per:
+                if start is None:
+                    start = r
+            elif start is not None:
+                found.append((start, r - 1))
+                start = None
+        runs[per] = found
     for kind, (per, minimum, maximum) in _CHAIN_UNITS.items():
         if want is not None and want != kind:
             continue
-        lengths = range(minimum, maximum + 1) if want is None else (wl,)
-        for length in lengths:
-            n = length * per
-            if (size and size != n) or n > total:
-                continue
-            run = 0
-            for top in range(ACE + 1):
-                run = run + 1 if c[top] >= per else 0
-                if run >= length and top > wr:
-                    add(((0, top, n), "".join(RANKS[r] * per for r in range(top - length + 1, top + 1))))
-    # airplanes with wings
+        chain = _CHAIN_STR[per]
+        for first, end in runs[per]:
+            for length in (range(minimum, min(maximum, end - first + 1) + 1) if want is None
+                           else (wl,)):
+                n = length * per
+                if not free(n):
+                    continue
+                for top in range(max(first + length - 1, wr + 1), end + 1):
+                    bucket(top * 100 + n).append(chain[(top - length + 1) * per:(top + 1) * per])
     for kind, per_kick in (("plane_solo", 1), ("plane_pair", 2)):
         if want is not None and want != kind:
             continue
-        lengths = range(2, (5 if per_kick == 1 else 4) + 1) if want is None else (wl,)
-        for length in lengths:
+        for length, first, end in [(length, first, end) for first, end in runs[3]
+                                   for length in (range(2, (5 if per_kick == 1 else 4) + 1)
+                                                  if want is None else (wl,))]:
             n = length * (3 + per_kick)
-            if (size and size != n) or n > total:
+            if not free(n):
                 continue
-            run = 0
-            for top in range(ACE + 1):
-                run = run + 1 if c[top] >= 3 else 0
-                if run < length or top <= wr:
-                    continue
-                chain = range(top - length + 1, top + 1)
-                base = [0] * 15
-                for r in chain:
-                    base[r] = 3
+            for top in range(max(first + length - 1, wr + 1), end + 1):
+                lo = top - length + 1
+                base = sum(bit[lo:top + 1]) * 3
+                mask = ((1 << length) - 1) << lo
                 if per_kick == 1:
-                    avail = [(r, c[r]) for r in range(15) if c[r] and base[r] == 0]
-                    for kick in _multisets(avail, length):
-                        cc = base[:]
-                        for r in kick:
-                            cc[r] += 1
-                        add(((0, top, n), cards_of(cc)))
+                    kicks = solo_sets(mask, length)
                 else:
-                    avail2 = [r for r in range(13) if c[r] >= 2 and base[r] == 0]
-                    for kick in combinations(avail2, length):
-                        cc = base[:]
-                        for r in kick:
-                            cc[r] = 2
-                        add(((0, top, n), cards_of(cc)))
-    # four with two
-    if on("four_two_solo", 6) or on("four_two_pair", 8):
-        for r in range(max(wr + 1, 0), 13):
-            if c[r] != 4:
+                    kicks = [sum(bit[r] for r in combo) * 2 for combo in combinations(
+                        [r for r in present if r < 13 and c[r] >= 2 and not mask >> r & 1], length)]
+                bucket(top * 100 + n).extend(
+                    [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30] for v in kicks])
+    solo42 = (want is None or want == "four_two_solo") and free(6)
+    pair42 = (want is None or want == "four_two_pair") and free(8)
+    if solo42 or pair42:
+        for r in present:
+            if r <= wr or r >= 13 or c[r] != 4:
                 continue
-            if on("four_two_solo", 6):
-                avail = [(k, c[k]) for k in range(15) if c[k] and k != r]
-                for kick in _multisets(avail, 2):
-                    cc = [0] * 15
-                    cc[r] = 4
-                    for k in kick:
-                        cc[k] += 1
-                    add(((0, r, 6), cards_of(cc)))
-            if on("four_two_pair", 8):
-                avail2 = [k for k in range(13) if c[k] >= 2 and k != r]
-                for a, b in combinations(avail2, 2):
-                    cc = [0] * 15
-                    cc[r] = 4
-                    cc[a] = cc[b] = 2
-                    add(((0, r, 8), cards_of(cc)))
-    # bombs and the rocket
+            base = 4 * bit[r]
+            if solo42:
+                ks = [k for k in present if k != r]
+                bucket(r * 100 + 6).extend(
+                    [s0[(x := base + bit[a] + bit[b]) & low] + s1[x >> 15 & low] + s2[x >> 30]
+                     for i, a in enumerate(ks) for b in ks[i:] if a != b or c[a] >= 2])
+            if pair42:
+                bucket(r * 100 + 8).extend(
+                    [s0[(x := base + 2 * (bit[a] + bit[b])) & low] + s1[x >> 15 & low] + s2[x >> 30]
+                     for a, b in combinations(
+                        [k for k in present if k != r and k < 13 and c[k] >= 2], 2)])
     if not size or size == 4:
-        for r in range(13):
-            if c[r] == 4 and (last is None or (TIER_HARD, r) > (last.tier, last.rank)):
-                add(((TIER_HARD, r, 4), RANKS[r] * 4))
+        for r in present:
+            if r < 13 and c[r] == 4 and (last is None or (TIER_HARD, r) > (last.tier, last.rank)):
+                bucket(TIER_HARD * 10000 + r * 100 + 4).append(run[r][4])
     if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
-        add(((TIER_ROCKET, BIG, 2), "BR"))
+        bucket(TIER_ROCKET * 10000 + BIG * 100 + 2).append("BR")
+    out: list[str] = []
+    seen: set[str] | None = None
+    for key in sorted(buckets):
+        found = buckets[key]
+        if len(found) > 1:
+            found.sort()
+        if key < 10000 and key % 100 in (12, 16, 20):  # airplanes that read two ways
+            if seen is None:
+                seen = set()
+            fresh = [p for p in dict.fromkeys(found) if p not in seen]
+            seen.update(fresh)
+            out += fresh
+        else:
+            out += found
     return out
 
 
