@@ -23,10 +23,13 @@ from games.rules.doudizhu.patterns import (
     ACE,
     BIG,
     IDX,
+    RANKS,
     SMALL,
     TWO,
     all_readings,
+    classify,
     counts_of,
+    legal_plays,
 )
 
 
@@ -163,6 +166,9 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return _action(play)
     if ruleset._may_show_after_dipai(st, seat) and strength(hand) >= 18:
         return {"type": "mingpai"}
+    sure = _sure_finish(st, seat, plays) if len(hand) <= 12 else None
+    if sure is not None:
+        return _action(sure)
 
     def cost_after(play: str) -> int:
         cards = play.partition("/")[0]
@@ -180,14 +186,21 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
     def wild_used(play: str) -> int:
         return play.partition("/")[0].count(laizi) if laizi else 0
 
+    partner = None if seat == landlord else 3 - seat - landlord
     if st.lead is None:
         candidates = [p for p in plays if not is_bomb(p)] or plays
+        if partner is not None and len(st.hands[partner]) <= 2 < danger:
+            feed = _feed(candidates, len(st.hands[partner]))
+            if feed is not None:  # give the partner, who is nearly out, something to take
+                return _action(feed)
         best = None
         for play in candidates:
             cards = play.partition("/")[0]
             key_cost = cost_after(play)
-            single_low = len(cards) == 1 and danger == 1 and IDX[cards] < TWO
-            key = (key_cost + (3 if single_low else 0), wild_used(play), _main_rank(play, laizi),
+            # an opponent with 1 card takes any low single, one with 2 perhaps a low pair
+            risky = (len(cards) == 1 and danger == 1 and IDX[cards] < TWO) or (
+                len(cards) == 2 and danger == 2 and IDX[cards[0]] < ACE)
+            key = (key_cost + (3 if risky else 0), wild_used(play), _main_rank(play, laizi),
                    -len(cards))
             if best is None or key < best[0]:
                 best = (key, play)
@@ -211,12 +224,53 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
         key = (after - base + (1 if high else 0), wild_used(play), rank)
         if best is None or key < best[0]:
             best = (key, play)
-    if best is not None and (best[0][0] <= 1 or danger <= 3):
+    # a farmer keeps the landlord from running his hand: he takes a little more damage to beat
+    room = 1 if seat == landlord else (2 if len(st.hands[landlord]) <= 10 else 1)
+    if best is not None and (best[0][0] <= room or danger <= 3):
         return _action(best[1])
     bombs = [p for p in options if is_bomb(p)]
     if bombs and (danger <= 4 or base <= 2):
         return _action(bombs[0])
     return {"type": "pass"}
+
+
+def _others_pool(st: Any, seat: int) -> str:
+    """Every card the other seats may still hold: the deck less this hand and all plays."""
+    seen = counts_of(st.hands[seat] + "".join(st.played))
+    return "".join(RANKS[r] * ((4 if r < SMALL else 1) - seen[r]) for r in range(15))
+
+
+def _sure_finish(st: Any, seat: int, plays: list[str]) -> str | None:
+    """A play that nobody can beat (whatever the other seats hold between them) and that
+    leaves a hand of one play: it wins the trick, then the hand goes out on the next lead."""
+    hand = st.hands[seat]
+    pool = None
+    for play in plays:
+        cards = play.partition("/")[0]
+        rest = _remove(hand, cards)
+        if not rest or classify(rest, st.laizi) is None:
+            continue
+        if pool is None:
+            pool = _others_pool(st, seat)
+        if legal_plays(pool, play, st.laizi) == ["pass"]:
+            return play
+    return None
+
+
+def _remove(hand: str, cards: str) -> str:
+    out = list(hand)
+    for ch in cards:
+        out.remove(ch)
+    return "".join(out)
+
+
+def _feed(plays: list[str], partner_left: int) -> str | None:
+    """The lowest natural single (or, for a partner with two cards, pair) to lead."""
+    for size in ((2, 1) if partner_left == 2 else (1,)):
+        for play in plays:  # weakest first
+            if "/" not in play and len(play) == size and play == play[0] * size:
+                return play
+    return None
 
 
 def _split(c: list[int], wild_rank: int | None) -> tuple[list[int], int]:

@@ -1,0 +1,67 @@
+"""The 斗地主 bot: scripted positions for the behaviours it is meant to have."""
+
+from __future__ import annotations
+
+from games.rules.doudizhu import RULESET, Config, State
+from games.rules.doudizhu.patterns import sort_cards
+
+
+def _playing(hands: list[str], turn: int, played: tuple[str, str, str] = ("", "", "")) -> State:
+    """A classic-room hand in play with seat 0 landlord, the given hands, seat `turn` to lead."""
+    st = RULESET.new_game(Config(variant="classic"), "bot-test", 3)
+    while st.phase != "playing":
+        seat = min(RULESET.to_act(st))
+        if st.phase == "bidding":
+            action = {"type": "bid", "call": seat == 0}
+        else:
+            action = RULESET.auto_action(st, seat)
+        RULESET.apply(st, seat, action)
+    assert st.landlord == 0
+    st.hands = [sort_cards(h) for h in hands]
+    st.played = [sort_cards(p) for p in played]
+    st.plays_count = [1, 1, 1]  # past the landlord's first play: no 明牌 offer
+    st.turn, st.lead, st.passes = turn, None, 0
+    return st
+
+
+def _play_of(action: dict) -> str:
+    assert action["type"] == "play", action
+    return action["cards"]
+
+
+def test_leads_the_unbeatable_play_before_the_last_one() -> None:
+    """With the rocket and one single left, the rocket goes first (then the single goes out);
+    led the other way round, a farmer takes the single's trick."""
+    st = _playing(["3BR", "456789TJQKA22", "456789TJQKA22"], turn=0)
+    assert _play_of(RULESET.bot_action(st, 0)) == "BR"
+
+
+def test_sure_finish_counts_only_cards_others_may_hold() -> None:
+    """A 2 is unbeatable only when no joker, bomb or other 2 can be out: with both jokers, the
+    other 2s and one card of every rank played, 2 then the pair finishes; otherwise the pair
+    goes first."""
+    played = ("", "BR222456789TJQKA", "")
+    st = _playing(["233", "456789TJQKA", "456789TJQK"], turn=0, played=played)
+    assert _play_of(RULESET.bot_action(st, 0)) == "2"
+    st = _playing(["233", "456789TJQKAB", "3456789TJQKR"], turn=0)
+    assert _play_of(RULESET.bot_action(st, 0)) == "33"
+
+
+def test_farmer_feeds_a_partner_with_one_card() -> None:
+    """The farmer after the landlord leads his lowest single when his partner (who plays next,
+    before the landlord) has one card left and the landlord still has many."""
+    st = _playing(["3456789TJQKAA", "5577999JJQQK", "8"], turn=1)
+    assert _play_of(RULESET.bot_action(st, 1)) == "5"
+
+
+def test_farmer_with_a_pair_left_partner_gets_the_lowest_pair() -> None:
+    st = _playing(["3456789TJQKAA", "5577999JJQQK", "88"], turn=1)
+    assert _play_of(RULESET.bot_action(st, 1)) == "55"
+
+
+def test_no_low_pair_into_an_opponent_with_two_cards() -> None:
+    """The landlord does not lead a low pair when a farmer has two cards left (a pair may be
+    all he holds): he leads his trio with a kicker instead."""
+    st = _playing(["4499KKK", "56", "3456789TJQ"], turn=0)
+    play = _play_of(RULESET.bot_action(st, 0))
+    assert len(play) != 2 or play[0] in "A2", play
