@@ -432,6 +432,11 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
     def solo_sets(out_mask: int, k: int) -> list[int]:
         """Packed multisets of exactly k cards from ranks outside ``out_mask``."""
         ranks = [r for r in range(15) if c[r] and not out_mask >> r & 1]
+        if k <= 2:
+            if k == 1:
+                return [bit[r] for r in ranks]
+            return [bit[a] + bit[b] for i, a in enumerate(ranks) for b in ranks[i:]
+                    if a != b or c[a] >= 2]
         room = sum(c[r] for r in ranks)
         states = [(0, 0)]
         for r in ranks:
@@ -474,15 +479,17 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
     # maximal runs (first, last) of ranks 3…A holding at least `per` cards
     runs: dict[int, list[tuple[int, int]]] = {1: [], 2: [], 3: []}
     for per in (1, 2, 3) if want is None or want in _RUN_KINDS else ():
-        found, start = [], None
-        for r in range(ACE + 2):
-            if r <= ACE and c[r] >= per:
-                if start is None:
-                    start = r
-            elif start is not None:
-                found.append((start, r - 1))
-                start = None
-        runs[per] = found
+        ranks = [r for r in present if r <= ACE and c[r] >= per]
+        if not ranks:
+            break
+        found = runs[per]
+        start = prev = ranks[0]
+        for r in ranks[1:]:
+            if r != prev + 1:
+                found.append((start, prev))
+                start = r
+            prev = r
+        found.append((start, prev))
     for kind, (per, minimum, maximum) in _CHAIN_UNITS.items():
         if want is not None and want != kind:
             continue
@@ -494,7 +501,12 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
                 if not free(n):
                     continue
                 for top in range(max(first + length - 1, wr + 1), end + 1):
-                    bucket(top * 100 + n).append(chain[(top - length + 1) * per:(top + 1) * per])
+                    key = top * 100 + n
+                    play = chain[(top - length + 1) * per:(top + 1) * per]
+                    if key in buckets:
+                        buckets[key].append(play)
+                    else:
+                        buckets[key] = [play]
     for kind, per_kick in (("plane_solo", 1), ("plane_pair", 2)):
         if want is not None and want != kind:
             continue
@@ -523,10 +535,9 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
                 continue
             base = 4 * bit[r]
             if solo42:
-                ks = [k for k in present if k != r]
                 bucket(r * 100 + 6).extend(
-                    [s0[(x := base + bit[a] + bit[b]) & low] + s1[x >> 15 & low] + s2[x >> 30]
-                     for i, a in enumerate(ks) for b in ks[i:] if a != b or c[a] >= 2])
+                    [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30]
+                     for v in solo_sets(1 << r, 2)])
             if pair42:
                 bucket(r * 100 + 8).extend(
                     [s0[(x := base + 2 * (bit[a] + bit[b])) & low] + s1[x >> 15 & low] + s2[x >> 30]
