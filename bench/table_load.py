@@ -522,7 +522,8 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
 
     async def open_table(t: int, table_id: int, base: int) -> None:
         async with sem:
-            seats = [Seat(run, table_id, s, ports[(base + s) % len(ports)], players[3 * t + s][1])
+            seats = [Seat(run, table_id, s, ports[(t if run.args.sticky else base + s) % len(ports)],
+                          players[3 * t + s][1])
                      for s in range(3)]
             try:
                 await asyncio.gather(*(seat.connect() for seat in seats))
@@ -646,6 +647,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
     result = {
         "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
+        "sticky": args.sticky,
         "settings": args.settings,
         "tables_seated": run.tables_seated,
         "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
@@ -686,7 +688,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
 
 
 def summary_line(r: dict) -> str:
-    return (f"{r['backend']}/{r['procs']}p {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
+    return (f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
             f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
             f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
             f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
@@ -903,6 +905,9 @@ def main() -> None:
     parser.add_argument("--mode", choices=["human", "sat"], default="human")
     parser.add_argument("--tables", default="10", help="one count, or several comma-separated")
     parser.add_argument("--procs", type=int, default=None, help="Daphne processes (sqlite: 1, pg: 2)")
+    parser.add_argument("--sticky", action="store_true",
+                        help="all sockets of a table on one Daphne (a load balancer hashing the "
+                             "/ws/table/<id>/ path); default: round-robin per socket")
     parser.add_argument("--duration", type=float, default=None, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--drain", type=float, default=3.0)

@@ -451,10 +451,7 @@ def _apply(
         action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
     events = ruleset.apply(state, index, action)
     _bump(table)
-    HandEvent.objects.create(
-        table=table, hand=hand, seq=table.seq, seat=index, action=action,
-        action_id=action_id, by=by,
-    )
+    _event_append(table, hand, index, action, action_id=action_id, by=by)
     pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
     over = ruleset.is_over(state)
@@ -463,12 +460,39 @@ def _apply(
         _finish(table, hand, result, escaped_seat=None)
         table.save()
     else:
-        hand.save(update_fields=["state"])
         _set_deadlines(table, hand, state, previous=before, actor=seat.index)
-        table.save(update_fields=["seq"])
+        _hand_state_and_seq_save(table, hand)
         _rows_keep(table, hand)
     _notify(table, hand=hand)
     return MoveOutcome(seq=table.seq, hand_over=over)
+
+
+# The three writes of every move, as plain statements: through the ORM they cost about 1.8 ms
+# of a server's CPU per move (query compilation; bench/table_load.py --micro), like this 0.4.
+
+
+def _event_append(
+    table: Table, hand: Hand, seat: int, action: dict, *, action_id: str | None, by: str
+) -> None:
+    """Append the move to the event log (``HandEvent``) at the table's new seq."""
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {HandEvent._meta.db_table} "
+            f"(table_id, hand_id, seq, seat, action, action_id, {ops.quote_name('by')}, "
+            "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            [table.pk, hand.pk, table.seq, seat, ops.adapt_json_value(action, None), action_id,
+             by, ops.adapt_datetimefield_value(timezone.now())],
+        )
+
+
+def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
+    """Save the hand's engine state and the table's seq (a move changes nothing else)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {Hand._meta.db_table} SET state = %s WHERE id = %s",
+                       [connection.ops.adapt_json_value(hand.state, None), hand.pk])
+        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s WHERE id = %s",
+                       [table.seq, table.pk])
 
 
 def _result_json(result) -> dict:
