@@ -32,7 +32,7 @@ Rules as implemented (seed 002 §八/§九, RULES-NOTES §2 #8, #8b, #9, #10):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple
 
 RANKS = "3456789TJQKA2BR"
@@ -620,23 +620,21 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
     def on(kind: str, n: int) -> bool:
         return (want is None or want == kind) and (not size or size == n) and n <= total
 
-    fill_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
-
-    def fills(lo: int, hi: int, need: int) -> list[tuple[int, int]]:
-        """(cards, 癩子 used) of every way to make ``need`` of each rank lo…hi (a chain grows
-        from the one a rank shorter, so each window costs one step)."""
-        if hi < lo:
-            return [(0, 0)]
-        key = (lo, hi, need)
-        found = fill_cache.get(key)
-        if found is not None:
+    def fills(lo: int, hi: int, per: int, natural: int, short: int) -> list[tuple[int, int]]:
+        """(cards, 癩子 used) of every way to make ``per`` of each rank lo…hi: the natural cards
+        (``natural`` packed, ``short`` 癩子 for what is missing), then each way to let up to the
+        spare 癩子 replace natural cards as well."""
+        found = [(natural + short * lzb, short)]
+        spare = wild - short
+        if spare <= 0:
             return found
-        states = fills(lo, hi - 1, need)
-        have, b = nat[hi], bit[hi]
-        found = fill_cache[key] = [
-            (v + use * b + (need - use) * lzb, w + need - use)
-            for v, w in states
-            for use in range(min(have, need), max(0, need - wild + w) - 1, -1)]
+        ranks = [r for r in range(lo, hi + 1) if nat[r]]
+        for extra in range(1, spare + 1):
+            w = short + extra
+            for combo in combinations_with_replacement(ranks, extra):
+                if extra > 1 and any(combo.count(r) > min(nat[r], per) for r in set(combo)):
+                    continue
+                found.append((natural - sum(bit[r] for r in combo) + w * lzb, w))
         return found
 
     def solo_states(ranks: list[int], k: int) -> list[tuple[int, int, int]]:
@@ -687,9 +685,9 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
     everything = [r for r in range(15) if nat[r]]
     everything13 = [r for r in everything if r < 13]
 
-    def solo_kickers(main: range | tuple, k: int) -> list[list[tuple[int, int]]]:
-        """[j] → (cards, reading) of k solo kickers outside ``main``, j of them 癩子."""
-        by_size: list[list[int]] = [[] for _ in range(k + 1)]
+    def solo_kickers(main: range | tuple, k: int, reading: int) -> list[list[tuple]]:
+        """[j] → (cards, reading string of main + kickers, cards == reading) of k solo kickers
+        outside ``main``, j of them 癩子."""
         if len(main) == 1:  # one rank out: filter the sets built once from the whole hand
             states = solo_all.get(k)
             if states is None:
@@ -698,17 +696,19 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
         else:
             states = solo_states([r for r in everything if r not in main], k)
             out = 0
-        for v, s, t in states:
-            if not t & out:
-                by_size[s].append(v)
         # a 癩子 kicker reads as itself when it may, else as the lowest free rank
         free = lz if lz not in main else next(r for r in range(13) if r not in main)
         fb = bit[free]
-        return [[(j * lzb + v, j * fb + v) for v in by_size[k - j]]
-                for j in range(min(wild, k) + 1)]
+        rows = []
+        for j in range(min(wild, k) + 1):
+            cw, rw, same, size_ = j * lzb, reading + j * fb, j == 0 or fb == lzb, k - j
+            rows.append([(cw + v, s0[(y := rw + v) & low] + s1[y >> 15 & low] + s2[y >> 30], same)
+                         for v, sz, t in states if sz == size_ and not t & out])
+        return rows
 
-    def pair_kickers(main: range | tuple, k: int) -> list[list[tuple[int, int]]]:
-        """[w] → (cards, reading) of k pair kickers of distinct ranks outside ``main``, w 癩子."""
+    def pair_kickers(main: range | tuple, k: int, reading: int) -> list[list[tuple]]:
+        """[w] → (cards, reading string of main + kickers, cards == reading) of k pair kickers
+        of distinct ranks outside ``main``, w 癩子."""
         main_mask = sum(1 << r for r in main)
         if len(main) == 1:
             states = pair_all.get(k)
@@ -716,7 +716,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
                 states = pair_all[k] = pair_states(everything13, k)
         else:
             states = pair_states([r for r in everything13 if r not in main], k)
-        groups: list[list[tuple[int, int]]] = [[] for _ in range(wild + 1)]
+        groups: list[list[tuple]] = [[] for _ in range(wild + 1)]
         for v, rv, w, p, t in states:
             if t & main_mask:
                 continue
@@ -732,11 +732,12 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
                     v += 2 * lzb
                     rv += 2 * bit[free]
                 w += 2 * j
-            groups[w].append((v, rv))
+            y = reading + rv
+            groups[w].append((v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30], v == rv))
         return groups
 
     def emit(key: tuple[int, int, int], n: int, reading: int, mains: list[tuple[int, int]],
-             kicks: list[list[tuple[int, int]]] | None) -> None:
+             kicks: list[list[tuple]] | None) -> None:
         """Cross the main-group fills with the kickers; add each play string to its bucket."""
         bucket = buckets.get(key)
         if bucket is None:
@@ -750,16 +751,11 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
                 elif x != allwild:
                     bucket.append(s0[x & low] + s1[x >> 15 & low] + s2[x >> 30] + "/" + ys)
             return
-        tables: list[list | None] = [None] * len(kicks)
         for cm, wm in mains:
             natural = cm == reading  # no 癩子 standing in inside the main group
             bare = cm == wm * lzb  # the main group is 癩子 only
             for j in range(min(len(kicks) - 1, wild - wm) + 1):
-                rows = tables[j]
-                if rows is None:  # (cards, reading string, cards == reading) per kicker
-                    rows = tables[j] = [
-                        (ck, s0[(y := reading + rk) & low] + s1[y >> 15 & low] + s2[y >> 30],
-                         ck == rk) for ck, rk in kicks[j]]
+                rows = kicks[j]
                 if not natural and not bare:
                     bucket += [s0[(x := cm + ck) & low] + s1[x >> 15 & low] + s2[x >> 30]
                                + "/" + ys for ck, ys, _same in rows]
@@ -787,7 +783,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
                      for u in range(min(have, need), max(0, need - wild) - 1, -1)]
             main = (r,)
             kicks = None if kick is None else (
-                solo_kickers(main, k) if kick == "solo" else pair_kickers(main, k))
+                solo_kickers(main, k, need * b) if kick == "solo" else pair_kickers(main, k, need * b))
             emit((0, r, n), n, need * b, mains, kicks)
     if want is None or want == "single":
         for r in (SMALL, BIG):
@@ -800,21 +796,31 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
         if want is not None and want != kind:
             continue
         unit = per + (0 if kick is None else 1 if kick == "solo" else 2)
-        # short[i]: cards of ranks below i that must be 癩子 (prefix sums)
-        short = [0]
+        # below rank i: short[i] cards that must be 癩子, packed[i] the reading, natp[i] the
+        # natural cards the main group can use
+        short, packed, natp = [0], [0], [0]
         for r in range(ACE + 1):
             short.append(short[-1] + max(0, per - nat[r]))
+            packed.append(packed[-1] + per * bit[r])
+            natp.append(natp[-1] + min(per, nat[r]) * bit[r])
         for length in (lengths if want is None else (wl,)):
             n = unit * length
             if (size and size != n) or n > total:
                 continue
             for top in range(max(length - 1, wr + 1), ACE + 1):
-                if short[top + 1] - short[top - length + 1] > wild:
+                lo = top - length + 1
+                need = short[top + 1] - short[lo]
+                if need > wild:
                     continue
-                ranks = range(top - length + 1, top + 1)
-                kicks = None if kick is None else (
-                    solo_kickers(ranks, length) if kick == "solo" else pair_kickers(ranks, length))
-                emit((0, top, n), n, sum(bit[r] for r in ranks) * per, fills(top - length + 1, top, per), kicks)
+                reading = packed[top + 1] - packed[lo]
+                if kick is None:
+                    kicks = None
+                elif kick == "solo":
+                    kicks = solo_kickers(range(lo, top + 1), length, reading)
+                else:
+                    kicks = pair_kickers(range(lo, top + 1), length, reading)
+                emit((0, top, n), n, reading,
+                     fills(lo, top, per, natp[top + 1] - natp[lo], need), kicks)
     # bombs and the rocket
     if (not size or size == 4) and (last is None or last.tier < TIER_ROCKET):
         for r in range(13):
