@@ -200,8 +200,10 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             # an opponent with 1 card takes any low single, one with 2 perhaps a low pair
             risky = (len(cards) == 1 and danger == 1 and IDX[cards] < TWO) or (
                 len(cards) == 2 and danger == 2 and IDX[cards[0]] < ACE)
-            key = (key_cost + (3 if risky else 0), wild_used(play), _main_rank(play, laizi),
-                   -len(cards))
+            rank = _main_rank(play, laizi)
+            if risky:  # if a single or pair it must be, the highest
+                rank = -rank
+            key = (key_cost + (3 if risky else 0), wild_used(play), rank, -len(cards))
             if best is None or key < best[0]:
                 best = (key, play)
         return _action(best[1])
@@ -221,7 +223,8 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
         rank = _main_rank(play, laizi)
         # do not spend 2s / jokers on a small play unless the opponent is near the end
         high = rank >= TWO and danger > 4 and st.lead["rank"] < ACE - 2
-        key = (after - base + (1 if high else 0), wild_used(play), rank)
+        # against an opponent about to go out, beat as high as possible: he must not follow
+        key = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
         if best is None or key < best[0]:
             best = (key, play)
     # a farmer keeps the landlord from running his hand: he takes a little more damage to beat

@@ -65,3 +65,11 @@ def test_no_low_pair_into_an_opponent_with_two_cards() -> None:
     st = _playing(["4499KKK", "56", "3456789TJQ"], turn=0)
     play = _play_of(RULESET.bot_action(st, 0))
     assert len(play) != 2 or play[0] in "A2", play
+
+
+def test_farmer_beats_high_when_the_landlord_is_nearly_out() -> None:
+    """The landlord, down to one card, leads a single: the farmer after him beats it with his
+    highest single, not his lowest (the landlord must not get the trick back)."""
+    st = _playing(["58", "799JJK", "3456789TJQ"], turn=0)
+    RULESET.apply(st, 0, {"type": "play", "cards": "5"})
+    assert _play_of(RULESET.bot_action(st, 1)) == "K"
