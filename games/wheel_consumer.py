@@ -4,12 +4,20 @@ Client → server (JSON, the htmx ws extension's form of it): ``{"kind": "bet", 
 "apple", "amount": 100, "round": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
 ``{"kind": "ping"}``. Server → client: the player's whole board as one fragment with a
 top-level id (``#wheel-board``), or JSON with ``?format=json``; errors as ``#wheel-toast``.
-Every push carries the round number and version, and is rendered from the database.
+A phase change (``wheel.changed``) and the bettor's own accepted bet push the whole board,
+rendered from the database for this player. Other players' bets (``wheel.bet``) push only
+the public totals (``#wheel-total-<crop>``, ``#wheel-round-total``, ``#wheel-bettors``, or
+``{"type": "totals"}``), rendered from the message with no database read and coalesced to
+at most one frame per ``TOTALS_INTERVAL`` per socket, so a busy room costs each socket a few
+small frames a second. Every push carries the round number and version; nothing older than
+what the socket already has is sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -21,6 +29,8 @@ from games.consumers import CLOSE_POLICY, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABL
 from games.engine.errors import IllegalAction
 from games.exceptions import TableError
 from games.services import wheel_rounds
+
+TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per socket
 
 
 class WheelConsumer(AsyncWebsocketConsumer):
@@ -34,6 +44,9 @@ class WheelConsumer(AsyncWebsocketConsumer):
         conf = settings.LEYOU
         self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
         self.last = (-1, -1)
+        self.totals_pending: dict | None = None
+        self.totals_task: asyncio.Task | None = None
+        self.totals_sent_at = 0.0
         try:
             await database_sync_to_async(wheel_rounds.round_enter)(room_id=self.room_id)
         except wheel_rounds.UnknownWheelRoom:
@@ -45,6 +58,9 @@ class WheelConsumer(AsyncWebsocketConsumer):
         await self._push(fresh=True)
 
     async def disconnect(self, code: int) -> None:
+        task = getattr(self, "totals_task", None)
+        if task is not None:
+            task.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -71,6 +87,7 @@ class WheelConsumer(AsyncWebsocketConsumer):
                     object=message.get("object"), amount=message.get("amount"),
                     action_id=message.get("action_id"),
                 )
+                await self._push_own()  # the bettor's own chips, stake and balance at once
             elif kind == "resync":
                 await self._push(fresh=True)
             elif kind == "ping":
@@ -89,12 +106,54 @@ class WheelConsumer(AsyncWebsocketConsumer):
             return  # already sent a view at least this new
         await self._push()
 
-    async def _push(self, *, fresh: bool = False) -> None:
+    async def wheel_bet(self, event: dict) -> None:
+        """Someone's bet: queue the round's public totals; send them at most every interval."""
+        if getattr(self, "closing", False):
+            return
+        key = (event["number"], event["version"])
+        if key <= self.last:
+            return
+        if event["number"] != self.last[0]:
+            await self._push()  # a round this socket has not seen: the whole board first
+            return
+        if self.totals_pending is None or key > (self.totals_pending["number"],
+                                                 self.totals_pending["version"]):
+            self.totals_pending = event
+        if self.totals_task is None or self.totals_task.done():
+            self.totals_task = asyncio.ensure_future(self._totals_flush())
+
+    async def _totals_flush(self) -> None:
+        wait = self.totals_sent_at + TOTALS_INTERVAL - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)  # bets arriving meanwhile only replace the pending totals
+        event, self.totals_pending = self.totals_pending, None
+        if event is None or getattr(self, "closing", False):
+            return
+        key = (event["number"], event["version"])
+        if key <= self.last or event["number"] != self.last[0]:
+            return  # a whole board at least this new went out meanwhile
+        self.last = key
+        self.totals_sent_at = time.monotonic()
+        self.totals_sent = event
+        await self.send(text_data=board.render_totals(event, as_json=self.as_json))
+
+    async def _push_own(self) -> None:
+        """After this player's bet: his board, even if newer totals went out meanwhile."""
+        before = self.last
+        key = await self._push(fresh=True)
+        sent = getattr(self, "totals_sent", None)
+        if key is not None and key < before and sent is not None \
+                and (sent["number"], sent["version"]) == before:
+            # the board was read before a later bet's totals: put those back on top
+            await self.send(text_data=board.render_totals(sent, as_json=self.as_json))
+
+    async def _push(self, *, fresh: bool = False) -> tuple[int, int] | None:
         frame, key = await database_sync_to_async(self._render)()
         if frame is None or (key < self.last and not fresh):
-            return
+            return None
         self.last = max(self.last, key)
         await self.send(text_data=frame)
+        return key
 
     def _render(self) -> tuple[str | None, tuple[int, int]]:
         view = wheel_selectors.wheel_view(self.room_id, self.user)

@@ -93,6 +93,7 @@ def wheel_view(room_id: int, user) -> dict[str, Any] | None:
         "player_limit": config.player_limit,
         "round_limit": config.round_limit,
         "round_total": rnd.staked_total,
+        "bettors": rnd.bets.values("user_id").distinct().count(),
         "my_total": sum(mine.values()),
         "history": history,
         "last": history[0] if history else None,
@@ -146,4 +147,47 @@ def wheel_round_verify(room_id: int, number: int) -> dict[str, Any] | None:
         "outcome": outcome, "lit": list(lit_cells(outcome)),
         "spin_ok": outcome[0] == stored.get("cell") and list(lit_cells(outcome)) == stored.get(
             "lit"),
+    }
+
+
+def rooms_live(room_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Each room's live round for the lobby: its number, phase and how many players bet in it.
+
+    Two queries for any number of rooms; a room with no unsettled round is absent.
+    """
+    if not room_ids:
+        return {}
+    rounds = {
+        row["pk"]: row for row in WheelRound.objects.filter(room_id__in=room_ids)
+        .exclude(phase=WheelRound.Phase.SETTLED).values("pk", "room_id", "number", "phase")
+    }
+    bettors = dict(
+        WheelRound.objects.filter(pk__in=list(rounds)).annotate(
+            n=Count("bets__user", distinct=True)).values_list("pk", "n")
+    )
+    return {
+        row["room_id"]: {"number": row["number"], "phase": row["phase"],
+                         "bettors": bettors.get(pk, 0)}
+        for pk, row in rounds.items()
+    }
+
+
+def room_card(params: dict[str, Any]) -> dict[str, Any] | None:
+    """What a 大豐收 room's lobby card shows from its settings: the window, chips, limits.
+
+    None when the room's odds table does not load (the card then shows no wheel details).
+    """
+    from games.boards.dafengshou import amount_zh, chip_label
+
+    try:
+        config = registry.get(GAME).config_from_params(params)
+    except (KeyError, TypeError, ValueError):
+        return None
+    bet_seconds, spin_seconds = timings(params)
+    return {
+        "bet_seconds": bet_seconds, "spin_seconds": spin_seconds,
+        "chips": [chip_label(c) for c in config.chips],
+        "player_limit": amount_zh(config.player_limit),
+        "round_limit": amount_zh(config.round_limit),
+        "top_odds": max(config.odds),
     }

@@ -45,15 +45,31 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
     result = view.get("result") or {}
     if result.get("cell") is not None:
         hit = view["ring"][result["cell"]]
-        name = hit["name"] + (f" ×{hit['odds']}" if hit.get("odds") else "")
+        name = hit["name"] + ("（小）" if hit["kind"] == "small" else "") + (
+            f" ×{hit['odds']}" if hit.get("odds") else "")
         view["result_name"] = result.get("special_name") or name
     for obj in view["objects"]:
         obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
         obj["stack"] = chip_stack(obj["mine"], view["chips"])
     view["chip_styles"] = [{"value": c, "colour": CHIP_COLOURS.get(c, "#546e7a"),
-                            "label": f"{c // 1000}K" if c >= 1000 else str(c)}
-                           for c in view["chips"]]
+                            "label": chip_label(c)} for c in view["chips"]]
+    view["player_limit_label"] = amount_zh(view["player_limit"])
+    view["round_limit_label"] = amount_zh(view["round_limit"])
+    if view.get("my_last"):
+        view["my_last"]["loss"] = -view["my_last"]["net"]
     return view
+
+
+def chip_label(value: int) -> str:
+    """A chip's face: 10, 100, 1K, 10K."""
+    return f"{value // 1000}K" if value >= 1000 and value % 1000 == 0 else str(value)
+
+
+def amount_zh(value: int) -> str:
+    """A round bean amount as players read it: 5000, 10萬, 1000萬."""
+    if value >= 10000 and value % 10000 == 0:
+        return f"{value // 10000}萬"
+    return str(value)
 
 
 def render_html(view: dict[str, Any]) -> str:
@@ -68,6 +84,20 @@ def _plain(value: Any) -> Any:
 
 def render_json(view: dict[str, Any]) -> str:
     return json.dumps({"type": "wheel", **view}, default=_plain, ensure_ascii=False)
+
+
+def render_totals(event: dict[str, Any], *, as_json: bool = False) -> str:
+    """The round's public totals after other players' bets (a ``wheel.bet`` message): the
+    per-crop totals, the round total and the bettor count, each a top-level fragment by id.
+
+    Rendered from the message alone (no database read), the same for every socket: it holds
+    no player's own stakes, balance or the seed."""
+    totals = {o: int(event["totals"].get(o, 0)) for o in CROP_STYLE}
+    data = {"number": event["number"], "version": event["version"], "totals": totals,
+            "round_total": int(event["round_total"]), "bettors": int(event["bettors"])}
+    if as_json:
+        return json.dumps({"type": "totals", **data}, ensure_ascii=False)
+    return render_to_string("games/wheel/_totals.html", data)
 
 
 def render_error(code: str, message: str, *, as_json: bool = False) -> str:

@@ -15,9 +15,14 @@ light has stopped on the result; settling opens the next round while anyone is w
 * Each room's bank is its own system account (``house:wheel:<room>``): no hot row shared by
   all rooms, and its balance is the room's house result.
 * The seed never leaves the server before the round is settled; only its hash is shown.
-* Fan-out: after commit, ``wheel.changed`` (room, round number, version) goes to the room's
-  group; each socket renders its own player's view from the database, so a lost message
-  loses nothing.
+* Fan-out (``games.realtime.publish``, which never blocks this database thread on the
+  channel layer), after commit: a phase change (open, close, settle) sends ``wheel.changed``
+  (room, round number, version) and each socket renders its own player's whole board from
+  the database; a bet sends ``wheel.bet`` carrying only public figures (the per-crop totals,
+  the round total and how many players bet), which sockets coalesce into a few small frames
+  a second without reading the database. Totals are absolute, so a lost message is repaired
+  by the next one, and a lost phase change by the next push or a reconnect. The lobby hears
+  ``lobby.changed`` when a round's bettor count changes (a first bet, a new round).
 """
 
 from __future__ import annotations
@@ -28,12 +33,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from games import realtime
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
@@ -98,21 +102,32 @@ def house_account(room_id: int):
     return ledger.system_account(f"house:wheel:{room_id}")
 
 
-def _broadcast_on_commit(room_id: int, number: int, version: int) -> None:
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(wheel_group(room_id), {
-                "type": "wheel.changed", "room_id": room_id, "number": number,
-                "version": version,
-            })
-        except Exception:  # the change is saved; sockets resync on the next push or reconnect
-            logger.exception("wheel broadcast failed for room %s round %s", room_id, number)
+def _publish(room_id: int, message: dict[str, Any], *, lobby: bool = False) -> None:
+    try:
+        realtime.publish(wheel_group(room_id), message)
+        if lobby:
+            realtime.publish(realtime.LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # the change is saved; sockets resync on the next push or reconnect
+        logger.exception("wheel broadcast failed for room %s: %s", room_id, message["type"])
 
-    # after commit: nobody is told of a bet or a spin that could still roll back
-    transaction.on_commit(send)
+
+def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool = False
+                         ) -> None:
+    message = {"type": "wheel.changed", "room_id": room_id, "number": number,
+               "version": version}
+    # after commit: nobody is told of a spin or a new round that could still roll back
+    transaction.on_commit(lambda: _publish(room_id, message, lobby=lobby))
+
+
+def _bet_broadcast_on_commit(rnd: WheelRound, bettors: int, *, lobby: bool) -> None:
+    """Tell the room's sockets the round's new public totals (never who staked what)."""
+    message = {
+        "type": "wheel.bet", "room_id": rnd.room_id, "number": rnd.number,
+        "version": rnd.version, "totals": dict(rnd.totals), "round_total": rnd.staked_total,
+        "bettors": bettors,
+    }
+    # after commit: nobody is told of a bet that could still roll back
+    transaction.on_commit(lambda: _publish(rnd.room_id, message, lobby=lobby))
 
 
 def _lock_live(room_id: int) -> WheelRound | None:
@@ -231,7 +246,9 @@ def bet_place(
         rnd.staked_total += amount
         rnd.version += 1
         rnd.save(update_fields=["totals", "staked_total", "version"])
-        _broadcast_on_commit(room_id, rnd.number, rnd.version)
+        bettors = rnd.bets.values("user_id").distinct().count()
+        # the lobby shows the round's bettor count: only a player's first bet changes it
+        _bet_broadcast_on_commit(rnd, bettors, lobby=not mine)
     return bet
 
 
@@ -315,7 +332,8 @@ def round_settle(*, round_id: int) -> bool:
             if params is not None:
                 nxt = _open(rnd.room_id, params, rnd.number + 1, now, rnd.active_until)
                 number, version = nxt.number, nxt.version
-        _broadcast_on_commit(rnd.room_id, number, version)
+        # the lobby's bettor count drops to 0 with the new round
+        _broadcast_on_commit(rnd.room_id, number, version, lobby=rnd.staked_total > 0)
     return True
 
 

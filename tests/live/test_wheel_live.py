@@ -56,8 +56,13 @@ def test_two_sockets_share_one_round_and_bad_bets_change_nothing(servers, make_u
         assert "seed" not in start and seed not in json.dumps(start)
         a.send(json.dumps({"kind": "bet", "object": "apple", "amount": 100, "round": n,
                            "action_id": "a1"}))
-        seen = until(b, lambda f: f.get("type") == "wheel" and f["objects"][0]["total"] == 100)
-        assert seen["my_total"] == 0 and seed not in json.dumps(seen)
+        # A sees his own board at once; B gets only the public totals frame
+        mine = until(a, lambda f: f.get("type") == "wheel" and f["my_total"] == 100)
+        assert mine["objects"][0]["mine"] == 100
+        seen = until(b, lambda f: f.get("type") in ("wheel", "totals")
+                     and f.get("version", 0) >= mine["version"])
+        assert seen["type"] == "totals" and seen["totals"]["apple"] == 100
+        assert "my_total" not in seen and seed not in json.dumps(seen)
         for bad, code, ws in (
             ({"object": "durian", "amount": 10}, "illegal", a),
             ({"object": "apple", "amount": 100}, "over_limit", a),  # 150 per player
