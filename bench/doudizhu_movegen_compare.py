@@ -2,8 +2,8 @@
 
 Cases: the same seeded cases as bench/doudizhu_legal_plays.py (17/20-card hands, half leading,
 half following a play drawn from another random hand), converted to each library's notation.
-Each call is timed alone (best of --repeat per case), median over the cases each library can
-take. The libraries are installed for this benchmark only, never into the project's
+Each call is timed alone (best of --repeat per case; ours and theirs back to back on the same
+case, so both see the same machine load), median over the cases each library can take. The libraries are installed for this benchmark only, never into the project's
 requirements, e.g.:
 
     .venv/bin/pip install --no-deps --target var/bench-deps douzero==1.1.0 rlcard==1.2.0 \
@@ -198,9 +198,6 @@ def main() -> None:
             print(f"  {name}: not installed ({exc}); skipped")
     print(f"legal_plays vs public generators: {len(cases)} seeded no-癩子 cases, best of "
           f"{args.repeat} per call, µs; load average {os.getloadavg()[0]:.2f}")
-    ours_all = {}
-    for i, (hand, last, _lz) in enumerate(cases):
-        ours_all[i] = timed(lambda h=hand, l=last: legal_plays(h, l), args.repeat)
     for name, prepare in libraries.items():
         for label, pick in (("all", lambda c: True), ("lead", lambda c: c[1] is None),
                             ("follow", lambda c: c[1] is not None)):
@@ -214,10 +211,11 @@ def main() -> None:
                 if fn is None:
                     skipped += 1
                     continue
+                # timed back to back on the same case, so both see the same machine load
+                t_ours, mine = timed(lambda h=hand, l=last: legal_plays(h, l), args.repeat)
                 t, out = timed(fn, args.repeat)
                 theirs.append(t)
                 n_theirs += len(out)
-                t_ours, mine = ours_all[i]
                 ours.append(t_ours)
                 n_ours += len(mine)
             if not theirs:
