@@ -74,8 +74,12 @@ _rows_after_move: dict[int, tuple[int, list[Seat], Hand]] = {}
 
 
 def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
-    # The row lock makes this transaction the table's only writer until it commits.
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    # The row lock makes this transaction the table's only writer until it commits (SQLite has
+    # no FOR UPDATE: its IMMEDIATE transactions serialise writers). A plain statement: the ORM's
+    # query compilation was a tenth of a loaded server's CPU.
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    table = next(iter(Table.objects.raw(
+        f"SELECT * FROM {Table._meta.db_table} WHERE id = %s{lock}", [table_id])), None)
     rows = _rows_after_move.pop(table_id, None)
     if table is None:
         raise UnknownTable("沒有這張牌桌")
@@ -560,6 +564,7 @@ def move_submit(
         raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
     if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID):
         raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
+    _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
         with transaction.atomic():
             table = _lock_table(table_id, reuse_rows=True)
@@ -585,6 +590,28 @@ def move_submit(
         if "event_action_id_unique" in str(error):
             raise DuplicateAction("這個動作已經送出過了") from None
         raise
+
+
+def _refuse_if_surely_stale(
+    table_id: int, user, expected_seq: int | None, action_id: str | None
+) -> None:
+    """Refuse, without a transaction, a move made against a seq this process has seen passed.
+
+    The seq only grows, so a snapshot of this process's newer than ``expected_seq`` proves the
+    move stale (in the all-at-once phases two of three seats' moves are); the errors are the
+    locked path's, in its order (not seated, already sent, stale).
+    """
+    from games import selectors
+
+    if expected_seq is None:
+        return
+    snapshot = selectors.table_snapshot_in_cache(table_id, expected_seq + 1)
+    if snapshot is None or not any(s["user_id"] == user.pk for s in snapshot["seats"]):
+        return  # not known to be stale here: the locked path decides
+    if action_id and HandEvent.objects.filter(table_id=table_id, action_id=action_id).exists():
+        raise DuplicateAction("這個動作已經送出過了")
+    seq = snapshot["table"]["seq"]
+    raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)
 
 
 # --- the clock ----------------------------------------------------------------------------------
