@@ -106,3 +106,31 @@ def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
     assert table_id not in tables._rows_after_move
     assert _move(table_id, 1)
     assert _as_sent(pushed[-1][2]) == _as_sent(selectors.table_snapshot(table_id))
+
+
+def test_a_move_this_process_knows_is_stale_is_refused_without_a_transaction(
+    room, make_user, pushed, django_assert_num_queries
+):
+    """The process has seen the table past the move's seq: refused at once, same errors."""
+    from games.exceptions import DuplicateAction, NotSeated, StaleSeq
+
+    table_id = _full_table(room, make_user)
+    assert _move(table_id, 0)
+    old_seq = Table.objects.get(pk=table_id).seq
+    assert _move(table_id, 1)
+    selectors.table_snapshot_cached(table_id, None)  # as a push to this process would
+    table, hand, state = current_state(table_id)
+    index = min(registry.get(hand.game).to_act(state))
+    user = seat_user(table_id, index)
+    action = registry.get(hand.game).bot_action(state, index)
+    with django_assert_num_queries(0), pytest.raises(StaleSeq) as stale:
+        tables.move_submit(table_id=table_id, user=user, action=action,
+                           expected_seq=old_seq, action_id=None)
+    assert stale.value.seq == table.seq
+    with pytest.raises(DuplicateAction):  # a resent move keeps its own error
+        tables.move_submit(table_id=table_id, user=seat_user(table_id, 0), action=action,
+                           expected_seq=old_seq, action_id="move-0")
+    with pytest.raises(NotSeated):  # a stranger is not told about the table's seq
+        tables.move_submit(table_id=table_id, user=make_user(beans=5000), action=action,
+                           expected_seq=old_seq, action_id=None)
+    assert Table.objects.get(pk=table_id).seq == table.seq
