@@ -52,6 +52,7 @@ def test_two_sockets_share_one_round_and_bad_bets_change_nothing(servers, make_u
         # wait for a fresh window so the bets fit in it
         n = first_a["number"] + 1
         start = until(a, lambda f: f.get("number") == n and f["phase"] == "betting")
+        until(b, lambda f: f.get("number") == n and f["phase"] == "betting")
         seed = WheelRound.objects.get(room_id=room.pk, number=n).seed
         assert "seed" not in start and seed not in json.dumps(start)
         a.send(json.dumps({"kind": "bet", "object": "apple", "amount": 100, "round": n,
