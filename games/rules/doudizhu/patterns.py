@@ -422,6 +422,7 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
     bit = _BIT
     s0, s1, s2, low = _S0, _S1, _S2, _LOW15
     buckets: dict[int, list[str]] = {}  # key tier * 10000 + top * 100 + size
+    twice: set[int] = set()  # keys of airplanes of 12, 16 or 20 cards (one play, two readings)
 
     def bucket(key: int) -> list[str]:
         found = buckets.get(key)
@@ -507,6 +508,8 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
                         buckets[key].append(play)
                     else:
                         buckets[key] = [play]
+                    if per == 3 and n == 12:
+                        twice.add(key)
     for kind, per_kick in (("plane_solo", 1), ("plane_pair", 2)):
         if want is not None and want != kind:
             continue
@@ -527,6 +530,8 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
                         [r for r in present if r < 13 and c[r] >= 2 and not mask >> r & 1], length)]
                 bucket(top * 100 + n).extend(
                     [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30] for v in kicks])
+                if per_kick == 1 and n in (12, 16, 20):
+                    twice.add(top * 100 + n)
     solo42 = (want is None or want == "four_two_solo") and free(6)
     pair42 = (want is None or want == "four_two_pair") and free(8)
     if solo42 or pair42:
@@ -550,14 +555,20 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
     if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
         bucket(TIER_ROCKET * 10000 + BIG * 100 + 2).append("BR")
     out: list[str] = []
-    seen: set[str] | None = None
-    for key in sorted(buckets):
+    keys = sorted(buckets)
+    if not twice:
+        for key in keys:
+            found = buckets[key]
+            if len(found) > 1:
+                found.sort()
+            out += found
+        return out
+    seen: set[str] = set()
+    for key in keys:
         found = buckets[key]
         if len(found) > 1:
             found.sort()
-        if key < 10000 and key % 100 in (12, 16, 20):  # airplanes that read two ways
-            if seen is None:
-                seen = set()
+        if key in twice:  # airplanes that read two ways: each play once, at its first place
             fresh = [p for p in dict.fromkeys(found) if p not in seen]
             seen.update(fresh)
             out += fresh
