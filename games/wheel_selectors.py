@@ -103,6 +103,11 @@ def wheel_view(room_id: int, user) -> dict[str, Any] | None:
         view["result"] = rnd.outcome
     if rnd.phase == WheelRound.Phase.SETTLED:
         view["seed"] = rnd.seed  # revealed only after the spin
+    view["my_round"] = None
+    if rnd.phase != WheelRound.Phase.BETTING and user is not None and user.is_authenticated:
+        win = rnd.wins.filter(user=user).first()  # this player's own result, written at the close
+        if win is not None:
+            view["my_round"] = {"staked": win.staked, "payout": win.payout}
     view["my_last"] = None
     if user is not None and user.is_authenticated and history:
         win = WheelWin.objects.filter(

@@ -48,6 +48,7 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
         name = hit["name"] + ("（小）" if hit["kind"] == "small" else "") + (
             f" ×{hit['odds']}" if hit.get("odds") else "")
         view["result_name"] = result.get("special_name") or name
+    view["win_objects"] = sorted({view["ring"][c].get("object", "") for c in lit} - {""})
     for obj in view["objects"]:
         obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
         obj["stack"] = chip_stack(obj["mine"], view["chips"])

@@ -189,3 +189,27 @@ async def test_a_burst_of_bets_reaches_others_as_a_few_totals_frames(make_user):
     assert seen[-1]["bettors"] == 1 and "seed" not in json.dumps(seen)
     for comm in socks.values():
         await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_spinning_board_names_the_winning_crops_and_my_payout_not_the_seed(make_user):
+    """While the light runs the board carries what the page shows when it stops: the crops
+    that won (for their highlight) and this player's own stake and payout; never the seed."""
+    from games.rules.dafengshou.wheel import config_from_params, payout, spin
+
+    room = make_room()
+    user = make_user(beans=5000)
+    for crop in ("apple", "orange", "rice"):
+        place(room, user, crop, 100)
+    rnd = WheelRound.objects.get(room_id=room.pk)
+    WheelRound.objects.filter(pk=rnd.pk).update(closes_at=timezone.now() - timedelta(1))
+    assert wheel_rounds.round_close(round_id=rnd.pk)
+    rnd.refresh_from_db()
+    config = config_from_params(rnd.params)
+    won = payout(config, {"apple": 100, "orange": 100, "rice": 100}, spin(config, rnd.seed))
+    html = board.render_html(wheel_selectors.wheel_view(room.pk, user))
+    ring = {c["cell"]: c for c in wheel_rounds._ruleset().ring(config)}
+    crops = sorted({ring[c].get("object") for c in rnd.outcome["lit"]} - {None, ""})
+    assert f'data-win-objects="{",".join(crops)}"' in html
+    assert 'id="wheel-my-round" hidden' in html and f"派彩 <b>{won}</b> 豆" in html
+    assert rnd.seed not in html

@@ -60,6 +60,7 @@
       count.classList.toggle("urgent", left <= 5);
       return;
     }
+    if (b.dataset.phase === "settled") { showResult(b, cells); return; }
     if (b.dataset.phase !== "spinning" || b.dataset.resultCell === "") return;
     const seconds = parseFloat(b.dataset.spinSeconds || "6");
     const ends = new Date(b.dataset.settle).getTime();
@@ -70,12 +71,19 @@
     const at = Math.round(steps * (1 - Math.pow(1 - t, 3))) % RING;
     const cell = cells.find((c) => parseInt(c.dataset.cell, 10) === at);
     if (cell) cell.classList.add("on");
-    if (t >= 1) {
-      const lit = (b.dataset.lit || "").split(",").filter(Boolean);
-      cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
-      const text = $("#wheel-result-text");
-      if (text && !text.textContent) text.textContent = "開獎：" + (b.dataset.resultName || "");
-    }
+    if (t >= 1) showResult(b, cells);
+  }
+
+  // once the light has stopped: the lit cells, the result, the crops that won, my payout
+  function showResult(b, cells) {
+    const lit = (b.dataset.lit || "").split(",").filter(Boolean);
+    cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
+    const text = $("#wheel-result-text");
+    if (text && !text.textContent && b.dataset.resultName) text.textContent = "開獎：" + b.dataset.resultName;
+    const won = (b.dataset.winObjects || "").split(",").filter(Boolean);
+    $$(".bet-obj", b).forEach((o) => o.classList.toggle("won", won.includes(o.dataset.object)));
+    const mine = $("#wheel-my-round");
+    if (mine) mine.hidden = false;
   }
   setInterval(frame, 50);
 

@@ -63,6 +63,13 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     users = {name: User.objects.get(username=name) for name in ("wheel-a", "wheel-b")}
     start = {name: balance_for_user(u) for name, u in users.items()}
     assert min(start.values()) >= 2000  # the signup grant covers what they stake
+    # the lobby card speaks of the wheel (window, chips, limit), not of tables
+    card = b.locator(f".room-card[data-room='{room.pk}']")
+    text = card.inner_text()
+    assert "每局押注 8 秒" in text and "籌碼 10 / 100 / 1K" in text, text
+    assert "底分" not in text and "人在座" not in text
+    card.scroll_into_view_if_needed()
+    shot(b, "dafengshou-lobby-phone")
     for page in (a, b):
         page.click(".room-card:has-text('豐收轉盤') >> text=進入轉盤")
         page.wait_for_url(re.compile(r"/games/wheel/\d+/"))
@@ -85,6 +92,10 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     b.wait_for_selector(".bet-obj[data-object='watermelon'] .bet-total:has-text('全場 200')",
                         timeout=5000)  # A's bets reach B's screen
     assert int(b.inner_text("#wheel-balance")) == start["wheel-b"] - 30
+    # the room's figures arrive as the totals fragment: both see 240 from two bettors
+    for page in (a, b):
+        page.wait_for_selector("#wheel-round-total:has-text('240')", timeout=5000)
+        page.wait_for_selector("#wheel-bettors:has-text('2')", timeout=5000)
     shot(a, "dafengshou-betting-desktop")
     shot(b, "dafengshou-betting-phone")
     a.wait_for_selector("#wheel-board[data-phase='spinning']", timeout=15000)
