@@ -65,7 +65,43 @@ class TokenBucket:
         return True
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class LimitedJsonConsumer(AsyncWebsocketConsumer):
+    """A socket whose client frames are JSON objects: rate limited, size limited, parsed.
+
+    ``frame_parse`` answers a bad frame with an error frame (``send_error``, per consumer) and
+    past the rate limit closes with 1008; it returns the message, or None when there is none.
+    """
+
+    def limits_set(self) -> None:
+        conf = settings.LEYOU
+        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
+        self.max_bytes = conf["WS_MAX_FRAME_BYTES"]
+
+    async def frame_parse(self, text_data: str | None, bytes_data: bytes | None) -> dict | None:
+        if getattr(self, "closing", False):
+            return None
+        if not self.bucket.take():
+            self.closing = True
+            await self.close(code=CLOSE_POLICY)
+            return None
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > self.max_bytes:
+            await self.send_error("too_large", "訊息太大")
+            return None
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            await self.send_error("malformed", "訊息格式不正確")
+            return None
+        return message
+
+    async def send_error(self, code: str, message: str) -> None:
+        raise NotImplementedError
+
+
+class TableConsumer(LimitedJsonConsumer):
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message ``close_old_connections`` hop.
 
@@ -88,9 +124,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
-        conf = settings.LEYOU
-        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
-        self.max_bytes = conf["WS_MAX_FRAME_BYTES"]
+        self.limits_set()
         self.last_seq = -1
         try:
             await db(tables.connection_open)(
@@ -112,22 +146,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if getattr(self, "closing", False):
-            return
-        if not self.bucket.take():
-            self.closing = True
-            await self.close(code=CLOSE_POLICY)
-            return
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > self.max_bytes:
-            await self._send_error("too_large", "訊息太大")
-            return
-        try:
-            message = json.loads(raw)
-            if not isinstance(message, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            await self._send_error("malformed", "訊息格式不正確")
+        message = await self.frame_parse(text_data, bytes_data)
+        if message is None:
             return
         kind = message.get("kind")
         try:
@@ -158,19 +178,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                     table_id=self.table_id, by_user=self.user
                 )
             else:
-                await self._send_error("malformed", "未知的訊息類型")
+                await self.send_error("malformed", "未知的訊息類型")
         except IllegalAction as error:
-            await self._send_error(str(error.code), error.message)
+            await self.send_error(str(error.code), error.message)
         except (TypeError, ValueError):
-            await self._send_error("malformed", "訊息格式不正確")
+            await self.send_error("malformed", "訊息格式不正確")
         except StaleSeq as error:
-            await self._send_error(error.code, error.message)
+            await self.send_error(error.code, error.message)
             if error.seq is not None:  # this process's snapshot will do if it is that new
                 await self._push_snapshot(at_least=error.seq)
             else:
                 await self._push_snapshot(fresh=True)
         except TableError as error:
-            await self._send_error(error.code, error.message)
+            await self.send_error(error.code, error.message)
 
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
@@ -212,7 +232,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
         return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
 
-    async def _send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: str) -> None:
         if self.as_json:
             await self.send(text_data=json.dumps({"type": "error", "code": code,
                                                   "message": message}, ensure_ascii=False))

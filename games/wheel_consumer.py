@@ -16,16 +16,13 @@ what the socket already has is sent.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from games import wheel_selectors
 from games.boards import dafengshou as board
-from games.consumers import CLOSE_POLICY, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, TokenBucket
+from games.consumers import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
 from games.engine.errors import IllegalAction
 from games.exceptions import TableError
 from games.services import wheel_rounds
@@ -33,7 +30,7 @@ from games.services import wheel_rounds
 TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per socket
 
 
-class WheelConsumer(AsyncWebsocketConsumer):
+class WheelConsumer(LimitedJsonConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
@@ -41,8 +38,7 @@ class WheelConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
-        conf = settings.LEYOU
-        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
+        self.limits_set()
         self.last = (-1, -1)
         self.totals_pending: dict | None = None
         self.totals_task: asyncio.Task | None = None
@@ -65,19 +61,10 @@ class WheelConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if getattr(self, "closing", False):
+        message = await self.frame_parse(text_data, bytes_data)
+        if message is None:
             return
-        if not self.bucket.take():
-            self.closing = True
-            await self.close(code=CLOSE_POLICY)
-            return
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         try:
-            if len(raw.encode()) > settings.LEYOU["WS_MAX_FRAME_BYTES"]:
-                raise ValueError("too large")
-            message = json.loads(raw)
-            if not isinstance(message, dict):
-                raise ValueError("not an object")
             kind = message.get("kind")
             if kind == "bet":
                 number = message.get("round")
@@ -93,13 +80,13 @@ class WheelConsumer(AsyncWebsocketConsumer):
             elif kind == "ping":
                 await database_sync_to_async(wheel_rounds.round_enter)(room_id=self.room_id)
             else:
-                await self._error("malformed", "未知的訊息類型")
+                await self.send_error("malformed", "未知的訊息類型")
         except IllegalAction as error:
-            await self._error(str(error.code), error.message)
+            await self.send_error(str(error.code), error.message)
         except TableError as error:
-            await self._error(error.code, error.message)
+            await self.send_error(error.code, error.message)
         except (TypeError, ValueError):
-            await self._error("malformed", "訊息格式不正確")
+            await self.send_error("malformed", "訊息格式不正確")
 
     async def wheel_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or (event["number"], event["version"]) <= self.last:
@@ -162,5 +149,5 @@ class WheelConsumer(AsyncWebsocketConsumer):
         key = (view["number"], view["version"])
         return (board.render_json(view) if self.as_json else board.render_html(view)), key
 
-    async def _error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=board.render_error(code, message, as_json=self.as_json))
