@@ -2,9 +2,9 @@
 
 Cases: the same seeded cases as bench/doudizhu_legal_plays.py (17/20-card hands, half leading,
 half following a play drawn from another random hand), converted to each library's notation.
-Each call is timed alone (best of --repeat per case; ours and theirs back to back on the same
-case, so both see the same machine load), median over the cases each library can take. The libraries are installed for this benchmark only, never into the project's
-requirements, e.g.:
+Each call is timed alone (best of --repeat per case; ours and theirs back to back on the
+same case, so both see the same machine load), median over the cases each library can take.
+The libraries are installed for this benchmark only, never into the project's requirements:
 
     .venv/bin/pip install --no-deps --target var/bench-deps douzero==1.1.0 rlcard==1.2.0 \
         numpy termcolor

@@ -155,7 +155,6 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
     c = counts_of(hand)
     laizi = st.laizi
     wild_rank = IDX[laizi] if laizi else None
-    wild = c[wild_rank] if wild_rank is not None else 0
     plays = ruleset.legal_plays_for(st, seat)
     landlord = st.landlord
     opponents = [s for s in range(3) if s != seat] if seat == landlord else [landlord]

@@ -599,7 +599,8 @@ def _string_table(lo: int) -> list[str]:
     return table
 
 
-# the sorted card string of a packed multiset is _S0[v & _LOW15] + _S1[v >> 15 & _LOW15] + _S2[v >> 30]
+# the sorted card string of a packed multiset v:
+# _S0[v & _LOW15] + _S1[v >> 15 & _LOW15] + _S2[v >> 30]
 _S0, _S1, _S2 = _string_table(0), _string_table(5), _string_table(10)
 
 
@@ -793,8 +794,12 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
             mains = [(u * b + (need - u) * lzb, need - u)
                      for u in range(min(have, need), max(0, need - wild) - 1, -1)]
             main = (r,)
-            kicks = None if kick is None else (
-                solo_kickers(main, k, need * b) if kick == "solo" else pair_kickers(main, k, need * b))
+            if kick is None:
+                kicks = None
+            elif kick == "solo":
+                kicks = solo_kickers(main, k, need * b)
+            else:
+                kicks = pair_kickers(main, k, need * b)
             emit((0, r, n), n, need * b, mains, kicks)
     if want is None or want == "single":
         for r in (SMALL, BIG):

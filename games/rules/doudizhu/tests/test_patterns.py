@@ -319,7 +319,8 @@ def test_generator_matches_legacy_exactly() -> None:
         lasts = [None, *rng.sample(legal_plays(other), 3),
                  *rng.sample(legal_plays(sort_cards(other + lz), laizi=lz), 2)]
         for last in lasts:
-            assert legal_plays(hand, last, lz) == legacy_legal_plays(hand, last, lz), (hand, lz, last)
+            got = legal_plays(hand, last, lz)
+            assert got == legacy_legal_plays(hand, last, lz), (hand, lz, last)
             if not wild and (last is None or "/" not in last):
                 assert legal_plays(hand, last) == legacy_legal_plays(hand, last), (hand, last)
         for k in (2, 4, 5, 6, 8):
