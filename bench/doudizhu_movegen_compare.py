@@ -18,9 +18,9 @@ What is timed, per library (its public generator from scratch on the hand):
 - OpenSpiel 2.0.2 `dou_dizhu` (C++, `state.legal_actions()`): its states only arise from a real
   deal and bidding, so only the cases a real state can hold are taken: the landlord's first lead
   with 20 cards, and the next seat's 17-card reply to the landlord's opening play.
-The rules differ a little (none has 癩子; e.g. DouZero's 三帶一 kicker is never the trio rank,
-RLCard and OpenSpiel have no 四帶二 with the jokers as kickers): a case whose play to beat a
-library cannot read is left out of that library's figure and counted. Prints figures, asserts
+The rules differ a little (none has 癩子; some kicker sets differ, so the plays per call are
+printed too): a case whose play to beat a library cannot read is left out of that library's
+figure and counted. Prints figures, asserts
 nothing. Usage: python bench/doudizhu_movegen_compare.py [--cases 2000] [--repeat 3]
 """
 
