@@ -7,24 +7,11 @@
   let lastSeq = -1;
   let dragging = false, dragMode = true;
 
-  const $ = (sel, root) => (root || document).querySelector(sel);
-  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const { $, $$, newId } = window.Leyou;
 
   function board() { return $("#board"); }
 
-  function newId() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return "id-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
-  }
-
-  function toast(text, isError) {
-    const el = $("#toast");
-    if (!el) return;
-    el.textContent = text;
-    el.className = "toast show" + (isError ? " toast-error" : "");
-    clearTimeout(el._t);
-    el._t = setTimeout(() => { el.className = "toast"; }, 2600);
-  }
+  function toast(text, isError) { window.Leyou.toast("#toast", text, isError); }
 
   function selectedRanks() {
     return $$("#my-hand .card.selected").map((c) => c.dataset.rank).join("");

@@ -2,8 +2,7 @@
 // No rules here: the server accepts or refuses every bet and says why.
 (function () {
   "use strict";
-  const $ = (sel, root) => (root || document).querySelector(sel);
-  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const { $, $$, newId } = window.Leyou;
   const RING = 24;
   let clockOffset = 0;
   let chip = parseInt(localStorage.getItem("wheelChip") || "0", 10);
@@ -11,19 +10,7 @@
 
   function board() { return $("#wheel-board"); }
   function now() { return Date.now() + clockOffset; }
-  function newId() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
-    return Date.now().toString(36) + Math.random().toString(36).slice(2);
-  }
-
-  function toast(text, isError) {
-    const el = $("#wheel-toast");
-    if (!el) return;
-    el.textContent = text;
-    el.className = "toast show" + (isError ? " toast-error" : "");
-    clearTimeout(el._t);
-    el._t = setTimeout(() => { el.className = "toast"; }, 2600);
-  }
+  function toast(text, isError) { window.Leyou.toast("#wheel-toast", text, isError); }
 
   function applyChip() {
     const picks = $$(".chip-pick");
