@@ -13,6 +13,10 @@ orders). Then:
 * Following: never beat the partner's play (a farmer lets the other farmer's trick run) unless
   it ends the hand; beat an opponent with the cheapest play that does not break the hand; use a
   bomb only when an opponent is close to going out or the bomb nearly finishes the hand.
+* Either way, a sure finish first: a play that nothing the other seats may hold between them
+  (the deck less this hand and every play so far) can beat, leaving one play. A farmer feeds a
+  partner down to one or two cards his lowest single or pair; against an opponent with two
+  cards or fewer it beats, and leads singles or pairs, as high as it can.
 """
 
 from __future__ import annotations
