@@ -13,7 +13,6 @@ from games.rules.doudizhu.patterns import (
     RANKS,
     TIER_HARD,
     TIER_PURE,
-    TIER_ROCKET,
     TIER_SOFT,
     all_readings,
     readings_of,

@@ -345,7 +345,6 @@ def test_feng_quan_turns_over_a_whole_game() -> None:
     """Carrying the results' ``next_*`` into the next hand (as the platform does): the first
     hand's dealer is the 起莊; each 閑家 win passes the deal on; after four passes the 風圈
     turns 東 → 南, a 連莊 (dealer win or 流局) never turns it."""
-    r = yz()
     carry: dict[str, Any] = {}
     dealer = 2  # the table's first dealer
     winds = []
