@@ -71,6 +71,7 @@ class MoveOutcome:
 # return. Only a move takes an entry (and puts the new rows back on commit); any other writer
 # in this process drops it, and a writer elsewhere has moved the seq on.
 _rows_after_move: dict[int, tuple[int, list[Seat], Hand]] = {}
+_ROWS_AFTER_MOVE_MAX = 5000
 
 
 def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
@@ -91,7 +92,13 @@ def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
 def _rows_keep(table: Table, hand: Hand) -> None:
     """After commit, keep this move's rows for the table's next move in this process."""
     entry = (table.seq, table._seats_locked, hand)
-    transaction.on_commit(lambda: _rows_after_move.__setitem__(table.pk, entry))
+
+    def keep() -> None:
+        if len(_rows_after_move) >= _ROWS_AFTER_MOVE_MAX:
+            _rows_after_move.clear()  # a bound, not a policy: the next moves simply read
+        _rows_after_move[table.pk] = entry
+
+    transaction.on_commit(keep)
 
 
 def _seats_locked(table: Table) -> list[Seat]:
