@@ -18,5 +18,21 @@
       clearTimeout(el._t);
       el._t = setTimeout(() => { el.className = "toast"; }, 2600);
     },
+    // the #conn mark: set while the socket is open, the reason once it closed
+    watchConnection(unknownText, onOpen) {
+      document.addEventListener("htmx:wsOpen", (e) => {
+        const c = document.querySelector("#conn");
+        if (c) c.className = "conn ok";
+        if (onOpen) onOpen(e);
+      });
+      document.addEventListener("htmx:wsClose", (e) => {
+        const c = document.querySelector("#conn");
+        const code = e.detail && e.detail.event ? e.detail.event.code : 0;
+        if (!c) return;
+        c.className = "conn down";
+        c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
+          code === 4401 ? "請先登入" : code === 4404 ? unknownText : "重新連線中…";
+      });
+    },
   };
 })();

@@ -137,17 +137,6 @@
     const t = $("#toast");
     if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
   });
-  document.addEventListener("htmx:wsOpen", () => {
-    const c = $("#conn");
-    if (c) c.className = "conn ok";
-  });
-  document.addEventListener("htmx:wsClose", (e) => {
-    const c = $("#conn");
-    const code = e.detail && e.detail.event ? e.detail.event.code : 0;
-    if (!c) return;
-    c.className = "conn down";
-    c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-      code === 4401 ? "請先登入" : code === 4404 ? "牌桌不存在" : "重新連線中…";
-  });
+  window.Leyou.watchConnection("牌桌不存在");
   document.addEventListener("DOMContentLoaded", syncFromBoard);
 })();

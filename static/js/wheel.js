@@ -108,18 +108,8 @@
     const t = $("#wheel-toast");
     if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
   });
-  document.addEventListener("htmx:wsOpen", (e) => {
+  window.Leyou.watchConnection("場次不存在或暫停開放", (e) => {
     socket = e.detail && e.detail.socketWrapper;
-    const c = $("#conn");
-    if (c) c.className = "conn ok";
-  });
-  document.addEventListener("htmx:wsClose", (e) => {
-    const c = $("#conn");
-    const code = e.detail && e.detail.event ? e.detail.event.code : 0;
-    if (!c) return;
-    c.className = "conn down";
-    c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-      code === 4401 ? "請先登入" : code === 4404 ? "場次不存在或暫停開放" : "重新連線中…";
   });
   // keep the room's rounds coming while this page is open
   setInterval(() => { if (socket) socket.send(JSON.stringify({ kind: "ping" })); }, 60000);
