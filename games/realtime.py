@@ -65,8 +65,8 @@ def _on_sent(future) -> None:
         logger.error("broadcast failed: %r", error)
 
 
-def publish(group: str, message: dict[str, Any], *, wait: bool = False) -> None:
-    """Send ``message`` to ``group`` without blocking the caller (``wait``: until sent)."""
+def publish(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group`` without blocking the caller."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -78,13 +78,8 @@ def publish(group: str, message: dict[str, Any], *, wait: bool = False) -> None:
     if running is loop:  # called on the loop itself: schedule it there
         loop.create_task(layer.group_send(group, message)).add_done_callback(_on_sent)
         return
-    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-    future.add_done_callback(_on_sent)
-    if wait:
-        try:
-            future.result(timeout=5)
-        except Exception:
-            pass  # logged by _on_sent
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop) \
+        .add_done_callback(_on_sent)
 
 
 def table_changed(

@@ -80,14 +80,13 @@ def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any]
     Every change of a table bumps its seq, so a cached snapshot at or past the announced seq
     is as good as a new read. ``at_least=None`` always reads (connect, resync).
     """
-    cached = _snapshots.get(table_id)
-    if at_least is not None and cached is not None and cached["table"]["seq"] >= at_least:
-        return cached
+    if at_least is not None:
+        cached = table_snapshot_in_cache(table_id, at_least)
+        if cached is not None:
+            return cached
     snapshot = table_snapshot(table_id)
-    if snapshot is not None and (cached is None or snapshot["table"]["seq"] >= cached["table"]["seq"]):
-        if len(_snapshots) >= _SNAPSHOTS_MAX:
-            _snapshots.clear()
-        _snapshots[table_id] = snapshot
+    if snapshot is not None:
+        _snapshot_remember(table_id, snapshot)
     return snapshot
 
 
@@ -105,14 +104,22 @@ def table_snapshot_pushed(table_id: int, seq: int, encoded: str) -> dict[str, An
     The sockets of a table in this process share it: the first one decodes, the others find
     it in the cache at that seq (or newer).
     """
-    cached = _snapshots.get(table_id)
-    if cached is not None and cached["table"]["seq"] >= seq:
+    cached = table_snapshot_in_cache(table_id, seq)
+    if cached is not None:
         return cached
     snapshot = json.loads(encoded)
+    _snapshot_remember(table_id, snapshot)
+    return snapshot
+
+
+def _snapshot_remember(table_id: int, snapshot: dict[str, Any]) -> None:
+    """Keep the snapshot for the table's sockets in this process unless a newer one is kept."""
+    cached = _snapshots.get(table_id)
+    if cached is not None and cached["table"]["seq"] > snapshot["table"]["seq"]:
+        return
     if len(_snapshots) >= _SNAPSHOTS_MAX:
         _snapshots.clear()
     _snapshots[table_id] = snapshot
-    return snapshot
 
 
 def seat_in_snapshot(snapshot: dict[str, Any], user_id: int) -> int | None:

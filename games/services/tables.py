@@ -121,8 +121,12 @@ def _current_hand(table: Table) -> Hand | None:
     return table.hands.filter(status=Hand.Status.PLAYING).order_by("-number").first()
 
 
+def _seat_for(table: Table, user) -> Seat | None:
+    return next((s for s in _seats_locked(table) if s.user_id == user.pk), None)
+
+
 def _seat_of(table: Table, user) -> Seat:
-    seat = table.seats.filter(user=user).first()
+    seat = _seat_for(table, user)
     if seat is None:
         raise NotSeated("你不在這張牌桌")
     return seat
@@ -272,7 +276,7 @@ def connection_open(*, table_id: int, user) -> int | None:
     """A socket of the user opened: back to the seat, 托管 from a disconnect ends."""
     with transaction.atomic():
         table = _lock_table(table_id)  # raises UnknownTable: the socket is refused
-        seat = table.seats.filter(user=user).first()
+        seat = _seat_for(table, user)
         if seat is None:
             return None
         online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
@@ -291,11 +295,11 @@ def connection_open(*, table_id: int, user) -> int | None:
 def connection_close(*, table_id: int, user) -> None:
     """A socket closed; with none left the seat is played by 托管 (not an escape)."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        _rows_after_move.pop(table_id, None)  # the seat's connection count changes
-        if table is None:
+        try:
+            table = _lock_table(table_id)  # also drops the rows kept for the next move
+        except UnknownTable:
             return
-        seat = table.seats.filter(user=user).first()
+        seat = _seat_for(table, user)
         if seat is None:
             return
         seat.connections = max(0, seat.connections - 1)
@@ -525,14 +529,10 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
     hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.save()
-    seats = getattr(table, "_seats_locked", None)
-    if seats is None:
-        table.seats.update(deadline=None, deadline_seq=None)
-    else:
-        ended = [seat for seat in seats if seat.deadline is not None or seat.deadline_seq]
-        for seat in ended:
-            seat.deadline, seat.deadline_seq = None, None
-        _deadlines_save(ended)
+    ended = [s for s in _seats_locked(table) if s.deadline is not None or s.deadline_seq]
+    for seat in ended:
+        seat.deadline, seat.deadline_seq = None, None
+    _deadlines_save(ended)
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
     extra = result.extra or {}
     # what the engine hands on to the next hand (圈風, 牢莊, 荒莊 streak …) comes back in its params
@@ -575,15 +575,12 @@ def move_submit(
     try:
         with transaction.atomic():
             table = _lock_table(table_id, reuse_rows=True)
-            seat = next((s for s in _seats_locked(table) if s.user_id == user.pk), None)
-            if seat is None:
-                raise NotSeated("你不在這張牌桌")
+            seat = _seat_of(table, user)
             # A resent action normally arrives against the seq it was first sent at, which has
             # moved on: only then is the log asked whether the id was seen. An id reused at the
             # current seq is refused by the unique constraint below (the whole move rolls back).
-            if action_id and (expected_seq is None or expected_seq != table.seq):
-                if HandEvent.objects.filter(table=table, action_id=action_id).exists():
-                    raise DuplicateAction("這個動作已經送出過了")
+            if expected_seq is None or expected_seq != table.seq:
+                _refuse_if_already_sent(table_id, action_id)
             if expected_seq is not None and expected_seq != table.seq:
                 raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
             hand = _current_hand(table)
@@ -615,10 +612,14 @@ def _refuse_if_surely_stale(
     snapshot = selectors.table_snapshot_in_cache(table_id, expected_seq + 1)
     if snapshot is None or not any(s["user_id"] == user.pk for s in snapshot["seats"]):
         return  # not known to be stale here: the locked path decides
-    if action_id and HandEvent.objects.filter(table_id=table_id, action_id=action_id).exists():
-        raise DuplicateAction("這個動作已經送出過了")
+    _refuse_if_already_sent(table_id, action_id)
     seq = snapshot["table"]["seq"]
     raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)
+
+
+def _refuse_if_already_sent(table_id: int, action_id: str | None) -> None:
+    if action_id and HandEvent.objects.filter(table_id=table_id, action_id=action_id).exists():
+        raise DuplicateAction("這個動作已經送出過了")
 
 
 # --- the clock ----------------------------------------------------------------------------------
