@@ -341,18 +341,14 @@ def due_rounds_run(now: datetime | None = None) -> int:
     """The clock's step: close every due window and settle every stopped spin."""
     now = now or timezone.now()
     steps = 0
-    for pk in WheelRound.objects.filter(
-        phase=WheelRound.Phase.BETTING, closes_at__lte=now
-    ).values_list("pk", flat=True)[:200]:
-        try:
-            steps += round_close(round_id=pk)
-        except Exception:
-            logger.exception("clock: closing wheel round %s failed", pk)
-    for pk in WheelRound.objects.filter(
-        phase=WheelRound.Phase.SPINNING, settle_at__lte=now
-    ).values_list("pk", flat=True)[:200]:
-        try:
-            steps += round_settle(round_id=pk)
-        except Exception:
-            logger.exception("clock: settling wheel round %s failed", pk)
+    due = ((WheelRound.Phase.BETTING, "closes_at", round_close, "closing"),
+           (WheelRound.Phase.SPINNING, "settle_at", round_settle, "settling"))
+    for phase, deadline, step, doing in due:
+        for pk in WheelRound.objects.filter(
+            phase=phase, **{f"{deadline}__lte": now}
+        ).values_list("pk", flat=True)[:200]:
+            try:
+                steps += step(round_id=pk)
+            except Exception:
+                logger.exception("clock: %s wheel round %s failed", doing, pk)
     return steps
