@@ -31,9 +31,21 @@ Rules as implemented (seed 002 §八/§九, RULES-NOTES §2 #8, #8b, #9, #10):
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple
+
+# The C port of _classic/_wild (games/rules/doudizhu/_movegen.c, built by ./leyou); the Python
+# generators below stay the reference and are used when it is not built or LEYOU_NATIVE=0.
+# NATIVE may be set to False at run time (tests, benchmarks) to use the Python code.
+try:
+    if os.environ.get("LEYOU_NATIVE", "1") == "0":
+        raise ImportError("LEYOU_NATIVE=0")
+    from games.rules.doudizhu import _movegen as _native
+except ImportError:
+    _native = None
+NATIVE = _native is not None
 
 RANKS = "3456789TJQKA2BR"
 IDX = {ch: i for i, ch in enumerate(RANKS)}
@@ -334,6 +346,11 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
     (non-bombs by main rank, then size; then bombs by tier and rank; the rocket last) and ends
     with ``'pass'`` when following; it never holds ``'pass'`` when leading.
     """
+    if NATIVE and laizi is None:
+        # the whole call in C (reading `last` too); None when the Python code must decide
+        plays = _native.legal_classic(hand, last)
+        if plays is not None:
+            return plays
     c = counts_of(hand)
     target = None
     if last is not None and last != "pass":
@@ -390,9 +407,45 @@ def legal_patterns(hand: str, last: Pattern | None = None, laizi: str | None = N
 
 def _generate(c: list[int], laizi: int | None, last: Pattern | None, size: int = 0) -> list[str]:
     """The legal plays, weakest first: by (bomb tier, main rank, size), then by string."""
+    if NATIVE:
+        plays = _native_generate(c, laizi, last, size)
+        if plays is not None:
+            return plays
     if laizi is not None and c[laizi]:
         return _wild(c, laizi, last, size)
     return _classic(c, last, size)
+
+
+# kind codes of _movegen.c (0 = leading)
+_KIND_CODE = {
+    k: i + 1
+    for i, k in enumerate(
+        [
+            "single", "pair", "trio", "trio_single", "trio_pair", "chain", "pair_chain", "plane",
+            "plane_solo", "plane_pair", "four_two_solo", "four_two_pair", "bomb", "rocket",
+        ]
+    )
+}
+
+
+def _native_generate(c: list[int], laizi: int | None, last: Pattern | None,
+                     size: int) -> list[str] | None:
+    """_classic / _wild through the C extension, or None when the arguments are outside what it
+    takes (counts over 4, a joker twice, a size over 20, an odd play to beat): then Python."""
+    if last is None:
+        want = length = rank = tier = 0
+    else:
+        want = _KIND_CODE.get(last.kind)
+        if want is None:
+            return None
+        length, rank, tier = last.length, last.rank, last.tier
+    try:
+        counts = bytes(c)
+        if laizi is not None and c[laizi]:
+            return _native.wild(counts, laizi, want, length, rank, tier, size)
+        return _native.classic(counts, want, length, rank, tier, size)
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
 
 
 _RUN = [[RANKS[r] * n for n in range(5)] for r in range(15)]
