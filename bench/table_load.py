@@ -6,7 +6,9 @@ Each run starts its own server processes (Daphne, the clock ``manage.py runclock
 worker, with the project's real settings: BOT_THINK 0.8 s, turn clocks, BETWEEN_HANDS_SECONDS 8)
 on a fresh database, creates 3T users with sessions directly through Django, seats them with
 ``lobby.services.quick_join`` (table by table, while the clients connect) and plays 斗地主 over
-real sockets (``?format=json``) in one asyncio process:
+real sockets in one asyncio process, asking for JSON views (``?format=json``) or, with
+``--frames html``, the HTML boards a browser gets (the server renders each seat's board; the
+client reads seq, phase and its buttons off the HTML as a browser's page script does):
 
 * ``--mode human``: each seat acts 1-5 s (seeded random) after its turn comes; latency is from an
   action sent to the LAST of the table's 3 seats receiving a frame whose seq is >= the seq the
@@ -36,9 +38,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -311,6 +315,63 @@ def choose(view: dict, seat: int) -> dict | None:
     return options[0] if options else None
 
 
+HX_VALS = re.compile(r"""hx-vals=(["'])(.*?)\1""")
+
+
+class HtmlFrames:
+    """What a browser reads of the HTML board frames (the default, no ``?format=json``).
+
+    The board's root carries ``data-seq``, ``data-seat`` and ``data-phase``; the buttons in
+    ``#actions`` exist only when this seat is to act; ``取消托管`` shows the seat is in 托管. Each
+    frame becomes the same dict as a JSON frame's few fields this client reads.
+    """
+
+    ROOT = re.compile(r'id="board"[^>]*? data-seq="(\d+)"[^>]*? data-seat="(\d*)" '
+                      r'data-phase="(\w*)"')
+    ERROR = re.compile(r'id="toast" class="toast toast-error" data-code="([^"]*)"')
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def read(self, raw: str) -> dict:
+        found = self.ROOT.search(raw, 0, 400)
+        if found is None:
+            error = self.ERROR.search(raw, 0, 200)
+            return {"type": "error", "code": error.group(1)} if error else {"type": "other"}
+        seq, seat, phase = int(found.group(1)), found.group(2), found.group(3)
+        seat = int(seat) if seat else None
+        start = raw.find('id="actions"')
+        end = raw.find("</div>", start) if start >= 0 else -1
+        acting = start >= 0 and "hx-vals" in raw[start:end]
+        view = {"seat": seat, "phase": phase or "over",
+                "to_act": [seat] if acting and seat is not None else []}
+        return {"type": "table", "seq": seq, "seat": seat, "view": view, "html": raw,
+                "seats": [{"auto": "取消托管" in raw} if i == seat else {} for i in range(3)]}
+
+
+def choose_html(raw: str) -> dict | None:
+    """A browser player's choice from the buttons of his board: 提示's first play, else 不出, else
+    the option buttons in the same order of preference as :func:`choose`."""
+    start = raw.find('id="actions"')
+    actions = raw[start:raw.find("</div>", start)]
+    if "data-play" in actions:
+        hints = re.search(r'data-hints="([^"]*)"', raw)
+        plays = [p for p in json.loads(html.unescape(hints.group(1)) or "[]") if p != "pass"]
+        if plays:
+            cards, _, reading = plays[0].partition("/")
+            return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
+        return {"type": "pass"}
+    options = [value["action"] for value in (json.loads(html.unescape(v))
+                                             for _, v in HX_VALS.findall(actions))
+               if value.get("kind") == "move"]
+    for preferred in ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
+                      {"type": "ready"}, {"type": "rob", "rob": False},
+                      {"type": "double", "double": False}):
+        if preferred in options:
+            return preferred
+    return options[0] if options else None
+
+
 class Stats:
     def __init__(self) -> None:
         self.sent: dict[str, dict] = {}       # action id -> {t, seq, table, seat, ok}
@@ -341,11 +402,13 @@ class Seat:
         self.n = 0
         self.last_auto_off = 0.0
         self.last_frame = time.perf_counter()
+        self.html = HtmlFrames(seat) if run.args.frames == "html" else None
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
-        url = f"ws://127.0.0.1:{self.port}/ws/table/{self.table_id}/?format=json"
+        query = "?format=json" if self.run.args.frames == "json" else ""
+        url = f"ws://127.0.0.1:{self.port}/ws/table/{self.table_id}/{query}"
         for attempt in range(self.run.args.connect_attempts):
             try:
                 self.ws = await connect(url, additional_headers={
@@ -395,7 +458,7 @@ class Seat:
             async for raw in self.ws:
                 now = time.perf_counter()
                 self.last_frame = now
-                frame = json.loads(raw)
+                frame = json.loads(raw) if self.html is None else self.html.read(raw)
                 if frame["type"] == "error":
                     stats.errors[frame.get("code", "?")] += 1
                     self._reject()
@@ -484,7 +547,7 @@ class Seat:
         view = frame and frame.get("view")
         if not view or view["phase"] == "over":
             return
-        action = choose(view, self.seat)
+        action = choose(view, self.seat) if self.html is None else choose_html(frame["html"])
         if action is None:
             return
         self.n += 1
@@ -648,7 +711,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
     result = {
         "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
-        "sticky": args.sticky,
+        "sticky": args.sticky, "frames": args.frames,
         "settings": args.settings,
         "tables_seated": run.tables_seated,
         "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
@@ -675,7 +738,9 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
                         if run.clock_pid not in run.daphne_pids else None),  # inside Daphne
         "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
         "client_cpu_s": round(run.client_cpu, 2),
-        "postgres_cpu_s": round(sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids), 2),
+        # backends that exited inside the window read 0 at its end: only those alive throughout
+        "postgres_cpu_s": round(sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids
+                                    if run.cpu1[p] >= run.cpu0[p]), 2),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
         "by_phase": {ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
@@ -690,7 +755,8 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
 
 
 def summary_line(r: dict) -> str:
-    return (f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
+    return (f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''}"
+            f"{'/html' if r.get('frames') == 'html' else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
             f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
             f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
             f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
@@ -916,6 +982,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--drain", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--frames", choices=["json", "html"], default="json",
+                        help="what the clients ask for: JSON views (?format=json) or the HTML "
+                             "boards a browser gets (rendered per seat by the server)")
     parser.add_argument("--connect-concurrency", type=int, default=20)
     parser.add_argument("--connect-attempts", type=int, default=4)
     parser.add_argument("--open-timeout", type=float, default=20.0)
