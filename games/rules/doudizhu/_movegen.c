@@ -154,11 +154,18 @@ static inline char *gen_reserve(Gen *g) {
     return g->chars + g->used;
 }
 
+/* s has at least 8 readable bytes (every play is written into a MAX_PLAY_CHARS reservation) */
 static inline uint64_t prefix_of(const char *s, size_t len) {
-    uint64_t p = 0;
+    uint64_t p;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&p, s, 8);
+    p = __builtin_bswap64(p);
+#else
     size_t i;
-    for (i = 0; i < 8; i++) p = (p << 8) | (i < len ? (uint8_t)s[i] : 0);
-    return p;
+    p = 0;
+    for (i = 0; i < 8; i++) p = (p << 8) | (uint8_t)s[i];
+#endif
+    return len >= 8 ? p : len ? p & ~(~(uint64_t)0 >> (8 * len)) : 0;
 }
 
 /* the play just written at gen_reserve()'s pointer, ``len`` characters, into bucket ``key`` */
@@ -177,8 +184,8 @@ static inline char *put_run(char *p, int rank, int n) {
     return p;
 }
 
-/* the sorted card string of a packed multiset, as _S0[v & 32767] + _S1[..] + _S2[v >> 30] */
-static char *put_packed(char *p, uint64_t v) {
+/* the slow path of put_packed: some 5-rank group holds an impossible count */
+static char *put_packed_groups(char *p, uint64_t v) {
     int group, i;
     for (group = 0; group < 3; group++) {
         uint64_t seg = group < 2 ? (v >> (15 * group)) & 0x7fff : v >> 30;
@@ -187,8 +194,38 @@ static char *put_packed(char *p, uint64_t v) {
             unsigned n = (unsigned)(seg >> (3 * i)) & 7;
             if (n > (group == 2 && i >= 3 ? 1u : 4u)) ok = 0;
         }
-        if (!ok) continue; /* the table has no string for this group */
+        if (!ok) continue; /* the Python table has no string for this group: it writes "" */
         for (i = 0; i < 5; i++) p = put_run(p, 5 * group + i, (int)(seg >> (3 * i)) & 7);
+    }
+    return p;
+}
+
+#define FIELD_LOW 0x1249249249249ull /* bit 0 of each of the 15 rank fields */
+#define JOKER_FIELDS (BIT(SMALL) * 7 + BIT(BIG) * 7)
+static uint32_t RUN4[NRANKS]; /* four copies of each rank character */
+
+static inline int lowest_field(uint64_t v) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(v) / 3;
+#else
+    int r = 0;
+    while (!(v & 7)) v >>= 3, r++;
+    return r;
+#endif
+}
+
+/* the sorted card string of a packed multiset, as _S0[v & 32767] + _S1[..] + _S2[v >> 30].
+ * Writes up to 3 bytes past the string (the caller's buffer has MAX_PLAY_CHARS of room): each
+ * rank stores four characters and advances by its count. */
+static inline char *put_packed(char *p, uint64_t v) {
+    uint64_t over_four = (v >> 2) & (v | (v >> 1)) & FIELD_LOW; /* a field of 5, 6 or 7 */
+    if (over_four || ((v & JOKER_FIELDS) & ~(BIT(SMALL) | BIT(BIG))) || v >> 45)
+        return put_packed_groups(p, v);
+    while (v) {
+        int r = lowest_field(v);
+        memcpy(p, &RUN4[r], 4);
+        p += (v >> (3 * r)) & 7;
+        v &= ~((uint64_t)7 << (3 * r));
     }
     return p;
 }
@@ -1115,6 +1152,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen",
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__movegen(void) {
+    for (int r = 0; r < NRANKS; r++) memset(&RUN4[r], RANK_CHARS[r], 4);
     if (!PASS_STR) {
         PASS_STR = PyUnicode_InternFromString("pass");
         if (!PASS_STR) return NULL;
