@@ -20,7 +20,9 @@ What is timed, per library (its public generator from scratch on the hand):
   with 20 cards, and the next seat's 17-card reply to the landlord's opening play.
 The rules differ a little (none has 癩子; some kicker sets differ, so the plays per call are
 printed too): a case whose play to beat a library cannot read is left out of that library's
-figure and counted. Prints figures, asserts
+figure and counted. "ours" is legal_plays with the C generator (patterns.NATIVE; the figure is
+marked "(Python)" when the extension is not built or LEYOU_NATIVE=0), "py" the Python reference
+generator on the same case (patterns.NATIVE switched off for the call). Prints figures, asserts
 nothing. Usage: python bench/doudizhu_movegen_compare.py [--cases 2000] [--repeat 3]
 """
 
@@ -39,8 +41,18 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from doudizhu_legal_plays import make_cases  # noqa: E402
 
-from games.rules.doudizhu import legal_plays  # noqa: E402
+from games.rules.doudizhu import legal_plays, patterns  # noqa: E402
 from games.rules.doudizhu.patterns import RANKS, sort_cards  # noqa: E402
+
+
+def python_legal_plays(hand: str, last: str | None) -> list[str]:
+    """legal_plays with the Python reference generator."""
+    saved = patterns.NATIVE
+    patterns.NATIVE = False
+    try:
+        return legal_plays(hand, last)
+    finally:
+        patterns.NATIVE = saved
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
@@ -196,12 +208,13 @@ def main() -> None:
             libraries[name] = make()
         except ImportError as exc:
             print(f"  {name}: not installed ({exc}); skipped")
-    print(f"legal_plays vs public generators: {len(cases)} seeded no-癩子 cases, best of "
-          f"{args.repeat} per call, µs; load average {os.getloadavg()[0]:.2f}")
+    native = "C" if patterns.NATIVE else "Python: the C extension is not in use"
+    print(f"legal_plays ({native}) vs public generators: {len(cases)} seeded no-癩子 cases, "
+          f"best of {args.repeat} per call, µs; load average {os.getloadavg()[0]:.2f}")
     for name, prepare in libraries.items():
         for label, pick in (("all", lambda c: True), ("lead", lambda c: c[1] is None),
                             ("follow", lambda c: c[1] is not None)):
-            ours, theirs, n_ours, n_theirs, skipped = [], [], 0, 0, 0
+            ours, ours_py, theirs, n_ours, n_theirs, skipped = [], [], [], 0, 0, 0
             for i, case in enumerate(cases):
                 if not pick(case):
                     continue
@@ -213,16 +226,20 @@ def main() -> None:
                     continue
                 # timed back to back on the same case, so both see the same machine load
                 t_ours, mine = timed(lambda h=hand, l=last: legal_plays(h, l), args.repeat)
+                t_py, _ = timed(lambda h=hand, l=last: python_legal_plays(h, l), args.repeat)
                 t, out = timed(fn, args.repeat)
                 theirs.append(t)
+                ours_py.append(t_py)
                 n_theirs += len(out)
                 ours.append(t_ours)
                 n_ours += len(mine)
             if not theirs:
                 continue
             a, b = statistics.median(ours), statistics.median(theirs)
+            py = statistics.median(ours_py)
             print(f"  {name:9s} {label:6s} cases {len(theirs):5d} (left out {skipped:4d})  "
-                  f"ours median {a:7.1f}  theirs {b:8.1f}  ratio theirs/ours {b / a:5.2f}   "
+                  f"ours median {a:7.2f}  py {py:6.1f}  theirs {b:8.2f}  ratio theirs/ours "
+                  f"{b / a:5.2f} (py {b / py:5.2f})   "
                   f"plays/call ours {n_ours / len(ours):6.1f} theirs {n_theirs / len(theirs):6.1f}")
 
 

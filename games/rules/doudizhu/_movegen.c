@@ -81,10 +81,18 @@ static inline int key_bomb(int tier, int top) {
 
 typedef struct {
     uint64_t prefix; /* the first 8 bytes big-endian, zero padded: orders as the string does */
-    uint32_t off;
+    uint32_t off;    /* into Gen.chars, unless obj is set */
     uint16_t len;
     uint16_t key;
+    PyObject *obj;   /* a constant str of the module (borrowed), or NULL */
 } Entry;
+
+/* a play string built once when the module loads (the fixed classic plays) */
+typedef struct {
+    PyObject *obj;   /* borrowed from the module's _constants list */
+    uint64_t prefix;
+    uint16_t len;
+} Const;
 
 #define STACK_ENTRIES 256
 #define STACK_CHARS 4096
@@ -95,7 +103,7 @@ typedef struct {
     char *chars;
     size_t used, room;
     int failed;                   /* out of memory: the caller raises MemoryError */
-    uint8_t dedup[NKEYS];         /* buckets whose repeated plays are dropped (airplanes) */
+    uint64_t dedup[(NKEYS + 63) / 64]; /* buckets whose repeats are dropped (airplanes) */
     int any_dedup;
     Entry entries_stack[STACK_ENTRIES];
     char chars_stack[STACK_CHARS];
@@ -111,6 +119,13 @@ static void gen_init(Gen *g) {
     g->failed = 0;
     g->any_dedup = 0;
     memset(g->dedup, 0, sizeof g->dedup);
+}
+
+#define KEY_BIT(set, key) ((set)[(key) >> 6] >> ((key) & 63) & 1)
+#define SET_KEY_BIT(set, key) ((set)[(key) >> 6] |= (uint64_t)1 << ((key) & 63))
+static inline void mark_dedup(Gen *g, int key) {
+    SET_KEY_BIT(g->dedup, key);
+    g->any_dedup = 1;
 }
 
 static void gen_free(Gen *g) {
@@ -171,6 +186,7 @@ static inline uint64_t prefix_of(const char *s, size_t len) {
 /* the play just written at gen_reserve()'s pointer, ``len`` characters, into bucket ``key`` */
 static inline void gen_commit(Gen *g, int key, size_t len) {
     Entry *e = &g->entries[g->count++];
+    e->obj = NULL;
     e->off = (uint32_t)g->used;
     e->len = (uint16_t)len;
     e->key = (uint16_t)key;
@@ -214,6 +230,16 @@ static inline int lowest_field(uint64_t v) {
 #endif
 }
 
+static inline int lowest_bit(uint64_t v) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(v);
+#else
+    int i = 0;
+    while (!(v & 1)) v >>= 1, i++;
+    return i;
+#endif
+}
+
 /* the sorted card string of a packed multiset, as _S0[v & 32767] + _S1[..] + _S2[v >> 30].
  * Writes up to 3 bytes past the string (the caller's buffer has MAX_PLAY_CHARS of room): each
  * rank stores four characters and advances by its count. */
@@ -236,6 +262,22 @@ static inline void add_packed(Gen *g, int key, uint64_t v) {
     gen_commit(g, key, (size_t)(put_packed(start, v) - start));
 }
 
+/* a constant play: no characters to write, no str to build */
+static inline void add_const(Gen *g, int key, const Const *c) {
+    if (g->failed) return;
+    if (g->count == g->cap &&
+        grow((void **)&g->entries, g->entries_stack, &g->cap, sizeof(Entry), g->count + 1)) {
+        g->failed = 1;
+        return;
+    }
+    Entry *e = &g->entries[g->count++];
+    e->obj = c->obj;
+    e->prefix = c->prefix;
+    e->len = c->len;
+    e->key = (uint16_t)key;
+    e->off = 0;
+}
+
 static inline void add_run(Gen *g, int key, int rank, int n) {
     char *start = gen_reserve(g);
     if (!start) return;
@@ -245,17 +287,21 @@ static inline void add_run(Gen *g, int key, int rank, int n) {
 /* ------------------------------------------------------------------------------------------ */
 /* ordering: by bucket key, then by string; then the Python list */
 
+static inline const char *entry_chars(const Gen *g, const Entry *e) {
+    return e->obj ? (const char *)PyUnicode_1BYTE_DATA(e->obj) : g->chars + e->off;
+}
+
 static inline int entry_less(const Gen *g, const Entry *a, const Entry *b) {
     if (a->prefix != b->prefix) return a->prefix < b->prefix;
     if (a->len <= 8 || b->len <= 8) return a->len < b->len;
     size_t n = (a->len < b->len ? a->len : b->len) - 8;
-    int d = memcmp(g->chars + a->off + 8, g->chars + b->off + 8, n);
+    int d = memcmp(entry_chars(g, a) + 8, entry_chars(g, b) + 8, n);
     return d ? d < 0 : a->len < b->len;
 }
 
 static inline int entry_equal(const Gen *g, const Entry *a, const Entry *b) {
     return a->prefix == b->prefix && a->len == b->len &&
-           (a->len <= 8 || !memcmp(g->chars + a->off + 8, g->chars + b->off + 8, a->len - 8));
+           (a->len <= 8 || !memcmp(entry_chars(g, a) + 8, entry_chars(g, b) + 8, a->len - 8));
 }
 
 static void insertion_sort(const Gen *g, Entry *e, size_t n) {
@@ -289,8 +335,9 @@ static inline int key_less(const Gen *g, const Entry *a, const Entry *b) {
 
 static uint64_t hash_entry(const Gen *g, const Entry *e) {
     uint64_t h = 1469598103934665603ull;
+    const char *s = entry_chars(g, e);
     size_t i;
-    for (i = 0; i < e->len; i++) h = (h ^ (uint8_t)g->chars[e->off + i]) * 1099511628211ull;
+    for (i = 0; i < e->len; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
     return h;
 }
 
@@ -306,11 +353,11 @@ static PyObject *PASS_STR; /* 'pass', appended by legal_classic when following *
 /* order the entries, drop the repeated airplanes, build the list (plus 'pass' if asked) */
 static PyObject *gen_finish(Gen *g, int with_pass) {
     PyObject *list = NULL;
-    Entry *sorted = NULL, *tmp = NULL;
+    Entry *sorted = NULL, *tmp = NULL, sort_stack[2 * STACK_ENTRIES];
     size_t *seen = NULL, seen_mask = 0, n = g->count, kept = 0, i;
     if (g->failed) return PyErr_NoMemory();
     Entry *order = g->entries;
-    if (n <= 24) {
+    if (n <= 12) {
         for (i = 1; i < n; i++) { /* small: insertion sort on (key, string) */
             Entry x = order[i];
             size_t j;
@@ -318,29 +365,47 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
             order[j] = x;
         }
     } else {
-        size_t start[NKEYS + 1];
-        memset(start, 0, sizeof start);
-        sorted = malloc(n * sizeof(Entry));
-        tmp = malloc(n * sizeof(Entry));
-        if (!sorted || !tmp) {
-            PyErr_NoMemory();
-            goto done;
+        /* counting sort over the buckets in use only (a bit set of the keys seen) */
+        uint64_t used[(NKEYS + 63) / 64] = {0};
+        size_t at_key[NKEYS], w, total = 0;
+        if (n <= STACK_ENTRIES) {
+            sorted = sort_stack;
+            tmp = sort_stack + STACK_ENTRIES;
+        } else {
+            sorted = malloc(n * sizeof(Entry));
+            tmp = malloc(n * sizeof(Entry));
+            if (!sorted || !tmp) {
+                PyErr_NoMemory();
+                goto done;
+            }
         }
-        for (i = 0; i < n; i++) start[order[i].key + 1]++;
-        for (i = 1; i <= NKEYS; i++) start[i] += start[i - 1];
-        for (i = 0; i < n; i++) sorted[start[order[i].key]++] = order[i];
-        /* start[k] is now the end of bucket k */
-        size_t begin = 0;
-        for (i = 0; i < NKEYS; i++) {
-            size_t end = start[i];
-            if (end - begin > 1) merge_sort(g, sorted + begin, tmp, end - begin);
-            begin = end;
+        for (i = 0; i < n; i++) {
+            int key = order[i].key;
+            if (!KEY_BIT(used, key)) {
+                SET_KEY_BIT(used, key);
+                at_key[key] = 0;
+            }
+            at_key[key]++;
         }
+        for (w = 0; w < (NKEYS + 63) / 64; w++) /* bucket sizes -> bucket starts */
+            for (uint64_t bits = used[w]; bits; bits &= bits - 1) {
+                size_t key = 64 * w + (size_t)lowest_bit(bits), size = at_key[key];
+                at_key[key] = total;
+                total += size;
+            }
+        for (i = 0; i < n; i++) sorted[at_key[order[i].key]++] = order[i];
+        size_t begin = 0; /* at_key[k] is now the end of bucket k */
+        for (w = 0; w < (NKEYS + 63) / 64; w++)
+            for (uint64_t bits = used[w]; bits; bits &= bits - 1) {
+                size_t end = at_key[64 * w + (size_t)lowest_bit(bits)];
+                if (end - begin > 1) merge_sort(g, sorted + begin, tmp, end - begin);
+                begin = end;
+            }
         order = sorted;
     }
     if (g->any_dedup) {
         size_t in_dedup = 0, cap = 16;
-        for (i = 0; i < n; i++) in_dedup += g->dedup[order[i].key];
+        for (i = 0; i < n; i++) in_dedup += KEY_BIT(g->dedup, order[i].key);
         while (cap < 2 * in_dedup) cap *= 2;
         seen = calloc(cap, sizeof(size_t)); /* entry index + 1, 0 = empty */
         if (!seen) {
@@ -352,7 +417,7 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
     /* mark what is dropped by setting len to 0xffff (no play is that long) */
     for (i = 0; i < n; i++) {
         Entry *e = &order[i];
-        if (seen && g->dedup[e->key]) {
+        if (seen && KEY_BIT(g->dedup, e->key)) {
             if (i > 0 && order[i - 1].key == e->key && order[i - 1].len != 0xffff &&
                 entry_equal(g, &order[i - 1], e)) {
                 e->len = 0xffff; /* repeated inside its bucket */
@@ -380,7 +445,11 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
     Py_ssize_t at = 0;
     for (i = 0; i < n; i++) {
         if (order[i].len == 0xffff) continue;
-        PyObject *s = make_str(g->chars + order[i].off, order[i].len);
+        PyObject *s = order[i].obj;
+        if (s)
+            Py_INCREF(s);
+        else
+            s = make_str(g->chars + order[i].off, order[i].len);
         if (!s) {
             Py_CLEAR(list);
             goto done;
@@ -392,10 +461,64 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
         PyList_SET_ITEM(list, at, PASS_STR);
     }
 done:
-    free(sorted);
-    free(tmp);
+    if (sorted != sort_stack) {
+        free(sorted);
+        free(tmp);
+    }
     free(seen);
     return list;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* constant plays: the classic plays of a fixed shape, built as str once at import (a str per
+ * play costs ~20 ns to build, more than generating it) */
+
+static PyObject *CONSTANTS;                 /* list owning every constant str */
+static Const RUN_CONST[NRANKS][5];          /* n cards of a rank: singles .. bombs */
+static Const TRIO_SINGLE_CONST[13][NRANKS]; /* trio of r + one card of k */
+static Const TRIO_PAIR_CONST[13][13];       /* trio of r + a pair of k */
+static Const CHAIN_CONST[4][ACE + 1][13];   /* [per][lowest rank][length] */
+static Const ROCKET_CONST;
+
+static int make_const(Const *c, uint64_t packed) {
+    char buf[MAX_PLAY_CHARS];
+    size_t len = (size_t)(put_packed(buf, packed) - buf), i;
+    PyObject *o = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)len);
+    if (!o) return -1;
+    PyUnicode_InternInPlace(&o);
+    if (PyList_Append(CONSTANTS, o)) {
+        Py_DECREF(o);
+        return -1;
+    }
+    Py_DECREF(o); /* the list keeps it */
+    c->obj = o;
+    c->len = (uint16_t)len;
+    c->prefix = 0;
+    for (i = 0; i < 8; i++) c->prefix = (c->prefix << 8) | (i < len ? (uint8_t)buf[i] : 0);
+    return 0;
+}
+
+static int build_constants(void) {
+    int r, k, n, per, lo;
+    CONSTANTS = PyList_New(0);
+    if (!CONSTANTS) return -1;
+    for (r = 0; r < NRANKS; r++)
+        for (n = 1; n <= (r >= SMALL ? 1 : 4); n++)
+            if (make_const(&RUN_CONST[r][n], n * BIT(r))) return -1;
+    for (r = 0; r < 13; r++)
+        for (k = 0; k < NRANKS; k++) {
+            if (k == r) continue;
+            if (make_const(&TRIO_SINGLE_CONST[r][k], 3 * BIT(r) + BIT(k))) return -1;
+            if (k < 13 && make_const(&TRIO_PAIR_CONST[r][k], 3 * BIT(r) + 2 * BIT(k))) return -1;
+        }
+    for (per = 1; per <= 3; per++)
+        for (lo = 0; lo <= ACE; lo++)
+            for (n = 1; lo + n - 1 <= ACE; n++) {
+                uint64_t v = 0;
+                for (r = lo; r < lo + n; r++) v += per * BIT(r);
+                if (make_const(&CHAIN_CONST[per][lo][n], v)) return -1;
+            }
+    return make_const(&ROCKET_CONST, BIT(SMALL) + BIT(BIG));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -455,12 +578,12 @@ static void classic_gen(Gen *g, const int *c, const Last *last, int size) {
 #define FREE(n) ((!size || size == (n)) && (n) <= total)
     if (WANTS(KIND_SINGLE) && FREE(1))
         for (i = 0; i < np; i++)
-            if (present[i] > wr) add_run(g, key_plain(present[i], 1), present[i], 1);
+            if (present[i] > wr) add_const(g, key_plain(present[i], 1), &RUN_CONST[present[i]][1]);
     for (j = 2; j <= 3; j++)
         if (WANTS(j == 2 ? KIND_PAIR : KIND_TRIO) && FREE(j))
             for (i = 0; i < np; i++) {
                 r = present[i];
-                if (r > wr && r < SMALL && c[r] >= j) add_run(g, key_plain(r, j), r, j);
+                if (r > wr && r < SMALL && c[r] >= j) add_const(g, key_plain(r, j), &RUN_CONST[r][j]);
             }
     int singles = WANTS(KIND_TRIO_SINGLE) && FREE(4);
     int pairs = WANTS(KIND_TRIO_PAIR) && FREE(5);
@@ -471,9 +594,9 @@ static void classic_gen(Gen *g, const int *c, const Last *last, int size) {
             for (j = 0; j < np; j++) {
                 int k = present[j];
                 if (k == r) continue;
-                if (singles) add_packed(g, key_plain(r, 4), 3 * BIT(r) + BIT(k));
+                if (singles) add_const(g, key_plain(r, 4), &TRIO_SINGLE_CONST[r][k]);
                 if (pairs && k < SMALL && c[k] >= 2)
-                    add_packed(g, key_plain(r, 5), 3 * BIT(r) + 2 * BIT(k));
+                    add_const(g, key_plain(r, 5), &TRIO_PAIR_CONST[r][k]);
             }
         }
     /* maximal runs (first, end) of ranks 3..A holding at least ``per`` cards */
@@ -505,11 +628,8 @@ static void classic_gen(Gen *g, const int *c, const Last *last, int size) {
                 if (!FREE(n)) continue;
                 int top = first + length - 1 > wr + 1 ? first + length - 1 : wr + 1;
                 for (; top <= end; top++) {
-                    char *p = gen_reserve(g), *start = p;
-                    if (!p) return;
-                    for (int k = top - length + 1; k <= top; k++) p = put_run(p, k, per);
-                    gen_commit(g, key_plain(top, n), (size_t)(p - start));
-                    if (per == 3 && n == 12) g->dedup[key_plain(top, n)] = g->any_dedup = 1;
+                    add_const(g, key_plain(top, n), &CHAIN_CONST[per][top - length + 1][length]);
+                    if (per == 3 && n == 12) mark_dedup(g, key_plain(top, n));
                 }
             }
         }
@@ -535,7 +655,7 @@ static void classic_gen(Gen *g, const int *c, const Last *last, int size) {
                     }
                     if (per_kick == 1) {
                         classic_solo(&x, ranks, nr, 0, length, 0);
-                        if (n == 12 || n == 16 || n == 20) g->dedup[x.key] = g->any_dedup = 1;
+                        if (n == 12 || n == 16 || n == 20) mark_dedup(g, x.key);
                     } else {
                         classic_pairs(&x, ranks, nr, 0, length, 0);
                     }
@@ -570,15 +690,10 @@ static void classic_gen(Gen *g, const int *c, const Last *last, int size) {
         for (i = 0; i < np; i++) {
             r = present[i];
             if (r < SMALL && c[r] == 4 && bomb_beats(last, TIER_HARD, r))
-                add_run(g, key_bomb(TIER_HARD, r), r, 4);
+                add_const(g, key_bomb(TIER_HARD, r), &RUN_CONST[r][4]);
         }
-    if ((!size || size == 2) && c[SMALL] && c[BIG] && last->tier < TIER_ROCKET) {
-        char *p = gen_reserve(g);
-        if (!p) return;
-        p[0] = 'B';
-        p[1] = 'R';
-        gen_commit(g, key_bomb(TIER_ROCKET, BIG), 2);
-    }
+    if ((!size || size == 2) && c[SMALL] && c[BIG] && last->tier < TIER_ROCKET)
+        add_const(g, key_bomb(TIER_ROCKET, BIG), &ROCKET_CONST);
 #undef FREE
 }
 
@@ -888,9 +1003,10 @@ static void wild_gen(Gen *g, WildCtx *w, const int *c, int lz, const Last *last,
     /* airplanes that also read as another airplane: the Python code dedups every plain
      * bucket of 12, 16 or 20 cards */
     for (r = 0; r < NRANKS; r++) {
-        g->dedup[key_plain(r, 12)] = g->dedup[key_plain(r, 16)] = g->dedup[key_plain(r, 20)] = 1;
+        mark_dedup(g, key_plain(r, 12));
+        mark_dedup(g, key_plain(r, 16));
+        mark_dedup(g, key_plain(r, 20));
     }
-    g->any_dedup = 1;
 #undef ON
 #undef WANTS
 }
@@ -1000,11 +1116,7 @@ static PyObject *py_wild(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* rank index of a card character, -1 if none */
-static int rank_of(unsigned ch) {
-    const char *p = ch ? strchr(RANK_CHARS, (int)ch) : NULL;
-    return p ? (int)(p - RANK_CHARS) : -1;
-}
+static signed char RANK_OF[256]; /* rank index of a card character, -1 if none */
 
 /* counts of an ASCII card string; -1 on a character that is no card or an impossible count */
 static int counts_of_str(PyObject *s, int *c, int *n) {
@@ -1013,7 +1125,7 @@ static int counts_of_str(PyObject *s, int *c, int *n) {
     Py_ssize_t len = PyUnicode_GET_LENGTH(s), i;
     memset(c, 0, NRANKS * sizeof(int));
     for (i = 0; i < len; i++) {
-        int r = rank_of(p[i]);
+        int r = RANK_OF[p[i]];
         if (r < 0) return -1;
         if (++c[r] > (r >= SMALL ? 1 : 4)) return -1;
     }
@@ -1111,12 +1223,17 @@ static int read_plain(const int *c, int n, Last *out) {
     return 1;
 }
 
-static PyObject *py_legal_classic(PyObject *self, PyObject *args) {
+static PyObject *py_legal_classic(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *hand, *last_obj;
     int c[NRANKS], lc[NRANKS], n, ln, following = 0;
     Last last = {KIND_LEAD, 0, -1, -1};
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO:legal_classic", &hand, &last_obj)) return NULL;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal_classic(hand, last) takes 2 arguments");
+        return NULL;
+    }
+    hand = args[0];
+    last_obj = args[1];
     if (counts_of_str(hand, c, &n)) Py_RETURN_NONE;
     if (last_obj != Py_None) {
         if (!PyUnicode_Check(last_obj)) Py_RETURN_NONE;
@@ -1142,7 +1259,7 @@ static PyMethodDef methods[] = {
      "classic(counts, want, length, rank, tier, size) -> list[str]: patterns._classic"},
     {"wild", py_wild, METH_VARARGS,
      "wild(counts, laizi_rank, want, length, rank, tier, size) -> list[str]: patterns._wild"},
-    {"legal_classic", py_legal_classic, METH_VARARGS,
+    {"legal_classic", (PyCFunction)(void (*)(void))py_legal_classic, METH_FASTCALL,
      "legal_classic(hand, last) -> list[str] | None: legal_plays(hand, last) without 癩子, "
      "or None when the Python code must decide"},
     {NULL, NULL, 0, NULL}};
@@ -1152,10 +1269,21 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen",
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__movegen(void) {
-    for (int r = 0; r < NRANKS; r++) memset(&RUN4[r], RANK_CHARS[r], 4);
-    if (!PASS_STR) {
+    if (!CONSTANTS) { /* once per process: the tables are shared by every module object */
+        int r;
+        memset(RANK_OF, -1, sizeof RANK_OF);
+        for (r = 0; r < NRANKS; r++) {
+            memset(&RUN4[r], RANK_CHARS[r], 4);
+            RANK_OF[(unsigned char)RANK_CHARS[r]] = (signed char)r;
+        }
         PASS_STR = PyUnicode_InternFromString("pass");
-        if (!PASS_STR) return NULL;
+        if (!PASS_STR || build_constants()) {
+            Py_CLEAR(PASS_STR);
+            Py_CLEAR(CONSTANTS);
+            return NULL;
+        }
     }
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddObjectRef(m, "_constants", CONSTANTS)) Py_CLEAR(m);
+    return m;
 }
