@@ -711,7 +711,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
     result = {
         "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
-        "sticky": args.sticky, "frames": args.frames,
+        "sticky": args.sticky, "frame_format": args.frames,
         "settings": args.settings,
         "tables_seated": run.tables_seated,
         "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
@@ -756,7 +756,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
 
 def summary_line(r: dict) -> str:
     return (f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''}"
-            f"{'/html' if r.get('frames') == 'html' else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
+            f"{'/html' if r.get('frame_format') == 'html' else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
             f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
             f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
             f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
