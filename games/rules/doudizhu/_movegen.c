@@ -81,6 +81,7 @@ static inline int key_bomb(int tier, int top) {
 
 typedef struct {
     uint64_t prefix; /* the first 8 bytes big-endian, zero padded: orders as the string does */
+    uint64_t prefix2; /* the next 8 (plays of one bucket often share their first 8) */
     uint32_t off;    /* into Gen.chars, unless obj is set */
     uint16_t len;
     uint16_t key;
@@ -90,7 +91,7 @@ typedef struct {
 /* a play string built once when the module loads (the fixed classic plays) */
 typedef struct {
     PyObject *obj;   /* borrowed from the module's _constants list */
-    uint64_t prefix;
+    uint64_t prefix, prefix2;
     uint16_t len;
 } Const;
 
@@ -191,6 +192,7 @@ static inline void gen_commit(Gen *g, int key, size_t len) {
     e->len = (uint16_t)len;
     e->key = (uint16_t)key;
     e->prefix = prefix_of(g->chars + g->used, len);
+    e->prefix2 = len > 8 ? prefix_of(g->chars + g->used + 8, len - 8) : 0;
     g->used += len;
 }
 
@@ -273,6 +275,7 @@ static inline void add_const(Gen *g, int key, const Const *c) {
     Entry *e = &g->entries[g->count++];
     e->obj = c->obj;
     e->prefix = c->prefix;
+    e->prefix2 = c->prefix2;
     e->len = c->len;
     e->key = (uint16_t)key;
     e->off = 0;
@@ -293,15 +296,16 @@ static inline const char *entry_chars(const Gen *g, const Entry *e) {
 
 static inline int entry_less(const Gen *g, const Entry *a, const Entry *b) {
     if (a->prefix != b->prefix) return a->prefix < b->prefix;
-    if (a->len <= 8 || b->len <= 8) return a->len < b->len;
-    size_t n = (a->len < b->len ? a->len : b->len) - 8;
-    int d = memcmp(entry_chars(g, a) + 8, entry_chars(g, b) + 8, n);
+    if (a->prefix2 != b->prefix2) return a->prefix2 < b->prefix2;
+    if (a->len <= 16 || b->len <= 16) return a->len < b->len;
+    size_t n = (a->len < b->len ? a->len : b->len) - 16;
+    int d = memcmp(entry_chars(g, a) + 16, entry_chars(g, b) + 16, n);
     return d ? d < 0 : a->len < b->len;
 }
 
 static inline int entry_equal(const Gen *g, const Entry *a, const Entry *b) {
-    return a->prefix == b->prefix && a->len == b->len &&
-           (a->len <= 8 || !memcmp(entry_chars(g, a) + 8, entry_chars(g, b) + 8, a->len - 8));
+    return a->prefix == b->prefix && a->prefix2 == b->prefix2 && a->len == b->len &&
+           (a->len <= 16 || !memcmp(entry_chars(g, a) + 16, entry_chars(g, b) + 16, a->len - 16));
 }
 
 static void insertion_sort(const Gen *g, Entry *e, size_t n) {
@@ -493,8 +497,9 @@ static int make_const(Const *c, uint64_t packed) {
     Py_DECREF(o); /* the list keeps it */
     c->obj = o;
     c->len = (uint16_t)len;
-    c->prefix = 0;
+    c->prefix = c->prefix2 = 0;
     for (i = 0; i < 8; i++) c->prefix = (c->prefix << 8) | (i < len ? (uint8_t)buf[i] : 0);
+    for (i = 8; i < 16; i++) c->prefix2 = (c->prefix2 << 8) | (i < len ? (uint8_t)buf[i] : 0);
     return 0;
 }
 
