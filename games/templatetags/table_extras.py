@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from django import template
-from django.utils.safestring import mark_safe
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement, product
 
-from games.rules.doudizhu.patterns import IDX, RANKS, Pattern, all_readings, sort_cards
+from games.rules.doudizhu.patterns import RANKS, Pattern, all_readings, sort_cards
 
 
 def sub_multisets(hand: str):
