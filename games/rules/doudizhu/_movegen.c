@@ -28,12 +28,14 @@
  * Entry points (all validate their arguments and raise ValueError/TypeError on bad ones):
  *   classic(counts: bytes[15], want, length, rank, tier, size) -> list[str]
  *   wild(counts: bytes[15], laizi_rank, want, length, rank, tier, size) -> list[str]
- *   legal_classic(hand: str, last: str | None) -> list[str] | None
+ *   legal_plays(hand: str, last: str | None, laizi_rank: int) -> list[str] | None
  * ``want`` is 0 when leading, else the kind code of the play to beat (KIND_* below, the same
  * numbering as patterns._KIND_CODE); ``rank``/``length``/``tier`` are that play's fields.
- * legal_classic is legal_plays(hand, last) without 癩子 in one call (it reads ``last`` like
- * patterns._read_plain and appends 'pass' when following); it returns None whenever the Python
- * code must decide (a character that is no card, an impossible hand, a play it cannot read).
+ * legal_plays is patterns.legal_plays in one call (laizi_rank -1 without 癩子): it reads a plain
+ * ``last`` naturally like patterns._read_plain (in a 癩子 room a natural play reads as itself,
+ * a bomb of the 癩子 rank being the pure one) and appends 'pass' when following; it returns None
+ * whenever the Python code must decide (a character that is no card, an impossible hand, a
+ * ``cards/reading`` play, a play with no natural reading).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -352,7 +354,7 @@ static PyObject *make_str(const char *s, size_t len) {
     return o;
 }
 
-static PyObject *PASS_STR; /* 'pass', appended by legal_classic when following */
+static PyObject *PASS_STR; /* 'pass', appended by legal_plays when following */
 
 /* order the entries, drop the repeated airplanes, build the list (plus 'pass' if asked) */
 static PyObject *gen_finish(Gen *g, int with_pass) {
@@ -1085,6 +1087,8 @@ static PyObject *py_classic(PyObject *self, PyObject *args) {
     return out;
 }
 
+static PyObject *run_wild(const int *c, int lz, const Last *last, int size, int with_pass);
+
 static PyObject *py_wild(PyObject *self, PyObject *args) {
     PyObject *counts;
     int lz, want, length, rank, tier, size, c[NRANKS];
@@ -1098,6 +1102,11 @@ static PyObject *py_wild(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "laizi_rank must be 0..12 with a 癩子 in hand");
         return NULL;
     }
+    return run_wild(c, lz, &last, size, 0);
+}
+
+/* _wild on valid arguments, and the list (plus 'pass' if asked) */
+static PyObject *run_wild(const int *c, int lz, const Last *last, int size, int with_pass) {
     Gen *g = malloc(sizeof(Gen));
     WildCtx *w = malloc(sizeof(WildCtx));
     if (!g || !w) {
@@ -1111,8 +1120,8 @@ static PyObject *py_wild(PyObject *self, PyObject *args) {
     w->ys = w->ys_stack;
     w->ys_room = sizeof w->ys_stack;
     w->nkicks = w->ys_used = 0;
-    wild_gen(g, w, c, lz, &last, size);
-    PyObject *out = gen_finish(g, 0);
+    wild_gen(g, w, c, lz, last, size);
+    PyObject *out = gen_finish(g, with_pass);
     if (w->kicks != w->kicks_stack) free(w->kicks);
     if (w->ys != w->ys_stack) free(w->ys);
     gen_free(g);
@@ -1228,29 +1237,40 @@ static int read_plain(const int *c, int n, Last *out) {
     return 1;
 }
 
-static PyObject *py_legal_classic(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *hand, *last_obj;
     int c[NRANKS], lc[NRANKS], n, ln, following = 0;
+    long lz;
     Last last = {KIND_LEAD, 0, -1, -1};
     (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "legal_classic(hand, last) takes 2 arguments");
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "legal_plays(hand, last, laizi_rank) takes 3 arguments");
         return NULL;
     }
     hand = args[0];
     last_obj = args[1];
+    lz = PyLong_AsLong(args[2]);
+    if (lz == -1 && PyErr_Occurred()) return NULL;
+    if (lz < -1 || lz > TWO) {
+        PyErr_SetString(PyExc_ValueError, "laizi_rank must be -1 (none) or 0..12");
+        return NULL;
+    }
     if (counts_of_str(hand, c, &n)) Py_RETURN_NONE;
     if (last_obj != Py_None) {
         if (!PyUnicode_Check(last_obj)) Py_RETURN_NONE;
         if (PyUnicode_CompareWithASCIIString(last_obj, "pass") != 0) {
+            /* a plain play read naturally; a 'cards/reading' play, or one that is no natural
+             * play (in a 癩子 room it may still have a substituted reading): Python decides */
             if (counts_of_str(last_obj, lc, &ln) || !read_plain(lc, ln, &last)) Py_RETURN_NONE;
             if (CHAIN_MIN[last.want] &&
                 (last.length < CHAIN_MIN[last.want] || last.length > CHAIN_MAX[last.want]))
                 Py_RETURN_NONE; /* a chain longer than any the generator makes: Python's call */
+            if (last.want == KIND_BOMB && last.rank == lz) last.tier = TIER_PURE;
             if (last.tier) last.want = KIND_BOMB_ONLY;
             following = 1;
         }
     }
+    if (lz >= 0 && c[lz]) return run_wild(c, (int)lz, &last, 0, following);
     Gen gen;
     gen_init(&gen);
     classic_gen(&gen, c, &last, 0);
@@ -1264,9 +1284,9 @@ static PyMethodDef methods[] = {
      "classic(counts, want, length, rank, tier, size) -> list[str]: patterns._classic"},
     {"wild", py_wild, METH_VARARGS,
      "wild(counts, laizi_rank, want, length, rank, tier, size) -> list[str]: patterns._wild"},
-    {"legal_classic", (PyCFunction)(void (*)(void))py_legal_classic, METH_FASTCALL,
-     "legal_classic(hand, last) -> list[str] | None: legal_plays(hand, last) without 癩子, "
-     "or None when the Python code must decide"},
+    {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL,
+     "legal_plays(hand, last, laizi_rank) -> list[str] | None: patterns.legal_plays in one "
+     "call (laizi_rank -1 without 癩子), or None when the Python code must decide"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen",

@@ -346,11 +346,13 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
     (non-bombs by main rank, then size; then bombs by tier and rank; the rocket last) and ends
     with ``'pass'`` when following; it never holds ``'pass'`` when leading.
     """
-    if NATIVE and laizi is None:
-        # the whole call in C (reading `last` too); None when the Python code must decide
-        plays = _native.legal_classic(hand, last)
-        if plays is not None:
-            return plays
+    if NATIVE:
+        # the whole call in C (reading a plain `last` too); None when the Python code must decide
+        lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
+        if lz is not None:
+            plays = _native.legal_plays(hand, last, lz)
+            if plays is not None:
+                return plays
     c = counts_of(hand)
     target = None
     if last is not None and last != "pass":
@@ -416,6 +418,7 @@ def _generate(c: list[int], laizi: int | None, last: Pattern | None, size: int =
     return _classic(c, last, size)
 
 
+_LAIZI_RANK = {RANKS[r]: r for r in range(13)}  # what _movegen.legal_plays takes as 癩子
 # kind codes of _movegen.c (0 = leading)
 _KIND_CODE = {
     k: i + 1

@@ -171,6 +171,10 @@ def test_size_argument_matches_reference() -> None:
         ("3333444455556666777788889999TTTTJJJJ", "3333", None),
         ("3333444455556666777788889999", "345678", "5"),
         ("33445566778899TTJJQQKKAA22BR5555", None, "5"),  # over 500 kicker sets for a main group
+        # 癩子 rooms: plain plays to beat that are no natural play, pure and soft bombs, no 癩子
+        ("3456789TT", "3347", "7"), ("33334444577", "7777", "7"), ("3333444457", "4447/4444", "7"),
+        ("3333444457", "6666", "7"), ("3333444456", "7777", "7"), ("BR345", "BR", "5"),
+        ("33344455", "3334", "B"), ("33344455", "3334", "x"), ("33344455", "3334/3333", ""),
     ],
 )
 def test_odd_inputs_match_reference(hand: str, last: str | None, laizi: str | None) -> None:
@@ -201,8 +205,15 @@ def test_bad_arguments_raise() -> None:
         mg.wild(bytes([0] + [1] * 14), 0, 0, 0, 0, 0, 0)  # no 癩子 in hand
     with pytest.raises(OverflowError):
         mg.wild(ok, 2**70, 0, 0, 0, 0, 0)
-    assert mg.legal_classic(123, None) is None
-    assert mg.legal_classic("33", 5) is None
-    assert mg.legal_classic("3\u4e00", None) is None
-    assert mg.legal_classic("33", "3") == ["pass"]
+    assert mg.legal_plays(123, None, -1) is None
+    assert mg.legal_plays("33", 5, -1) is None
+    assert mg.legal_plays("3\u4e00", None, -1) is None
+    assert mg.legal_plays("33", "3", -1) == ["pass"]
+    assert mg.legal_plays("3337", "3338/3333", 4) is None  # a reading: Python reads it
+    with pytest.raises(ValueError):
+        mg.legal_plays("33", None, 13)
+    with pytest.raises(TypeError):
+        mg.legal_plays("33", None, "3")
+    with pytest.raises(TypeError):
+        mg.legal_plays("33", None)
     assert mg.classic(ok, 0, 0, 0, 0, 0) == reference(patterns._classic, list(ok), None, 0)
