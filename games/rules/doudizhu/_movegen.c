@@ -19,11 +19,14 @@
  * multisets enumerated on the packed vectors); with 癩子 the main group is filled from the
  * natural cards with 癩子 making up what is missing and, with spare 癩子, every way of replacing
  * natural cards too, crossed with the kicker sets of the other ranks. Every play string goes
- * into one flat character buffer with an entry (bucket key, offset, length, an 8-byte prefix);
- * the entries are then ordered by bucket (bomb tier, main rank, size: a counting sort over the
- * 375 possible buckets) and by string inside a bucket (the prefix compares as an integer, the
- * rest with memcmp), airplanes that read two ways are deduplicated as the Python code does,
- * and the Python list of str is built once at the end. Nothing is cached between calls.
+ * into one flat character buffer with an entry (bucket key, offset, length, its first 16 bytes
+ * as two big-endian integers); the entries are then ordered by bucket (bomb tier, main rank,
+ * size: a counting sort over the buckets in use of the 375 possible) and by string inside a
+ * bucket (merge sort; the prefix words compare as integers, the rest with memcmp), airplanes
+ * that read two ways are deduplicated as the Python code does (a hash set across buckets), and
+ * the Python list of str is built once at the end. The classic plays of a fixed shape (runs of
+ * a rank, 三帶一/三帶二, chains) are str constants made when the module loads, since making a
+ * str costs more than generating the play; no result is cached between calls.
  *
  * Entry points (all validate their arguments and raise ValueError/TypeError on bad ones):
  *   classic(counts: bytes[15], want, length, rank, tier, size) -> list[str]
