@@ -372,6 +372,30 @@ def choose_html(raw: str) -> dict | None:
     return options[0] if options else None
 
 
+class Pacer:
+    """The server's per-socket token bucket (``LEYOU["WS_RATE_PER_SECOND"]`` / ``_BURST``),
+    kept by the client with a 10 % margin, so that a client with no think time stays under the
+    limit as a well-behaved program must (past it the server closes the socket with 1008).
+
+    ``reserve`` takes a token and says how long to wait before sending; the tokens may go
+    negative, so messages reserved later wait longer and keep their order.
+    """
+
+    def __init__(self) -> None:
+        from django.conf import settings
+
+        self.rate = 0.9 * settings.LEYOU["WS_RATE_PER_SECOND"]
+        self.capacity = settings.LEYOU["WS_RATE_BURST"] - 2
+        self.tokens, self.stamp = float(self.capacity), time.monotonic()
+
+    def reserve(self) -> float:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
 class Stats:
     def __init__(self) -> None:
         self.sent: dict[str, dict] = {}       # action id -> {t, seq, table, seat, ok}
@@ -385,6 +409,8 @@ class Stats:
         self.connect_fail = 0
         self.connect_retries = 0
         self.resyncs = 0
+        self.paced = 0            # sends the client held back to stay under the rate limit
+        self.paced_s = 0.0
         self.auto_offs = 0
         self.in_hand: dict[int, bool] = {}
         self.in_hand_samples: list[tuple[float, float]] = []
@@ -403,6 +429,7 @@ class Seat:
         self.last_auto_off = 0.0
         self.last_frame = time.perf_counter()
         self.html = HtmlFrames(seat) if run.args.frames == "html" else None
+        self.pacer = Pacer()
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -560,6 +587,11 @@ class Seat:
                                           "action_id": aid}))
 
     async def _send(self, message: dict) -> None:
+        wait = self.pacer.reserve()
+        if wait > 0:
+            self.run.stats.paced += 1
+            self.run.stats.paced_s += wait
+            await asyncio.sleep(wait)
         try:
             await self.ws.send(json.dumps(message))
         except Exception:
@@ -725,6 +757,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         "events_by": events_by,
         "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
         "connect_retries": st.connect_retries, "resyncs": st.resyncs, "poll_s": args.poll,
+        "paced_sends": st.paced, "paced_wait_s": round(st.paced_s, 1),
         "frames": st.table_frames, "wrong_view_frames": st.wrong_view,
         "spectator_frames": st.spectator, "wrong_view_samples": st.wrong_samples,
         "actions_in_window": in_window, "actions_per_s": round(in_window / elapsed, 1),
@@ -764,7 +797,7 @@ def summary_line(r: dict) -> str:
             f"{sum(r['errors'].values())} (unaccounted {r['unaccounted']}); acked {r['acked_total']} "
             f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
             f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
-            f"events_by={r['events_by']} resyncs={r['resyncs']} connect_retries={r['connect_retries']} "
+            f"events_by={r['events_by']} resyncs={r['resyncs']} paced={r['paced_sends']} connect_retries={r['connect_retries']} "
             f"connect_fail={r['connect_fail']} ramp={r['ramp_s']}s load={r['loadavg_1m']}")
 
 
