@@ -777,8 +777,13 @@ static void wild_solo(WildCtx *w, const int *ranks, int nranks, int i, int size,
                       int smallest) {
     if (i == nranks) {
         if (size < smallest) return;
-        int j = w->k - size;
-        uint64_t fb = BIT(w->free_rank);
+        int j = w->k - size, f = w->free_rank;
+        /* free_rank is the 癩子 rank or the lowest rank outside the main group; in the latter
+         * case the natural kickers may hold that rank already, and the reading must not get
+         * more than four of it (solo_kickers in patterns.py: the next rank outside main) */
+        if (j && f != w->lz && w->k > 4)
+            while ((w->main_mask >> f & 1) || (int)((v >> (3 * f)) & 7) + j > 4) f++;
+        uint64_t fb = BIT(f);
         add_kick(w, v + j * w->lzb, w->reading + j * fb + v, j == 0 || fb == w->lzb, j);
         return;
     }

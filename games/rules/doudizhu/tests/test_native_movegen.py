@@ -124,10 +124,10 @@ def test_wild_matches_reference() -> None:
 
 @needs_native
 def test_wild_rank_stacked_on_kickers() -> None:
-    """With the 癩子 rank inside the chain, a 癩子 kicker reads as the lowest free rank, which may
-    already hold natural kickers: the reading then has five of a rank, which the Python string
-    tables write as nothing (``33334445556667778888/333444555666777``, a reference quirk). The
-    C code writes the same strings."""
+    """With the 癩子 rank inside the chain, a 癩子 kicker reads as the lowest rank outside it
+    whose count stays at most four: natural kickers may already hold the lowest one
+    (``33334445556667778888`` with 癩子 3 reads its 20-card 飛機帶翅膀 as ...88889, once
+    ``/333444555666777`` with five 8s written as nothing). C and Python agree on these hands."""
     for hand, laizi in (("33334445556667778888", "3"), ("3333444555666777888B", "3"),
                         ("4444555666777888999R", "4"), ("333344455566677788", "3")):
         for last in (None, "444555666777889T", "33344455566677788899"):

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from games.engine.cards import doudizhu_deck
-from games.rules.doudizhu import beats, classify, legal_plays
+from games.rules.doudizhu import beats, classify, legal_plays, patterns
 from games.rules.doudizhu.patterns import (
+    ACE,
     IDX,
     RANKS,
     TIER_HARD,
@@ -326,3 +327,122 @@ def test_generator_matches_legacy_exactly() -> None:
             cards = sort_cards("".join(rng.sample(hand, min(k, len(hand)))))
             assert [p.play for p in readings_of(cards, lz)] == [
                 p.play for p in legacy_readings_of(cards, lz)], (cards, lz)
+
+
+# -- 癩子 readings are sound -------------------------------------------------------------------
+#
+# Every play legal_plays returns in a 癩子 room must be a well-formed reading: as long as the
+# cards, at most four of a rank, jokers never stood for, a card type, beating the play on the
+# table, and listed once. 33334445556667778888 with 癩子 3 once gave the 20-card 飛機帶翅膀
+# '33334445556667778888/333444555666777': the 癩子 kicker read as 8, the lowest rank outside the
+# chain, next to four natural 8s, and the five 8s were written as nothing.
+
+STACKED_KICKER = ("33334445556667778888", "3")  # regression: the case above
+
+
+def plane_heavy_deal(rng: random.Random) -> tuple[str, str]:
+    """A hand of ``wild`` (1–4) 癩子 of a random rank around a run of trios (often holding the
+    癩子 rank) and a four of a kind beside it: the hands where 癩子 kickers pile up on a rank."""
+    laizi = RANKS[rng.randrange(13)]
+    wild = rng.choice((1, 2, 3, 4, 4))
+    counts = dict.fromkeys(RANKS, 0)
+    counts[laizi] = wild
+    length = rng.choice((2, 3, 4, 5, 5))
+    lz = IDX[laizi]
+    if lz <= ACE and rng.random() < 0.6:  # the chain holds the 癩子 rank
+        lo = rng.randint(max(0, lz - length + 1), min(lz, ACE + 1 - length))
+    else:
+        lo = rng.randint(0, ACE + 1 - length)
+    chain = RANKS[lo:lo + length]
+    for r in chain:
+        if r != laizi:
+            counts[r] = 3
+    # natural cards on the rank a 癩子 kicker falls back to (the lowest outside the chain)
+    # or on another one
+    outside = [r for r in RANKS[:13] if r not in chain and r != laizi]
+    quad = outside[0] if rng.random() < 0.6 else rng.choice(outside)
+    counts[quad] = min(rng.choice((2, 3, 4, 4)), 20 - sum(counts.values()))
+    rest = [ch for ch in "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+            if ch != laizi]
+    rng.shuffle(rest)
+    size = rng.randint(sum(counts.values()), 20)
+    for ch in rest:
+        if sum(counts.values()) >= size:
+            break
+        if counts[ch] < (1 if ch in "BR" else 4):
+            counts[ch] += 1
+    return sort_cards("".join(ch * n for ch, n in counts.items())), laizi
+
+
+def random_deal(rng: random.Random) -> tuple[str, str]:
+    deck = doudizhu_deck()
+    rng.shuffle(deck)
+    laizi = RANKS[rng.randrange(13)]
+    wild = rng.randint(1, 4)
+    n = rng.randint(max(wild, 5), 20)
+    others = [ch for ch in deck if ch != laizi]
+    return sort_cards("".join(others[: n - wild]) + laizi * wild), laizi
+
+
+def unsound(plays: list[str], last: str | None, laizi: str) -> list[tuple[str, str]]:
+    """(play, what is wrong) for each play of a legal_plays list that is no sound reading."""
+    wrong = []
+    if len(set(plays)) != len(plays):
+        wrong.append(("", "a string listed twice"))
+    for play in plays:
+        if play == "pass":
+            continue
+        cards, _, reading = play.partition("/")
+        reading = reading or cards
+        if len(reading) != len(cards):
+            wrong.append((play, "reading not as long as the cards"))
+        elif any(reading.count(r) > 4 for r in RANKS[:13]):
+            wrong.append((play, "five of a rank"))
+        elif reading.count("B") != cards.count("B") or reading.count("R") != cards.count("R"):
+            wrong.append((play, "a joker stood for"))
+        elif classify(play, laizi) is None:
+            wrong.append((play, "no card type"))
+        elif last is not None and not beats(play, last, laizi):
+            wrong.append((play, f"does not beat {last}"))
+    return wrong
+
+
+def both_generators(hand: str, last: str | None, laizi: str) -> list[list[str]]:
+    """legal_plays from the generator in use and, when that is C, from the Python reference."""
+    lists = [legal_plays(hand, last, laizi)]
+    if patterns.NATIVE:
+        patterns.NATIVE = False
+        try:
+            lists.append(legal_plays(hand, last, laizi))
+        finally:
+            patterns.NATIVE = True
+    return lists
+
+
+def test_stacked_kicker_regression() -> None:
+    hand, laizi = STACKED_KICKER
+    for plays in both_generators(hand, None, laizi):
+        assert unsound(plays, None, laizi) == []
+        whole = [p for p in plays if p.partition("/")[0] == hand]
+        assert whole == ["33334445556667778888/33344455566677788889"]
+    p = classify("33334445556667778888/33344455566677788889", laizi)
+    assert (p.kind, p.rank, p.length) == ("plane_solo", IDX["7"], 5)
+
+
+@pytest.mark.parametrize("deal_kind", ["plane_heavy", "random"])
+def test_wild_readings_are_sound(deal_kind: str) -> None:
+    """Seeded hands with 1–4 癩子 of a random rank, leading and following a play of the hand's
+    own list (the hardest to beat: the same shape) and of a random other hand."""
+    rng = random.Random(f"sound-{deal_kind}")
+    make = plane_heavy_deal if deal_kind == "plane_heavy" else random_deal
+    for i in range(60 if deal_kind == "plane_heavy" else 120):
+        hand, laizi = make(rng)
+        lead = both_generators(hand, None, laizi)
+        for plays in lead:
+            assert unsound(plays, None, laizi) == [], (hand, laizi)
+        other, _ = random_deal(rng)
+        lasts = [rng.choice(lead[0])] + rng.sample(legal_plays(other, None, laizi), 1)
+        for last in lasts:
+            for plays in both_generators(hand, last, laizi):
+                assert plays[-1] == "pass"
+                assert unsound(plays, last, laizi) == [], (hand, last, laizi)

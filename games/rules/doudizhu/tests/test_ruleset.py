@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 
 import pytest
 
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.testing import check_game
 from games.rules.doudizhu import RULESET, Config, State
+from games.rules.doudizhu.patterns import RANKS, classify, sort_cards
 from games.rules.doudizhu.scoring import escape_factor
+from games.rules.doudizhu.tests.test_patterns import STACKED_KICKER, plane_heavy_deal
 
 R = RULESET
 
@@ -475,3 +479,42 @@ def test_menzhua_redeal_and_no_rob() -> None:
         act(st, seat, {"type": "bid", "call": False})
     assert st.deal_no == 1 and st.phase == "bidding" and st.looked == [False] * 3
     assert R.new_game(Config(variant="menzhua"), "mz-r", 3).hands != st.hands
+
+
+def test_laizi_generated_plays_are_accepted() -> None:
+    """Every play legal_actions offers in a 癩子 room (from legal_plays, split at '/') is taken
+    by apply, as the reading it names, leading and following; among the hands the 20-card
+    飛機帶翅膀 whose 癩子 kicker once read as a fifth 8."""
+    cfg = Config(variant="laizi", seat_beans=(0, 0, 0), double_threshold=10)
+    base = to_playing(cfg, "lz-accept")
+    rng = random.Random(5)
+    hands = [STACKED_KICKER] + [plane_heavy_deal(rng) for _ in range(6)]
+    for hand, laizi in hands:
+        st = copy.deepcopy(base)
+        st.laizi = laizi
+        ll = st.landlord
+        nxt = (ll + 1) % 3
+        st.hands[ll] = hand
+        follower = sort_cards("".join(rng.sample([c for c in RANKS for _ in range(4)][:52], 17)))
+        st.hands[nxt] = follower
+        leads = [a for a in R.legal_actions(st, ll) if a["type"] == "play"]
+        assert leads
+        picked = leads if hand == STACKED_KICKER[0] else rng.sample(leads, min(150, len(leads)))
+        for action in picked:
+            trial = copy.deepcopy(st)
+            act(trial, ll, action)
+            reading = action.get("as", action["cards"])
+            assert trial.lead["reading"] == reading, action
+            assert trial.lead["name"] == classify(f"{action['cards']}/{reading}", laizi).name
+        # follow one lead with every reply the next seat is offered
+        lead = rng.choice(leads)
+        act(st, ll, lead)
+        if st.phase != "playing":
+            continue
+        for action in R.legal_actions(st, nxt):
+            if action["type"] != "play":
+                continue
+            trial = copy.deepcopy(st)
+            act(trial, nxt, action)
+            assert trial.lead["seat"] == nxt and trial.lead["reading"] == action.get(
+                "as", action["cards"])
