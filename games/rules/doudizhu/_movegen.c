@@ -87,18 +87,23 @@ static inline int key_bomb(int tier, int top) {
 typedef struct {
     uint64_t prefix; /* the first 8 bytes big-endian, zero padded: orders as the string does */
     uint64_t prefix2; /* the next 8 (plays of one bucket often share their first 8) */
-    uint32_t off;    /* into Gen.chars, unless obj is set */
-    uint16_t len;
+    uint32_t off;    /* into Gen.chars, or a constant's index in CONSTANTS when is_const */
     uint16_t key;
-    PyObject *obj;   /* a constant str of the module (borrowed), or NULL */
-} Entry;
+    uint8_t len;     /* DROPPED once the entry is found to repeat an earlier one */
+    uint8_t is_const;
+} Entry; /* 24 bytes: the sort moves every entry several times, so it is kept small */
+
+#define DROPPED 0xff /* no play is that long (MAX_PLAY_CHARS) */
 
 /* a play string built once when the module loads (the fixed classic plays) */
 typedef struct {
     PyObject *obj;   /* borrowed from the module's _constants list */
     uint64_t prefix, prefix2;
+    uint32_t index;  /* its place in that list */
     uint16_t len;
 } Const;
+
+static PyObject *CONSTANTS; /* list owning every constant str */
 
 #define STACK_ENTRIES 256
 #define STACK_CHARS 4096
@@ -132,6 +137,22 @@ static void gen_init(Gen *g) {
 static inline void mark_dedup(Gen *g, int key) {
     SET_KEY_BIT(g->dedup, key);
     g->any_dedup = 1;
+}
+
+/* start with room for ``entries`` plays of ``avg`` characters (a lead with four 癩子 makes
+ * 4,000-14,000: growing from the stack buffers by doubling copied ~4 % of such a call) */
+static void gen_presize(Gen *g, size_t entries, size_t avg) {
+    Entry *e = malloc(entries * sizeof(Entry));
+    char *c = malloc(entries * avg + MAX_PLAY_CHARS);
+    if (!e || !c) { /* not fatal: the buffers grow as usual */
+        free(e);
+        free(c);
+        return;
+    }
+    g->entries = e;
+    g->cap = entries;
+    g->chars = c;
+    g->room = entries * avg + MAX_PLAY_CHARS;
 }
 
 static void gen_free(Gen *g) {
@@ -192,9 +213,9 @@ static inline uint64_t prefix_of(const char *s, size_t len) {
 /* the play just written at gen_reserve()'s pointer, ``len`` characters, into bucket ``key`` */
 static inline void gen_commit(Gen *g, int key, size_t len) {
     Entry *e = &g->entries[g->count++];
-    e->obj = NULL;
+    e->is_const = 0;
     e->off = (uint32_t)g->used;
-    e->len = (uint16_t)len;
+    e->len = (uint8_t)len;
     e->key = (uint16_t)key;
     e->prefix = prefix_of(g->chars + g->used, len);
     e->prefix2 = len > 8 ? prefix_of(g->chars + g->used + 8, len - 8) : 0;
@@ -225,17 +246,6 @@ static char *put_packed_groups(char *p, uint64_t v) {
 
 #define FIELD_LOW 0x1249249249249ull /* bit 0 of each of the 15 rank fields */
 #define JOKER_FIELDS (BIT(SMALL) * 7 + BIT(BIG) * 7)
-static uint32_t RUN4[NRANKS]; /* four copies of each rank character */
-
-static inline int lowest_field(uint64_t v) {
-#if defined(__GNUC__)
-    return __builtin_ctzll(v) / 3;
-#else
-    int r = 0;
-    while (!(v & 7)) v >>= 3, r++;
-    return r;
-#endif
-}
 
 static inline int lowest_bit(uint64_t v) {
 #if defined(__GNUC__)
@@ -247,18 +257,25 @@ static inline int lowest_bit(uint64_t v) {
 #endif
 }
 
+/* the characters of two adjacent ranks 2i, 2i+1 with counts (a, b) = 6 bits of a packed
+ * multiset: PAIR_CHARS[i][a + 8 * b] holds them (zero padded to 8), PAIR_LEN[i][..] how many.
+ * Built at import; 8 KB, so it stays in the L1 cache while a call writes its plays. */
+static uint64_t PAIR_CHARS[8][64];
+static uint8_t PAIR_LEN[8][64];
+
 /* the sorted card string of a packed multiset, as _S0[v & 32767] + _S1[..] + _S2[v >> 30].
- * Writes up to 3 bytes past the string (the caller's buffer has MAX_PLAY_CHARS of room): each
- * rank stores four characters and advances by its count. */
+ * Writes up to 7 bytes past the string (the caller's buffer has MAX_PLAY_CHARS of room): each
+ * pair of ranks stores eight characters and advances by its count. Two ranks per table lookup
+ * rather than a loop over the ranks present: this is the most frequent step of a 癩子 call
+ * (the cards of every play, the reading of every kicker set). */
 static inline char *put_packed(char *p, uint64_t v) {
     uint64_t over_four = (v >> 2) & (v | (v >> 1)) & FIELD_LOW; /* a field of 5, 6 or 7 */
     if (over_four || ((v & JOKER_FIELDS) & ~(BIT(SMALL) | BIT(BIG))) || v >> 45)
         return put_packed_groups(p, v);
-    while (v) {
-        int r = lowest_field(v);
-        memcpy(p, &RUN4[r], 4);
-        p += (v >> (3 * r)) & 7;
-        v &= ~((uint64_t)7 << (3 * r));
+    for (int i = 0; v; i++, v >>= 6) {
+        unsigned f = (unsigned)(v & 63);
+        memcpy(p, &PAIR_CHARS[i][f], 8);
+        p += PAIR_LEN[i][f];
     }
     return p;
 }
@@ -278,12 +295,12 @@ static inline void add_const(Gen *g, int key, const Const *c) {
         return;
     }
     Entry *e = &g->entries[g->count++];
-    e->obj = c->obj;
+    e->is_const = 1;
     e->prefix = c->prefix;
     e->prefix2 = c->prefix2;
-    e->len = c->len;
+    e->len = (uint8_t)c->len;
     e->key = (uint16_t)key;
-    e->off = 0;
+    e->off = c->index;
 }
 
 static inline void add_run(Gen *g, int key, int rank, int n) {
@@ -296,7 +313,8 @@ static inline void add_run(Gen *g, int key, int rank, int n) {
 /* ordering: by bucket key, then by string; then the Python list */
 
 static inline const char *entry_chars(const Gen *g, const Entry *e) {
-    return e->obj ? (const char *)PyUnicode_1BYTE_DATA(e->obj) : g->chars + e->off;
+    return e->is_const ? (const char *)PyUnicode_1BYTE_DATA(PyList_GET_ITEM(CONSTANTS, e->off))
+                       : g->chars + e->off;
 }
 
 static inline int entry_less(const Gen *g, const Entry *a, const Entry *b) {
@@ -322,32 +340,50 @@ static void insertion_sort(const Gen *g, Entry *e, size_t n) {
     }
 }
 
-/* merge sort of e[0..n) by string, tmp has room for n entries */
-static void merge_sort(const Gen *g, Entry *e, Entry *tmp, size_t n) {
+/* merge sort of a[0..n) by string, the result left in a (to_a) or in b; the other array is
+ * scratch of n entries. The halves are sorted into the array the merge reads from, so each
+ * level moves every entry once (copying the merged run back cost a third of the sort). */
+static void merge_sort(const Gen *g, Entry *a, Entry *b, size_t n, int to_a) {
     if (n <= 16) {
-        insertion_sort(g, e, n);
+        insertion_sort(g, a, n);
+        if (!to_a) memcpy(b, a, n * sizeof(Entry));
         return;
     }
     size_t half = n / 2, i = 0, j = half, k = 0;
-    merge_sort(g, e, tmp, half);
-    merge_sort(g, e + half, tmp, n - half);
-    if (!entry_less(g, &e[half], &e[half - 1])) return; /* already in order */
-    while (i < half && j < n) tmp[k++] = entry_less(g, &e[j], &e[i]) ? e[j++] : e[i++];
-    while (i < half) tmp[k++] = e[i++];
-    while (j < n) tmp[k++] = e[j++];
-    memcpy(e, tmp, n * sizeof(Entry));
+    merge_sort(g, a, b, half, !to_a);
+    merge_sort(g, a + half, b + half, n - half, !to_a);
+    Entry *src = to_a ? b : a, *dst = to_a ? a : b;
+    if (!entry_less(g, &src[half], &src[half - 1])) { /* already in order */
+        memcpy(dst, src, n * sizeof(Entry));
+        return;
+    }
+    while (i < half && j < n) dst[k++] = entry_less(g, &src[j], &src[i]) ? src[j++] : src[i++];
+    while (i < half) dst[k++] = src[i++];
+    while (j < n) dst[k++] = src[j++];
 }
 
 static inline int key_less(const Gen *g, const Entry *a, const Entry *b) {
     return a->key != b->key ? a->key < b->key : entry_less(g, a, b);
 }
 
+/* a hash of the string, eight bytes at a time (a byte-wise FNV was 3 % of a 14,000-reading
+ * call): the two prefix words, then the rest in 8-byte words, the last one ending at the end
+ * of the string (it may overlap the one before). Only the airplane buckets are hashed. */
 static uint64_t hash_entry(const Gen *g, const Entry *e) {
-    uint64_t h = 1469598103934665603ull;
-    const char *s = entry_chars(g, e);
-    size_t i;
-    for (i = 0; i < e->len; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
-    return h;
+    uint64_t h = (e->prefix * 0x9e3779b97f4a7c15ull) ^ e->len;
+    h = (h ^ e->prefix2) * 0xff51afd7ed558ccdull;
+    if (e->len > 16) {
+        const char *s = entry_chars(g, e);
+        size_t i;
+        uint64_t word;
+        for (i = 16; i + 8 < e->len; i += 8) {
+            memcpy(&word, s + i, 8);
+            h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
+        }
+        memcpy(&word, s + e->len - 8, 8);
+        h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
+    }
+    return h ^ (h >> 29);
 }
 
 static PyObject *make_str(const char *s, size_t len) {
@@ -407,7 +443,7 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
         for (w = 0; w < (NKEYS + 63) / 64; w++)
             for (uint64_t bits = used[w]; bits; bits &= bits - 1) {
                 size_t end = at_key[64 * w + (size_t)lowest_bit(bits)];
-                if (end - begin > 1) merge_sort(g, sorted + begin, tmp, end - begin);
+                if (end - begin > 1) merge_sort(g, sorted + begin, tmp, end - begin, 1);
                 begin = end;
             }
         order = sorted;
@@ -423,13 +459,13 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
         }
         seen_mask = cap - 1;
     }
-    /* mark what is dropped by setting len to 0xffff (no play is that long) */
+    /* mark what is dropped by setting len to DROPPED */
     for (i = 0; i < n; i++) {
         Entry *e = &order[i];
         if (seen && KEY_BIT(g->dedup, e->key)) {
-            if (i > 0 && order[i - 1].key == e->key && order[i - 1].len != 0xffff &&
+            if (i > 0 && order[i - 1].key == e->key && order[i - 1].len != DROPPED &&
                 entry_equal(g, &order[i - 1], e)) {
-                e->len = 0xffff; /* repeated inside its bucket */
+                e->len = DROPPED; /* repeated inside its bucket */
                 continue;
             }
             size_t slot = (size_t)hash_entry(g, e) & seen_mask;
@@ -442,7 +478,7 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
                 slot = (slot + 1) & seen_mask;
             }
             if (dup) { /* already placed in an earlier bucket */
-                e->len = 0xffff;
+                e->len = DROPPED;
                 continue;
             }
             seen[slot] = i + 1;
@@ -453,12 +489,14 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
     if (!list) goto done;
     Py_ssize_t at = 0;
     for (i = 0; i < n; i++) {
-        if (order[i].len == 0xffff) continue;
-        PyObject *s = order[i].obj;
-        if (s)
+        if (order[i].len == DROPPED) continue;
+        PyObject *s;
+        if (order[i].is_const) {
+            s = PyList_GET_ITEM(CONSTANTS, order[i].off);
             Py_INCREF(s);
-        else
+        } else {
             s = make_str(g->chars + order[i].off, order[i].len);
+        }
         if (!s) {
             Py_CLEAR(list);
             goto done;
@@ -482,7 +520,6 @@ done:
 /* constant plays: the classic plays of a fixed shape, built as str once at import (a str per
  * play costs ~20 ns to build, more than generating it) */
 
-static PyObject *CONSTANTS;                 /* list owning every constant str */
 static Const RUN_CONST[NRANKS][5];          /* n cards of a rank: singles .. bombs */
 static Const TRIO_SINGLE_CONST[13][NRANKS]; /* trio of r + one card of k */
 static Const TRIO_PAIR_CONST[13][13];       /* trio of r + a pair of k */
@@ -501,6 +538,7 @@ static int make_const(Const *c, uint64_t packed) {
     }
     Py_DECREF(o); /* the list keeps it */
     c->obj = o;
+    c->index = (uint32_t)(PyList_GET_SIZE(CONSTANTS) - 1);
     c->len = (uint16_t)len;
     c->prefix = c->prefix2 = 0;
     for (i = 0; i < 8; i++) c->prefix = (c->prefix << 8) | (i < len ? (uint8_t)buf[i] : 0);
@@ -1123,6 +1161,7 @@ static PyObject *run_wild(const int *c, int lz, const Last *last, int size, int 
         return PyErr_NoMemory();
     }
     gen_init(g);
+    if (c[lz] >= 3 && last->want == KIND_LEAD) gen_presize(g, 16384, 24);
     w->kicks = w->kicks_stack;
     w->kick_cap = sizeof w->kicks_stack / sizeof(Kick);
     w->ys = w->ys_stack;
@@ -1306,9 +1345,18 @@ PyMODINIT_FUNC PyInit__movegen(void) {
         int r;
         memset(RANK_OF, -1, sizeof RANK_OF);
         for (r = 0; r < NRANKS; r++) {
-            memset(&RUN4[r], RANK_CHARS[r], 4);
             RANK_OF[(unsigned char)RANK_CHARS[r]] = (signed char)r;
         }
+        for (int i = 0; i < 8; i++)
+            for (int f = 0; f < 64; f++) { /* counts over 4 never reach the table */
+                char chars[8] = {0};
+                int a = f & 7, b = f >> 3, n = 0;
+                if (a > 4 || b > 4 || (2 * i + 1 >= NRANKS && b)) continue;
+                while (a-- > 0) chars[n++] = RANK_CHARS[2 * i];
+                while (b-- > 0) chars[n++] = RANK_CHARS[2 * i + 1];
+                memcpy(&PAIR_CHARS[i][f], chars, 8);
+                PAIR_LEN[i][f] = (uint8_t)n;
+            }
         PASS_STR = PyUnicode_InternFromString("pass");
         if (!PASS_STR || build_constants()) {
             Py_CLEAR(PASS_STR);
