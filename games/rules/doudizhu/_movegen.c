@@ -782,6 +782,7 @@ typedef struct {
     uint64_t reading;   /* the main group's reading */
     uint64_t main_mask; /* its ranks, one bit each */
     int k;              /* kicker units */
+    int max_wild;       /* 癩子 the kickers may hold: those the main group leaves at least */
     int free_rank;      /* solo: what a 癩子 kicker reads as */
 } WildCtx;
 
@@ -835,7 +836,7 @@ static void wild_pairs(WildCtx *w, const int *ranks, int nranks, int i, int pair
                        uint64_t v, uint64_t rv, uint64_t taken) {
     if (i == nranks) {
         int j = w->k - pairs;
-        if (j && half + 2 * j > w->wild) return;
+        if (half + 2 * j > w->max_wild) return;
         taken |= w->main_mask;
         while (j-- > 0) {
             int free_rank = w->lz;
@@ -856,15 +857,20 @@ static void wild_pairs(WildCtx *w, const int *ranks, int nranks, int i, int pair
     if (pairs < w->k) {
         if (w->nat[r] >= 2)
             wild_pairs(w, ranks, nranks, i + 1, pairs + 1, half, v + 2 * b, rv + 2 * b, taken | m);
-        if (half < w->wild)
+        if (half < w->max_wild)
             wild_pairs(w, ranks, nranks, i + 1, pairs + 1, half + 1, v + b + w->lzb, rv + 2 * b,
                        taken | m);
     }
 }
 
-/* the kicker rows of ``k`` solo (kick 1) or pair (kick 2) kickers outside ranks lo..hi */
-static void build_kicks(WildCtx *w, int kick, int lo, int hi, int k, uint64_t reading) {
+/* the kicker rows of ``k`` solo (kick 1) or pair (kick 2) kickers outside ranks lo..hi, with
+ * at most ``max_wild`` 癩子 among them: every fill of the main group takes at least its
+ * shortfall of 癩子, and a kicker set with more than the rest would be built for nothing
+ * (wild_emit skips it; in the largest leads more than half the kicker sets were such) */
+static void build_kicks(WildCtx *w, int kick, int lo, int hi, int k, uint64_t reading,
+                        int max_wild) {
     int ranks[NRANKS], nr = 0, i, r;
+    w->max_wild = max_wild;
     w->nkicks = 0;
     w->ys_used = 0;
     w->reading = reading;
@@ -884,7 +890,7 @@ static void build_kicks(WildCtx *w, int kick, int lo, int hi, int k, uint64_t re
             }
             w->free_rank = r;
         }
-        wild_solo(w, ranks, nr, 0, 0, 0, k - (w->wild < k ? w->wild : k));
+        wild_solo(w, ranks, nr, 0, 0, 0, k - (max_wild < k ? max_wild : k));
     } else {
         wild_pairs(w, ranks, nr, 0, 0, 0, 0, 0, 0);
     }
@@ -986,7 +992,7 @@ static void wild_gen(Gen *g, WildCtx *w, const int *c, int lz, const Last *last,
             int have = w->nat[r];
             if (have + wild < need) continue;
             int used = have < need ? have : need;
-            if (kick) build_kicks(w, kick, r, r, k, need * BIT(r));
+            if (kick) build_kicks(w, kick, r, r, k, need * BIT(r), wild - (need - used));
             make_fills(w, r, r, need, used * BIT(r), need - used);
             wild_emit(w, key_plain(r, n), n, need * BIT(r), kick != 0);
             if (g->failed) return;
@@ -1025,7 +1031,7 @@ static void wild_gen(Gen *g, WildCtx *w, const int *c, int lz, const Last *last,
                 int lo = top - length + 1, need = shortfall[top + 1] - shortfall[lo];
                 if (need > wild) continue;
                 uint64_t reading = packed[top + 1] - packed[lo];
-                if (kick) build_kicks(w, kick, lo, top, length, reading);
+                if (kick) build_kicks(w, kick, lo, top, length, reading, wild - need);
                 make_fills(w, lo, top, per, natp[top + 1] - natp[lo], need);
                 wild_emit(w, key_plain(top, n), n, reading, kick != 0);
                 if (g->failed) return;
