@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connections
+from django.db import connection, connections  # connection: read by the skipif strings
 from django.utils import timezone
 
 from accounts.models import GameStat

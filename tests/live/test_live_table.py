@@ -60,6 +60,9 @@ def walk(value):
         yield value
 
 
+PACE = 1 / 7
+
+
 def play_hand(sockets: dict[int, object], frames: dict[int, list], *, stop_after=None):
     """Drive the seats' sockets until the hand is over (or ``stop_after`` actions)."""
     latest: dict[int, dict] = {
@@ -67,6 +70,9 @@ def play_hand(sockets: dict[int, object], frames: dict[int, list], *, stop_after
         if seat_frames and seat_frames[-1]["type"] == "table" and seat_frames[-1]["view"]
     }
     acted_at: dict[int, int] = {}
+    # a seat sends at most one message per PACE seconds: under the server's per-socket limit
+    # (8/s after a burst of 20; past it the socket is closed with 1008, as a flood should be)
+    sent_at: dict[int, float] = {}
     actions = 0
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -85,10 +91,13 @@ def play_hand(sockets: dict[int, object], frames: dict[int, list], *, stop_after
                 continue
             if acted_at.get(seat) == frame["seq"]:
                 continue
+            if time.monotonic() - sent_at.get(seat, 0.0) < PACE:
+                continue
             action = choose(view, seat)
             if action is None:
                 continue
             acted_at[seat] = frame["seq"]
+            sent_at[seat] = time.monotonic()
             sockets[seat].send(json.dumps({
                 "kind": "move", "action": action, "seq": frame["seq"],
                 "action_id": f"{seat}-{frame['seq']}",
