@@ -292,6 +292,24 @@ def seat_table(room_id: int, user_ids: list[int]) -> int:
 # --- the scripted client -----------------------------------------------------------------------
 
 
+PREFERRED_OPTIONS = ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
+                     {"type": "ready"}, {"type": "rob", "rob": False},
+                     {"type": "double", "double": False})
+
+
+def first_play(plays: list[str]) -> dict:
+    """The smallest play (提示's first), or 不出 when there is none."""
+    if not plays:
+        return {"type": "pass"}
+    cards, _, reading = plays[0].partition("/")
+    return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
+
+
+def pick_option(options: list[dict]) -> dict | None:
+    """Of the non-play actions offered: call, no 明牌, ready, no rob, no 加倍; else the first."""
+    return next((o for o in PREFERRED_OPTIONS if o in options), options[0] if options else None)
+
+
 def choose(view: dict, seat: int) -> dict | None:
     """A seat's choice from its own view only (as tests/live/test_live_table.py's ``choose``)."""
     from games.rules.doudizhu import legal_plays
@@ -301,18 +319,8 @@ def choose(view: dict, seat: int) -> dict | None:
     if view.get("can_play"):
         lead = view.get("lead")
         last = lead["cards"] if lead and lead["seat"] != seat else None
-        plays = [p for p in legal_plays(view["hand"], last) if p != "pass"]
-        if plays:
-            cards, _, reading = plays[0].partition("/")
-            return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
-        return {"type": "pass"}
-    options = view["options"]
-    for preferred in ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
-                      {"type": "ready"}, {"type": "rob", "rob": False},
-                      {"type": "double", "double": False}):
-        if preferred in options:
-            return preferred
-    return options[0] if options else None
+        return first_play([p for p in legal_plays(view["hand"], last) if p != "pass"])
+    return pick_option(view["options"])
 
 
 HX_VALS = re.compile(r"""hx-vals=(["'])(.*?)\1""")
@@ -329,9 +337,6 @@ class HtmlFrames:
     ROOT = re.compile(r'id="board"[^>]*? data-seq="(\d+)"[^>]*? data-seat="(\d*)" '
                       r'data-phase="(\w*)"')
     ERROR = re.compile(r'id="toast" class="toast toast-error" data-code="([^"]*)"')
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
 
     def read(self, raw: str) -> dict:
         found = self.ROOT.search(raw, 0, 400)
@@ -356,20 +361,12 @@ def choose_html(raw: str) -> dict | None:
     actions = raw[start:raw.find("</div>", start)]
     if "data-play" in actions:
         hints = re.search(r'data-hints="([^"]*)"', raw)
-        plays = [p for p in json.loads(html.unescape(hints.group(1)) or "[]") if p != "pass"]
-        if plays:
-            cards, _, reading = plays[0].partition("/")
-            return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
-        return {"type": "pass"}
+        return first_play([p for p in json.loads(html.unescape(hints.group(1)) or "[]")
+                           if p != "pass"])
     options = [value["action"] for value in (json.loads(html.unescape(v))
                                              for _, v in HX_VALS.findall(actions))
                if value.get("kind") == "move"]
-    for preferred in ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
-                      {"type": "ready"}, {"type": "rob", "rob": False},
-                      {"type": "double", "double": False}):
-        if preferred in options:
-            return preferred
-    return options[0] if options else None
+    return pick_option(options)
 
 
 class Pacer:
@@ -428,7 +425,7 @@ class Seat:
         self.n = 0
         self.last_auto_off = 0.0
         self.last_frame = time.perf_counter()
-        self.html = HtmlFrames(seat) if run.args.frames == "html" else None
+        self.html = HtmlFrames() if run.args.frames == "html" else None
         self.pacer = Pacer()
 
     async def connect(self) -> None:
