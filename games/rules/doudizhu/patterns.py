@@ -769,24 +769,20 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
         # in this row's reading stays ≤ 4: the natural kickers may already hold that rank (five
         # 8s in 33334445556667778888 with 癩子 3, a reading the string tables cannot write).
         free = lz if lz not in main else next(r for r in range(13) if r not in main)
-        fb = bit[free]
         rows = []
         for j in range(min(wild, k) + 1):
             cw, size_ = j * lzb, k - j
-            if j == 0 or free == lz or k <= 4:  # k ≤ 4 kickers put at most 4 in any rank
-                rw, same = reading + j * fb, j == 0 or fb == lzb
-                rows.append([(cw + v, s0[(y := rw + v) & low] + s1[y >> 15 & low] + s2[y >> 30],
-                              same) for v, sz, t in states if sz == size_ and not t & out])
-                continue
             row = []
             for v, sz, t in states:
                 if sz != size_ or t & out:
                     continue
                 f = free
-                while f in main or (v >> 3 * f & 7) + j > 4:
-                    f += 1
+                if j and free != lz and k > 4:  # only then may the natural kickers hold `free`
+                    while f in main or (v >> 3 * f & 7) + j > 4:
+                        f += 1
                 y = reading + j * bit[f] + v
-                row.append((cw + v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30], False))
+                row.append((cw + v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30],
+                            j == 0 or f == lz))
             rows.append(row)
         return rows
 
