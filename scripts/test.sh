@@ -19,13 +19,20 @@ fi
 if pg_up; then export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/leyou}"; fi
 if redis_up; then export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"; fi
 
-# Debian's Chromium for the browser tests and CJK fonts for legible screenshots
+# Debian's Chromium for the browser tests, CJK fonts for legible screenshots, and a C compiler
+# for the 斗地主 move generator (./leyou builds it; a test fails if the suite runs without it)
 missing=""
 command -v chromium >/dev/null || missing="chromium"
+command -v gcc >/dev/null || missing="$missing gcc"
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || missing="$missing fonts-noto-cjk"
 if [ -n "$missing" ]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) \
-    >/dev/null 2>&1 || echo "warning: could not install $missing; browser tests will fail"
+    >/dev/null 2>&1 || echo "warning: could not install $missing; the tests that need it will fail"
+fi
+
+# ./leyou builds the C move generator before this script runs; if gcc came only now, build it now
+if ! ls games/rules/doudizhu/_movegen*.so >/dev/null 2>&1 && command -v gcc >/dev/null; then
+  .venv/bin/python setup.py -q build_ext --inplace >/dev/null 2>&1 || echo "warning: C build failed"
 fi
 
 echo "database: ${DATABASE_URL:-sqlite (embedded)}  channel layer: ${REDIS_URL:-in-memory}"
