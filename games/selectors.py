@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 
 from games.engine import registry
@@ -23,13 +24,28 @@ def table_for_user(user) -> Table | None:
 
 
 def table_snapshot(table_id: int) -> dict[str, Any] | None:
-    """Everything needed to render the table for any viewer (hidden data included: server only)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return None
+    """Everything needed to render the table for any viewer (hidden data included: server only).
+
+    Read without the table lock, in statements a move may commit between: the seq is read
+    again after the rows and the read repeated if it moved (every change bumps the seq in its
+    own transaction), so the rows are always those of the seq the snapshot names. Under a
+    stream of changes the last read takes the lock.
+    """
+    for _ in range(3):
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        snapshot = _snapshot_read(table)
+        if Table.objects.filter(pk=table_id).values_list("seq", flat=True).first() == table.seq:
+            return snapshot
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        return None if table is None else _snapshot_read(table)
+
+
+def _snapshot_read(table: Table) -> dict[str, Any]:
     seats = list(table.seats.select_related("user").order_by("index"))
-    hand = table.hands.order_by("-number").first()
-    return snapshot_build(table, seats, hand)
+    return snapshot_build(table, seats, table.hands.order_by("-number").first())
 
 
 def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:

@@ -184,3 +184,49 @@ def test_concurrent_joins_for_the_last_seat_seat_one_player(room, make_user):
     assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
     assert Hand.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_a_snapshot_read_beside_a_writer_is_the_state_of_its_seq(full_table):
+    """A socket's (re)connect reads the table without its lock while moves commit: every
+    snapshot must hold the hand exactly as it was at the seq it names (a frame labelled with
+    an older seq than its content makes the client act on a seq that has passed)."""
+    from games import selectors
+    from games.tests.helpers import current_state, seat_user
+
+    table, _users = full_table
+    done = threading.Event()
+
+    def play() -> None:
+        try:
+            for n in range(400):
+                tbl, hand, state = current_state(table.pk)
+                if hand is None:
+                    return
+                index = min(RULES.to_act(state))
+                tables.move_submit(table_id=table.pk, user=seat_user(table.pk, index),
+                                   action=RULES.bot_action(state, index),
+                                   expected_seq=tbl.seq, action_id=f"w-{n}")
+        finally:
+            done.set()
+            connections.close_all()
+
+    writer = threading.Thread(target=play)
+    writer.start()
+    read: list[dict] = []
+    while not done.is_set():
+        read.append(selectors.table_snapshot(table.pk))
+    writer.join(timeout=60)
+    hand = Hand.objects.get(table=table)
+    assert hand.status != Hand.Status.PLAYING and len(read) > 20
+    states = {}  # seq -> the hand's state after the event at that seq, replayed from the log
+    state = RULES.new_game(RULES.config_from_params(hand.params), hand.seed, 3)
+    for event in HandEvent.objects.filter(hand=hand).order_by("seq"):
+        RULES.apply(state, event.seat, event.action)
+        states[event.seq] = RULES.state_to_json(state)
+    checked = 0
+    for snapshot in read:
+        seq, stored = snapshot["table"]["seq"], snapshot["hand"]["state"]
+        if seq in states and snapshot["hand"]["status"] == Hand.Status.PLAYING:
+            assert stored == states[seq], f"the snapshot at seq {seq} holds another state"
+            checked += 1
+    assert checked > 20
