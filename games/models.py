@@ -31,6 +31,9 @@ class Table(models.Model):
         related_name="+",
     )
     seq = models.BigIntegerField(default=0)
+    # the seq of the hand's last change (a move, the deal, an escape): a player's move is stale
+    # only when made before it, so no seat's 托管 or 在線 change can make another's move stale
+    move_seq = models.BigIntegerField(default=0)
     hands_played = models.PositiveIntegerField(default=0)
     fill_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)

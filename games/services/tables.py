@@ -369,6 +369,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
     table.fill_deadline = None
     table.next_hand_at = None
     _bump(table)
+    table.move_seq = table.seq  # a new deal
     table.save()
     if pot.is_pot_game(table.game):
         pot.antes_take(hand, state)  # 三張: the 底注 go into the pot at the deal
@@ -438,6 +439,7 @@ def _apply(
         action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
     events = ruleset.apply(state, index, action)
     _bump(table)
+    table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
     pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
@@ -478,8 +480,8 @@ def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {Hand._meta.db_table} SET state = %s WHERE id = %s",
                        [connection.ops.adapt_json_value(hand.state, None), hand.pk])
-        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s WHERE id = %s",
-                       [table.seq, table.pk])
+        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s, move_seq = %s WHERE id = %s",
+                       [table.seq, table.move_seq, table.pk])
 
 
 def _result_json(result) -> dict:
@@ -524,6 +526,7 @@ def _escape(table: Table, hand: Hand, seat: Seat) -> None:
     state = ruleset.state_from_json(hand.state)
     result = ruleset.escape_result(state, seat.index)
     _bump(table)
+    table.move_seq = table.seq
     HandEvent.objects.create(
         table=table, hand=hand, seq=table.seq, seat=seat.index, action={"type": "escape"},
         by="player",
@@ -553,7 +556,8 @@ def move_submit(
             # current seq is refused by the unique constraint below (the whole move rolls back).
             if expected_seq is None or expected_seq != table.seq:
                 _refuse_if_already_sent(table_id, action_id)
-            if expected_seq is not None and expected_seq != table.seq:
+            if expected_seq is not None and not table.move_seq <= expected_seq <= table.seq:
+                # stale only if the hand moved since (another seat's 托管 / 在線 does not count)
                 raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
             hand = _current_hand(table)
             if hand is None:
@@ -584,6 +588,8 @@ def _refuse_if_surely_stale(
     snapshot = selectors.table_snapshot_in_cache(table_id, expected_seq + 1)
     if snapshot is None or not any(s["user_id"] == user.pk for s in snapshot["seats"]):
         return  # not known to be stale here: the locked path decides
+    if snapshot["table"].get("move_seq", snapshot["table"]["seq"]) <= expected_seq:
+        return  # only 托管 / 在線 / seats changed since: not stale
     _refuse_if_already_sent(table_id, action_id)
     seq = snapshot["table"]["seq"]
     raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)

@@ -159,3 +159,39 @@ def test_a_toggle_that_changes_nothing_costs_nothing(room, make_user):
     assert Table.objects.get(pk=table.pk).seq == seq + 1
     tables.auto_set(table_id=table.pk, user=users[0], on=True)
     assert Table.objects.get(pk=table.pk).seq == seq + 1
+
+
+def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_user):
+    """A move made at seq S is applied although other seats toggled 托管 and came and went
+    since (the table's seq moved, the hand did not); a move made before the hand moved is stale."""
+    from tests.live.test_live_table import choose
+    from games import rendering, selectors
+    from games.exceptions import StaleSeq
+    import json
+
+    table, users = _full_table(room, make_user)
+    view_seq = Table.objects.get(pk=table.pk).seq
+    by_seat = {Seat.objects.get(table=table, user=u).index: u for u in users}
+    snapshot = selectors.table_snapshot(table.pk)
+    actor, action = None, None
+    for index, user in by_seat.items():
+        view = json.loads(rendering.render_json(snapshot, index, user))["view"]
+        action = choose(view, index)
+        if action is not None:
+            actor = index
+            break
+    others = [u for i, u in by_seat.items() if i != actor]
+    tables.auto_set(table_id=table.pk, user=others[0], on=True)
+    tables.auto_set(table_id=table.pk, user=others[0], on=False)
+    tables.connection_open(table_id=table.pk, user=others[1])
+    tables.connection_close(table_id=table.pk, user=others[1])
+    assert Table.objects.get(pk=table.pk).seq > view_seq
+    outcome = tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                                 expected_seq=view_seq, action_id="a-1")
+    assert outcome.seq > view_seq
+    with pytest.raises(StaleSeq):  # the hand moved after view_seq: now it is stale
+        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                           expected_seq=view_seq, action_id="a-2")
+    with pytest.raises(StaleSeq):  # a seq from the future is not accepted either
+        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                           expected_seq=outcome.seq + 5, action_id="a-3")
