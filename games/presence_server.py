@@ -22,7 +22,17 @@ CLOSE_SERVICE_RESTART = 1012
 
 _sockets: dict[str, object] = {}  # lease key -> consumer
 _user_buckets: dict[int, tuple[object, int]] = {}  # user id -> (bucket, sockets using it)
-_started = False
+_started = None  # the event loop the heartbeat runs on
+
+
+def _under_twisted() -> bool:
+    import sys
+
+    if "twisted.internet.reactor" not in sys.modules:
+        return False
+    from twisted.internet import reactor
+
+    return bool(reactor.running)
 
 
 def socket_add(key: str, consumer) -> None:
@@ -61,6 +71,19 @@ async def _close_all(keys) -> None:
                 logger.debug("close of %s failed", key, exc_info=True)
 
 
+_executor = None
+
+
+def _heartbeat_thread():
+    """The heartbeat's own database thread: never queued behind the sockets' service calls."""
+    global _executor
+    if _executor is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leyou-heartbeat")
+    return _executor
+
+
 async def heartbeat_run() -> None:
     """Renew this process's leases every PRESENCE_HEARTBEAT_SECONDS (one UPDATE).
 
@@ -70,8 +93,11 @@ async def heartbeat_run() -> None:
     while True:
         await asyncio.sleep(settings.LEYOU["PRESENCE_HEARTBEAT_SECONDS"])
         try:
-            held = await database_sync_to_async(presence.lease_renew)()
-            lost = [key for key in list(_sockets) if key not in held]
+            mine = list(_sockets)  # before the renewal: a socket opened after it is not lost
+            held = await database_sync_to_async(
+                presence.lease_renew, thread_sensitive=False, executor=_heartbeat_thread()
+            )()
+            lost = [key for key in mine if key not in held and key in _sockets]
             if lost:
                 logger.warning("presence: %d leases expired under us; closing them", len(lost))
                 await _close_all(lost)
@@ -105,10 +131,13 @@ def _twisted_stop() -> None:
 def start(loop: asyncio.AbstractEventLoop) -> None:
     """Once per process, from the first ASGI call: the heartbeat, and SIGTERM → graceful stop."""
     global _started
-    if _started:
+    if _started is loop:
         return
-    _started = True
+    first = _started is None
+    _started = loop  # (a test's new event loop gets its own heartbeat)
     loop.create_task(heartbeat_run())
+    if not first or not _under_twisted():
+        return  # signals: only a Daphne (Twisted) server's, never a test runner's
     stopping = []
 
     def on_term(signum, frame) -> None:
