@@ -50,6 +50,7 @@ def test_the_proxy_scheme_header_is_configurable():
     code = ("from django.conf import settings; "
             "print(getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))")
     done = _manage("shell", "-c", code, SECRET_KEY=KEY)
-    assert done.stdout.strip().splitlines()[-1] == "('HTTP_X_FORWARDED_PROTO', 'https')", done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last == "('HTTP_X_FORWARDED_PROTO', 'https')", done.stderr
     done = _manage("shell", "-c", code, SECRET_KEY=KEY, LEYOU_PROXY_SSL_HEADER="0")
     assert done.stdout.strip().splitlines()[-1] == "None", done.stderr

@@ -28,6 +28,7 @@ def test_forty_wrong_passwords_lock_out_the_right_one_until_staff_reset(make_use
     response = _login(client, "victim", "pw-123456")
     assert response.status_code == 429
     assert "密碼錯誤次數太多" in response.content.decode()
+    assert "請 30 分鐘後再試" in response.content.decode()
     assert SESSION_KEY not in client.session
     # the same user from another address is not locked out by the attacker's address
     other = Client()

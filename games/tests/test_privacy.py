@@ -89,7 +89,8 @@ def test_the_invite_code_is_absent_from_every_non_seated_frame(room, make_user):
     snapshot = selectors.table_snapshot(table.pk)
     code = table.invite_code
     for seat, user in ((0, owner), (1, friend)):
-        assert json.loads(rendering.render_json(snapshot, seat, user))["table"]["invite_code"] == code
+        frame = json.loads(rendering.render_json(snapshot, seat, user))
+        assert frame["table"]["invite_code"] == code
         assert code in rendering.render_html(snapshot, seat, user)
     staff = make_user(beans=5000)
     staff.is_staff = True
