@@ -130,5 +130,9 @@ def private_join(*, user, code: str, address: str = "") -> Table:
             cache.add(key, 0, timeout=window)  # the window starts at the first wrong code
             cache.incr(key)
         raise UnknownInvite("邀請碼不存在或牌桌已關閉")
-    tables.seat_take(table_id=table.pk, user=user)
+    try:
+        tables.seat_take(table_id=table.pk, user=user)
+    except tables.SeatUnavailable as error:
+        error.table = table  # the code was right (a full table): he may watch it
+        raise
     return table

@@ -64,7 +64,9 @@ def private_join(request):
                       status=429)
     except TableError as error:
         messages.error(request, error.message)
-        return redirect("lobby:home")
+        table = getattr(error, "table", None)  # a right code for a full table: watch it
+        if table is None:
+            return redirect("lobby:home")
     # the page and the socket let in whoever presented the code (games.selectors.table_access)
     codes = request.session.get(game_selectors.INVITE_CODES_KEY, [])
     if table.invite_code not in codes:

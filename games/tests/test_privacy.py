@@ -66,6 +66,25 @@ def test_who_came_with_the_code_may_watch_after_standing_up_without_the_code(roo
 
 
 @pytest.mark.django_db
+def test_the_right_code_for_a_full_table_lets_the_friend_watch(room, make_user):
+    """A full private table: a fourth friend with the code is told 牌桌已滿 and watches (no
+    seat, no code in his page); a wrong code still leads home."""
+    table, _ = _private(room, make_user)
+    for _ in range(2):
+        lobby_services.private_join(user=make_user(beans=5000), code=table.invite_code)
+    fourth = make_user(beans=5000)
+    client = _client(fourth)
+    response = client.post(reverse("lobby:private_join"), {"code": table.invite_code},
+                           follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:table", args=[table.pk])
+    html = response.content.decode()
+    assert "牌桌已滿" in html and table.invite_code not in html
+    assert not Seat.objects.filter(user=fourth).exists()
+    response = client.post(reverse("lobby:private_join"), {"code": "ZZZZZZ"})
+    assert response.url == reverse("lobby:home")
+
+
+@pytest.mark.django_db
 def test_a_public_table_is_watched_without_concealed_cards_or_code(room, make_user):
     """Any logged-in user watches a public table: the spectator view, never a hand."""
     table, users = _full_table(room, make_user)
