@@ -9,11 +9,14 @@ process served what and for which client address.
 
 from __future__ import annotations
 
+import grp
 import gzip
 import http.client
 import json
 import os
+import pwd
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -137,10 +140,25 @@ def front(tmp_path, static_root):
     proxy.stop()
 
 
+UNITS = Path(ROOT) / "deploy" / "systemd"
+
+
+def unit_daphne_options() -> tuple[str, ...]:
+    """The Daphne options of ``leyou-daphne@.service`` besides its address, port and app."""
+    line = next(line for line in (UNITS / "leyou-daphne@.service").read_text().splitlines()
+                if line.startswith("ExecStart="))
+    words = shlex.split(line.removeprefix("ExecStart="))
+    assert words[0].endswith("/daphne") and words[-1] == "config.asgi:application", words
+    options = words[1:-1]
+    assert options[:4] == ["-b", "${LEYOU_BIND}", "-p", "%i"], options
+    return tuple(options[4:])
+
+
 def daphne_behind(servers, name: str, port: int, logs: Path) -> None:
     """A Daphne process as leyou-daphne@<port>.service runs it, with an access log."""
-    servers.daphne(name, port, args=("--proxy-headers", "--access-log",
-                                     str(logs / f"{name}.access.log")))
+    options = unit_daphne_options()
+    assert "--proxy-headers" in options  # else the client address below is nginx's
+    servers.daphne(name, port, args=(*options, "--access-log", str(logs / f"{name}.access.log")))
 
 
 def access_lines(logs: Path, name: str, pattern: str) -> list[str]:
@@ -385,3 +403,56 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     print(f"\nnginx rolling restart: Daphne exit on SIGTERM {exit_seconds:.2f} s, "
           f"all three clients back {back_seconds:.2f} s after the signal; "
           f"close codes {[p.closes for p in players]}")
+
+
+def test_the_systemd_units_verify_with_this_checkout(tmp_path):
+    """systemd-analyze accepts every unit (keys, commands that exist and run) with the install
+    path, environment file and user of this machine put in for /srv/leyou, /etc/leyou, leyou."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    env_file = tmp_path / "leyou.env"
+    shutil.copy(Path(ROOT) / "deploy" / "leyou.env.example", env_file)
+    me = pwd.getpwuid(os.geteuid())
+    group = grp.getgrgid(os.getegid()).gr_name
+    names = []
+    for unit in sorted(UNITS.iterdir()):
+        text = (unit.read_text().replace("/srv/leyou", ROOT)
+                .replace("/etc/leyou/leyou.env", str(env_file))
+                .replace("User=leyou", f"User={me.pw_name}")
+                .replace("Group=leyou", f"Group={group}"))
+        (tmp_path / unit.name).write_text(text)
+        names.append(unit.name.replace("@.service", "@8001.service"))
+    (tmp_path / "leyou-daphne@8001.service").symlink_to(tmp_path / "leyou-daphne@.service")
+    assert set(names) == {"leyou-daphne@8001.service", "leyou-worker.service",
+                          "leyou-clock.service", "leyou.target"}
+    result = subprocess.run([analyze, "verify", *[str(tmp_path / n) for n in names]],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+def test_the_renderer_refuses_bad_values_and_writes_nothing(tmp_path):
+    """A bad address, port or static root is a clear message (exit 2) and no file."""
+    out = tmp_path / "leyou.conf"
+    for bad, message in [
+        (["--daphne", "127.0.0.1"], "--daphne: expected HOST:PORT"),
+        (["--daphne", "127.0.0.1:70000"], "--daphne: expected HOST:PORT"),
+        (["--daphne", "127.0.0.1:8001", "--daphne", "127.0.0.1:8001"], "named twice"),
+        ([], "name at least one ASGI process"),
+        (["--daphne", "127.0.0.1:8001", "--listen", "80; evil"], "--listen"),
+    ]:
+        result = subprocess.run(
+            [sys.executable, str(RENDER), "--static-root", "/var/lib/leyou/staticfiles",
+             "--out", str(out), *bad], capture_output=True, text=True)
+        assert result.returncode == 2 and message in result.stderr, (bad, result.stderr)
+        assert not out.exists()
+    result = subprocess.run(
+        [sys.executable, str(RENDER), "--daphne", "127.0.0.1:8001", "--static-root", "static"],
+        capture_output=True, text=True)
+    assert result.returncode == 2 and "absolute path" in result.stderr
+    result = subprocess.run(
+        [sys.executable, str(RENDER), "--daphne", "10.0.0.5:8001", "--daphne", "10.0.0.6:8001",
+         "--static-root", "/var/lib/leyou/staticfiles/"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert result.stdout.count("server 10.0.0.5:8001 max_fails=1 fail_timeout=5s;") == 2
+    assert "alias /var/lib/leyou/staticfiles/;" in result.stdout and "{{" not in result.stdout
