@@ -20,6 +20,7 @@ import shlex
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -51,14 +52,25 @@ def nginx_binary() -> str:
 class Nginx:
     """nginx as a foreground process with its own prefix, proxying to the given Daphne ports."""
 
-    def __init__(self, prefix: Path, static_root: Path, daphne_ports: list[int]) -> None:
+    def __init__(self, prefix: Path, static_root: Path, daphne_ports: list[int], *,
+                 tls: bool = False) -> None:
         self.prefix, self.port = prefix, free_port()
         prefix.mkdir(parents=True, exist_ok=True)
         (prefix / "logs").mkdir(exist_ok=True)
         site = prefix / "leyou.conf"
+        tls_options: list[str] = []
+        self.tls_port = None
+        if tls:  # a self-signed certificate, as a real one would be installed
+            self.tls_port = free_port()
+            cert, key = prefix / "cert.pem", prefix / "key.pem"
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                            "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", str(key),
+                            "-out", str(cert)], check=True, capture_output=True)
+            tls_options = ["--tls-listen", f"127.0.0.1:{self.tls_port}",
+                           "--tls-cert", str(cert), "--tls-key", str(key)]
         subprocess.run(
             [sys.executable, str(RENDER), "--listen", f"127.0.0.1:{self.port}",
-             "--static-root", str(static_root), "--out", str(site),
+             "--static-root", str(static_root), "--out", str(site), *tls_options,
              *[arg for p in daphne_ports for arg in ("--daphne", f"127.0.0.1:{p}")]],
             check=True,
         )
@@ -87,10 +99,20 @@ http {{
         )
         _wait_port(self.port, timeout=10)
 
-    def get(self, path: str, headers: dict | None = None) -> tuple[http.client.HTTPResponse, bytes]:
-        """One request from the players' address (not nginx's own)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
+    def connection(self, *, tls: bool = False) -> http.client.HTTPConnection:
+        """A connection from the players' address (not nginx's own)."""
+        if tls:
+            context = ssl.create_default_context(cafile=str(self.prefix / "cert.pem"))
+            context.check_hostname = False
+            return http.client.HTTPSConnection("127.0.0.1", self.tls_port, timeout=10,
+                                               source_address=(CLIENT_ADDRESS, 0),
+                                               context=context)
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
                                           source_address=(CLIENT_ADDRESS, 0))
+
+    def get(self, path: str, headers: dict | None = None, *, tls: bool = False
+            ) -> tuple[http.client.HTTPResponse, bytes]:
+        conn = self.connection(tls=tls)
         conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
         body = response.read()
@@ -221,25 +243,54 @@ def test_nginx_serves_static_files_itself_balances_pages_and_passes_the_client_a
     assert access_lines(logs, "a", "/static/") + access_lines(logs, "b", "/static/") == []
 
     # log in through nginx: Host (with the port) and the Origin match, so CSRF passes
-    user = make_user(beans=1000)
-    conn = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=10)
+    assert log_in_through(proxy, make_user(beans=1000)) == 302
+
+
+def log_in_through(proxy: Nginx, user, *, tls: bool = False) -> int:
+    """Post the login form through nginx as a browser would; return the status (302: in)."""
+    origin = (f"https://127.0.0.1:{proxy.tls_port}" if tls
+              else f"http://127.0.0.1:{proxy.port}")
+    conn = proxy.connection(tls=tls)
     conn.request("GET", "/accounts/login/")
     page = conn.getresponse()
     html = page.read().decode()
+    assert page.status == 200, page.status
     cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie"))[1]
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
     conn.request("POST", "/accounts/login/",
                  body=urlencode({"csrfmiddlewaretoken": token, "username": user.username,
                                  "password": "pw-123456"}),
                  headers={"Content-Type": "application/x-www-form-urlencoded",
-                          "Cookie": f"csrftoken={cookie}",
-                          "Origin": f"http://127.0.0.1:{proxy.port}",
-                          "Referer": f"http://127.0.0.1:{proxy.port}/accounts/login/"})
+                          "Cookie": f"csrftoken={cookie}", "Origin": origin,
+                          "Referer": f"{origin}/accounts/login/"})
     posted = conn.getresponse()
     posted.read()
     conn.close()
-    assert posted.status == 302, posted.status
-    assert "sessionid=" in (posted.getheader("Set-Cookie") or "")
+    if posted.status == 302:
+        assert "sessionid=" in (posted.getheader("Set-Cookie") or "")
+    return posted.status
+
+
+@pytest.mark.live
+def test_nginx_terminates_tls_and_tells_django_the_scheme(servers, tmp_path, static_root,
+                                                          make_user):
+    """With --tls-listen, plain HTTP is redirected to HTTPS; over HTTPS static files come from
+    nginx and a login form passes Django's CSRF origin check, which holds only if Django sees
+    the scheme as https (X-Forwarded-Proto, taken by Daphne's --proxy-headers)."""
+    port = free_port()
+    proxy = Nginx(tmp_path / "nginx", static_root, [port], tls=True)
+    try:
+        response, _ = proxy.get("/static/css/app.css?v=1")
+        assert response.status == 301
+        assert (response.getheader("Location")
+                == f"https://127.0.0.1:{proxy.tls_port}/static/css/app.css?v=1")
+        response, body = proxy.get("/static/css/app.css", tls=True)
+        assert response.status == 200
+        assert body == (Path(ROOT) / "static" / "css" / "app.css").read_bytes()
+        daphne_behind(servers, "a", port, tmp_path)
+        assert log_in_through(proxy, make_user(beans=1000), tls=True) == 302
+    finally:
+        proxy.stop()
 
 
 class Player:
@@ -390,7 +441,8 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED and hand.settled_at is not None
     assert Table.objects.get(pk=table.pk).seq > seq_before
-    assert registry.get("doudizhu").state_to_json(state_at(hand, 10**9)) == hand.state  # the log is whole
+    # the log is whole: it replays to the stored state
+    assert registry.get("doudizhu").state_to_json(state_at(hand, 10**9)) == hand.state
     assert ledger_drift() == []
     for player in players:
         player.ws.close()
@@ -440,6 +492,11 @@ def test_the_renderer_refuses_bad_values_and_writes_nothing(tmp_path):
         (["--daphne", "127.0.0.1:8001", "--daphne", "127.0.0.1:8001"], "named twice"),
         ([], "name at least one ASGI process"),
         (["--daphne", "127.0.0.1:8001", "--listen", "80; evil"], "--listen"),
+        (["--daphne", "127.0.0.1:8001", "--tls-listen", "443"], "needs --tls-cert"),
+        (["--daphne", "127.0.0.1:8001", "--tls-cert", "/c.pem", "--tls-key", "/k.pem"],
+         "need --tls-listen"),
+        (["--daphne", "127.0.0.1:8001", "--tls-listen", "443", "--tls-cert", "c.pem",
+          "--tls-key", "/k.pem"], "--tls-cert: expected an absolute path"),
     ]:
         result = subprocess.run(
             [sys.executable, str(RENDER), "--static-root", "/var/lib/leyou/staticfiles",
