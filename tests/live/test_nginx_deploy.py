@@ -429,6 +429,7 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     assert process.returncode != -signal.SIGKILL, "Daphne did not stop on SIGTERM"
     drive(players, until=lambda: all(p.resumed for p in players), limit=30)
     back_seconds = max(p.back_at for p in players) - stopped_at
+    after_exit = back_seconds - exit_seconds
     for player in players:
         assert len(player.closes) == 1
         before, snapshot = player.resumed[0]
@@ -453,7 +454,8 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     late.close()
     assert len(access_lines(logs, holder, path)) == 4
     print(f"\nnginx rolling restart: Daphne exit on SIGTERM {exit_seconds:.2f} s, "
-          f"all three clients back {back_seconds:.2f} s after the signal; "
+          f"all three clients back {back_seconds:.2f} s after the signal "
+          f"({after_exit:.2f} s after the exit); "
           f"close codes {[p.closes for p in players]}")
 
 
