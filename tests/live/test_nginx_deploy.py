@@ -241,6 +241,18 @@ def test_nginx_serves_static_files_itself_balances_pages_and_passes_the_client_a
         for line in lines:
             assert line.startswith(f"{CLIENT_ADDRESS}:") and FORGED not in line, line
     assert access_lines(logs, "a", "/static/") + access_lines(logs, "b", "/static/") == []
+    # long-lived sockets other than a table's are balanced by open connections: one each
+    from websockets.sync.client import connect
+
+    lobby = [connect(f"ws://127.0.0.1:{proxy.port}/ws/lobby/", open_timeout=10,
+                     additional_headers={"Origin": f"http://127.0.0.1:{proxy.port}"})
+             for _ in range(2)]
+    deadline = time.time() + 5  # Daphne logs the connect just after the handshake's answer
+    while any(len(access_lines(logs, name, r'"WSCONNECT /ws/lobby/"')) != 1 for name in ports):
+        assert time.time() < deadline, {n: access_lines(logs, n, "lobby") for n in ports}
+        time.sleep(0.05)
+    for ws in lobby:
+        ws.close()
 
     # log in through nginx: Host (with the port) and the Origin match, so CSRF passes
     assert log_in_through(proxy, make_user(beans=1000)) == 302
