@@ -315,6 +315,7 @@ class Player:
         self.closes: list[int | None] = []
         self.resumed: list[tuple[int, int]] = []  # (seq before the close, seq of the snapshot)
         self.back_at: float | None = None
+        self.awaiting_resume, self.seq_at_close = False, -1
         self.acted_seq = -1
         self.sent_at = 0.0
         self.ws = None
@@ -352,7 +353,7 @@ class Player:
             return
         if frame["type"] != "table" or frame["view"] is None:
             return
-        if getattr(self, "awaiting_resume", False):
+        if self.awaiting_resume:
             self.awaiting_resume = False
             self.resumed.append((self.seq_at_close, frame["seq"]))
             self.back_at = time.monotonic()
