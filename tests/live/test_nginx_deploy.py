@@ -2,9 +2,10 @@
 
 nginx runs in the foreground with its own prefix and configuration in a temporary directory, on
 free ports, from ``deploy/nginx/leyou.conf.template`` rendered by ``deploy/render_nginx.py`` —
-the same file and tool an operator uses (docs/operations.md). The Daphne processes run as the
-``leyou-daphne@.service`` unit runs them (``--proxy-headers``), plus an access log to see which
-process served what and for which client address.
+the same file and tool an operator uses (docs/operations.md). The Daphne processes run with the
+options of ``leyou-daphne@.service`` (``--proxy-headers``), plus an access log to see which
+process served what and for which client address; the worker and the clock run the commands of
+``leyou-worker.service`` and ``leyou-clock.service``.
 """
 
 from __future__ import annotations
@@ -174,6 +175,26 @@ def unit_daphne_options() -> tuple[str, ...]:
     options = words[1:-1]
     assert options[:4] == ["-b", "${LEYOU_BIND}", "-p", "%i"], options
     return tuple(options[4:])
+
+
+def unit_command(unit: str) -> list[str]:
+    """The ExecStart command of a unit, with this checkout's virtualenv for /srv/leyou/.venv."""
+    line = next(line for line in (UNITS / unit).read_text().splitlines()
+                if line.startswith("ExecStart="))
+    words = shlex.split(line.removeprefix("ExecStart="))
+    prefix = "/srv/leyou/.venv/bin/"
+    assert words[0].startswith(prefix), words
+    program = words[0].removeprefix(prefix)
+    return [sys.executable if program == "python" else str(Path(sys.executable).parent / program),
+            *words[1:]]
+
+
+def unit_start(servers, name: str, unit: str) -> None:
+    """Start the worker or the clock exactly as its unit does (Servers stops it at the end)."""
+    servers.procs[name] = subprocess.Popen(
+        unit_command(unit), cwd=ROOT, env=_child_env({"CELERY_TASK_ALWAYS_EAGER": "0"}),
+        stdout=subprocess.DEVNULL, stderr=_log(name),
+    )
 
 
 def daphne_behind(servers, name: str, port: int, logs: Path) -> None:
@@ -404,8 +425,8 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
 ):
     """A table's sockets all go to one process (the hash of the path); SIGTERM to that process
     mid-hand: every client is closed, comes back through nginx on the other process at once,
-    resumes from the seq it had, and the hand finishes and is settled (worker) with the clock
-    running. The restarted process takes new sockets again."""
+    resumes from the seq it had, and the hand finishes and is settled by the worker, with the
+    clock running (both as their systemd units run them). The restarted process takes new sockets again."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("two processes need the Redis channel layer (REDIS_URL)")
     proxy, ports = front
@@ -413,8 +434,8 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     logs.mkdir()
     for name, port in ports.items():
         daphne_behind(servers, name, port, logs)
-    servers.worker()
-    servers.clock()
+    unit_start(servers, "worker", "leyou-worker.service")
+    unit_start(servers, "clock", "leyou-clock.service")
     users = [make_user(beans=5000) for _ in range(3)]
     table = None
     for user in users:
