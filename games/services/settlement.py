@@ -120,9 +120,16 @@ def hand_settle(hand_id: int) -> bool:
                 hand=hand, seat=seat, user_id=uid, score=int(scores[seat]),
                 beans=delta.get(seat, 0), won=seat in winners, escaped=seat == escaped,
             )
+        # the seats whose beans are not 積分 × N − A because they held too little (the screen
+        # says so: every other seat's beans follow from the lines shown)
+        short = [] if extra.get("beans_moved") else [
+            seat for seat in range(len(players))
+            if delta.get(seat, 0) != int(scores[seat]) * factor - rake
+        ]
         hand.result = {
             **hand.result,
             "beans": [delta.get(seat, 0) for seat in range(len(players))],
+            "short": short,
             "rake": rake_total,
             "factor": factor,
             "rake_each": rake,

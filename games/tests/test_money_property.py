@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections import defaultdict
 from datetime import timedelta
 
@@ -29,6 +30,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from html.parser import HTMLParser
+
+from games import rendering, selectors
 from games.engine import registry
 from games.models import Hand, HandSeat, Seat, Table
 from games.services import pot, tables
@@ -90,6 +94,112 @@ def expected_changes(
             change[w] += beans
     taken = {seat: min(a, held[seat] + change[seat]) for seat in held}
     return {seat: change[seat] - taken[seat] for seat in held}, taken
+
+
+class _Panel(HTMLParser):
+    """The settlement panel's table rows (cell texts) and its 回收 line, from rendered HTML."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # > 0 inside #settlement
+        self.rows: list[list[str]] = []
+        self.rake_text = ""
+        self._cell: list[str] | None = None
+        self._in_rake = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id") == "settlement":
+            self.depth = 1
+        elif self.depth:
+            self.depth += tag not in ("br", "img", "input", "use")
+        if not self.depth:
+            return
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "p" and attrs.get("class") == "rake":
+            self._in_rake = True
+
+    def handle_endtag(self, tag):
+        if not self.depth:
+            return
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "p":
+            self._in_rake = False
+        self.depth -= tag not in ("br", "img", "input", "use")
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._in_rake:
+            self.rake_text += data
+
+
+def _signed(text: str) -> int:
+    return int(text.replace("+", "").replace("−", "-"))
+
+
+def panel_check(table_id: int, hand: Hand, user) -> dict[str, int]:
+    """Recompute every seat's beans from the rendered settlement panel (issue 13 §3); return the
+    checks made. 歡樂豆 = 積分 × N − A unless the panel marks the seat 以所持為限; 積分 from the
+    game's own lines where the panel itemises them per pair."""
+    checks: dict[str, int] = defaultdict(int)
+    snapshot = selectors.table_snapshot(table_id)
+    rendering._state_cache.clear()
+    seat = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
+    panel = _Panel()
+    panel.feed(rendering.render_html(snapshot, seat, user))
+    n = int(re.search(r"N = (\d+)", panel.rake_text).group(1))
+    a = int(re.search(r"A = (\d+)", panel.rake_text).group(1))
+    assert (n, a) == (int(hand.params["factor"]), int(hand.params["rake"]))
+    names = [p["name"] for p in hand.players]
+    seat_rows = [r for r in panel.rows if len(r) == 3 and r[0] != "玩家"]
+    assert len(seat_rows) == len(names)
+    shown: dict[int, int] = {}
+    for row in seat_rows:
+        who = next(i for i, name in enumerate(names) if row[0].startswith(name))
+        score, beans_text = _signed(row[1]), row[2]
+        beans = _signed(beans_text.split()[0])
+        shown[who] = score
+        if "以所持為限" in beans_text:
+            assert beans != score * n - a
+            checks["panel: short seat marked"] += 1
+        else:
+            assert beans == score * n - a, (row, n, a)
+            checks["panel: beans = 積分 × N − A"] += 1
+        assert beans == hand.result["beans"][who]
+    lines = [r for r in panel.rows if len(r) == 2 and r[0] not in ("項目",)]
+    labels = [r[0] for r in lines]
+    if hand.game == "doudizhu" and hand.result.get("escaped_seat") is None:
+        base = int(next(v for k, v in lines if k == "底分"))
+        capped = "封頂" in labels
+        pairs = [(k, int(v.lstrip("×"))) for k, v in lines if k.startswith("對局倍數")]
+        assert len(pairs) == 2
+        landlord = hand.result["extra"]["landlord"]
+        if not capped and hand.params.get("variant") != "laizi":
+            total = 0
+            for label, m in pairs:
+                farmer = next(i for i, name in enumerate(names) if name in label)
+                assert abs(shown[farmer]) == base * m, (label, shown)
+                total += shown[farmer]
+            assert shown[landlord] == -total
+            checks["panel: 斗地主 積分 = 底分 × pair 倍數"] += 1
+    if hand.game == "mahjong_huanle":
+        pays = [v for k, v in lines if "→" in k and "=" in v]
+        dealer_doubled = any("莊家×2" in v for v in pays)
+        assert any(k == "莊家" for k in labels) == dealer_doubled
+        for v in pays:
+            parts, total = v.split("=")
+            product = 1
+            for number in re.findall(r"\d+", parts):
+                product *= int(number)
+            assert product == int(total)
+        checks["panel: 歡樂麻將 莊家 line only when it doubled"] += 1
+    return checks
 
 
 def _random_balance(rng: random.Random, a: int) -> int:
@@ -185,6 +295,8 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
             if transfer is not None:
                 assert sum(p.amount for p in transfer.postings.all()) == 0
             checks["A once per player"] += 1
+            for key, count in panel_check(table.pk, hand, users[0]).items():
+                checks[key] += count
         assert ledger_drift() == []
         call_command("ledger_verify")
         checks["ledger sums to zero, ledger_verify"] += 1
