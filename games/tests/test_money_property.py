@@ -47,7 +47,7 @@ pytestmark = pytest.mark.django_db
 
 HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "8"))
 
-# (id, room fields): the ten games but the wheel (its own test in test_wheel_rounds.py)
+# (id, room fields): the nine table games; the wheel (大豐收) is the last test below
 GAMES = [
     ("doudizhu-classic", dict(game="doudizhu", variant="classic", seats=3, factor=10, rake=5,
                               double_threshold=50, extra={})),
@@ -326,3 +326,80 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
         else:
             assert len(dealt.players) == room.seats
     print(f"\n{game_id}: {played} hands; checks {dict(checks)}")
+
+
+# 大豐收 (docs/rules/dafengshou.md): the crop order of the odds table, big cells pay the crop's
+# odds, small cells 2, the payout includes the stake; RING is the wheel's layout (data).
+WHEEL_CROPS = ("orange", "apple", "grape", "corn", "watermelon", "peach", "pumpkin", "rice")
+
+
+def test_wheel_every_bean_follows_the_odds(make_user):
+    """大豐收 rounds with random bets from balances near zero: a bet beyond the balance is
+    refused and changes nothing; each player's change = Σ lit cells' stake × odds − stakes;
+    the house account takes the rest; the ledger sums to zero; no balance negative."""
+    from games.models import WheelRound
+    from games.rules.dafengshou.wheel import RING
+    from games.services import wheel_rounds
+
+    rng = random.Random("money:wheel")
+    odds = {"orange": 5, "apple": 10, "grape": 15, "corn": 20, "watermelon": 20, "peach": 30,
+            "pumpkin": 40, "rice": 100}
+    room = Room.objects.create(
+        name="錢 大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
+        min_beans=0, turn_seconds=15,
+        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000],
+               "player_limit": 5000, "round_limit": 100000,
+               "odds": [odds[c] for c in WHEEL_CROPS]},
+    )
+    users = [make_user(beans=0) for _ in range(4)]
+    rounds, refused, lit_paid = 0, 0, 0
+    for _ in range(max(HANDS, 4) * 3):
+        for user in users:
+            _set_balance(user, rng.choice([0, 5, 10, 15, 120, rng.randint(0, 3000)]))
+        before = {u.pk: balance_for_user(u) for u in users}
+        house_before = wheel_rounds.house_account(room.pk).balance
+        rnd = wheel_rounds.round_enter(room_id=room.pk)
+        staked: dict[int, dict[str, int]] = {u.pk: defaultdict(int) for u in users}
+        for user in users:
+            for _ in range(rng.randint(0, 4)):
+                crop, chip = rng.choice(WHEEL_CROPS), rng.choice([10, 100, 1000])
+                left = before[user.pk] - sum(staked[user.pk].values())
+                try:
+                    wheel_rounds.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
+                                           object=crop, amount=chip,
+                                           action_id=os.urandom(8).hex())
+                except wheel_rounds.NotEnoughBeans:
+                    assert chip > left  # refused only for want of beans
+                    assert balance_for_user(user) == left
+                    refused += 1
+                    continue
+                assert chip <= left
+                staked[user.pk][crop] += chip
+        past = timezone.now() - timedelta(seconds=1)
+        WheelRound.objects.filter(pk=rnd.pk).update(closes_at=past)
+        wheel_rounds.due_rounds_run()
+        WheelRound.objects.filter(pk=rnd.pk).update(settle_at=past)
+        wheel_rounds.due_rounds_run()
+        rnd.refresh_from_db()
+        assert rnd.phase == "settled"
+        lit = rnd.outcome["lit"]
+        total_change = 0
+        for user in users:
+            win = 0
+            for cell in lit:
+                kind, crop = RING[cell]
+                if crop is None:
+                    continue
+                win += staked[user.pk][crop] * (odds[crop] if kind == "big" else 2)
+            change = balance_for_user(user) - before[user.pk]
+            assert change == win - sum(staked[user.pk].values())
+            assert balance_for_user(user) >= 0
+            lit_paid += win > 0
+            total_change += change
+        assert wheel_rounds.house_account(room.pk).balance - house_before == -total_change
+        assert ledger_drift() == []
+        rounds += 1
+    call_command("ledger_verify")
+    assert refused > 0 and lit_paid > 0  # both branches were exercised
+    print(f"\ndafengshou: {rounds} rounds; {refused} bets refused for want of beans, "
+          f"{lit_paid} winning bettors; odds rule to the bean, house = −Σ players, ledger")
