@@ -25,12 +25,11 @@ import random
 import re
 from collections import defaultdict
 from datetime import timedelta
+from html.parser import HTMLParser
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-
-from html.parser import HTMLParser
 
 from games import rendering, selectors
 from games.engine import registry
