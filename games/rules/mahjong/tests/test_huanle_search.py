@@ -2,9 +2,9 @@
 
 The plain search scores every substitution of the 財神 that wins (``hands.assignments``, itself
 checked against brute force in ``test_hands``) and, for a drawn 財神, every kind it may be won
-as, each with PyMahjongGB directly (和絕張 from the real tile, as the rule says), and keeps the best by the documented rank: the total, then
-the GB fans, then the lowest kinds, then the highest winning kind. The fast search must pick the
-same substitution with the same fans.
+as, each with PyMahjongGB directly (和絕張 from the real tile, as the rule says), and keeps
+the best by the documented rank: the total, then the GB fans, then the lowest kinds, then the
+highest winning kind. The fast search must pick the same substitution with the same fans.
 """
 
 from __future__ import annotations

@@ -92,7 +92,6 @@ _REVERSIBLE = frozenset(
 )
 _NOT_GREEN = tuple(k for k in range(34) if k not in _GREEN)
 _NOT_REVERSIBLE = tuple(k for k in range(34) if k not in _REVERSIBLE)
-_SUIT_OF = tuple(k // 9 if k < 27 else -1 for k in range(34))
 
 FansOf = Callable[[tuple[str, ...], str], "tuple[Fan, ...] | None"]
 
