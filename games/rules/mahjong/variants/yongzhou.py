@@ -320,9 +320,11 @@ class YongzhouRuleset(MahjongRuleset):
         if specials:
             top = max(specials, key=lambda n: special_table[n])
             value = special_table[top]
+            # RULES-NOTES §4 #12: the hand keeps the 包 rules of every special it is
+            # (``specials``), whichever one names it (``limit``)
             return {"total": value, "special": True, "capped": False, "floored": False,
                     "fans": [_fan(top, value, "special")], "hands": hand_names,
-                    "limit": top}
+                    "limit": top, "specials": specials}
         within = WITHIN[cap]
         fans = []
         if "hunpeng" in names and "hunpeng" in within:
@@ -401,7 +403,11 @@ class YongzhouRuleset(MahjongRuleset):
             lines.append(ResultLine("合計", f"{total}番 ({table}) = {cfg.base}×2^{total} = "
                                     f"{points}", w))
             liable, why = self._liable(state, w, ev)
-            if out["self_drawn"] or out["rob_kong"]:
+            if three:
+                # RULES-NOTES §4 #11: "同一張牌點三個炮，點炮者包三家" — each winner is paid as
+                # on a self-draw (three shares) and the discarder pays every share alone
+                liable, why = out["from"], "一炮三響 點炮者包三家"
+            if out["self_drawn"] or out["rob_kong"] or three:
                 losers = [s for s in range(n) if s != w]
             else:
                 losers = [out["from"]]
@@ -441,7 +447,7 @@ class YongzhouRuleset(MahjongRuleset):
         if bao is not None:
             if bao["reason"] == "luodi12":
                 return bao["from"], "十二張落地包自摸"
-            if bao["reason"] == ev.get("limit"):
+            if bao["reason"] in (ev.get("specials") or [ev.get("limit")]):
                 return bao["from"], f"{FAN_NAMES[bao['reason']]}包自摸"
         return None, ""
 
