@@ -162,9 +162,13 @@ def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lo
         assert hand.result["factor"] == COMMON["factor"]
         assert hand.result["rake_each"] == COMMON["rake"]
     else:
-        # 三張: the 底注 went into the pot from every dealt seat
-        assert hand.result["extra"]["ante"] == COMMON["base_score"] if "ante" in hand.result.get(
-            "extra", {}) else True
+        # 三張: every dealt seat put the room's 底注 into the pot; the pot paid the room's 回收
+        from ledger.models import Posting
+
+        antes = Posting.objects.filter(transfer__idempotency_key=f"pot:{hand.pk}:ante",
+                                       amount__lt=0)
+        assert sorted(-p.amount for p in antes) == [COMMON["base_score"]] * len(hand.players)
+        assert hand.result["extra"]["rake_total"] == COMMON["rake"]
     assert LogEntry.objects.filter(object_id=str(room.pk)).exists()
 
 
