@@ -114,11 +114,17 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
         result = ruleset.result(state)
         if not any(result.scores):
             continue  # a drawn hand shows nothing: try the next seed
+        pot = getattr(config, "ante", None) is not None  # stakes moved during play (三張)
+        winners = set(result.winners)
         out["example"] = {
+            "pot": pot,
             "lines": [{"label": line.label, "value": line.value, "seat": line.seat}
                       for line in result.lines],
-            "seats": [{"seat": s, "score": score, "beans": score * room.factor - room.rake,
-                       "winner": s in result.winners}
+            # a pot game's scores are the beans staked and won; the 回收 comes out of the
+            # pot, shared by its winners; elsewhere each seat moves 積分 × N − A
+            "seats": [{"seat": s, "score": score, "winner": s in winners,
+                       "beans": (score - room.rake // max(1, len(winners)) if s in winners
+                                 else score) if pot else score * room.factor - room.rake}
                       for s, score in enumerate(result.scores)],
         }
         break

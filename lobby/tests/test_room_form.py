@@ -261,10 +261,12 @@ def test_yueqing_refuses_qi_hu_tai_99():
 def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user):
     client = _staff(make_user)
     data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0})
-    html = client.post(reverse("admin:lobby_room_preview") + "?game=doudizhu", data).content.decode()
+    preview = reverse("admin:lobby_room_preview")
+    html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
     assert "每位玩家 3 豆" in html
-    print(html)
+    # an example settlement: the hand's own lines (底分 2, 倍數) and each seat's 積分 × N − A
+    assert "底分：2" in html and "倍數：×" in html
     assert "積分 × 7 − 3 =" in html
     wheel = client.post(reverse("admin:lobby_room_preview") + "?game=dafengshou", _form(
         "dafengshou", 1, "classic", _defaults("dafengshou"))).content.decode()

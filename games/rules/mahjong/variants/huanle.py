@@ -25,10 +25,10 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.rules.mahjong import params as room_spec
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.gb import Fan, gb_fans_unchecked, validate
 from games.rules.mahjong.hands import SPECIAL_SHAPES, Assignment, Counts, assignments

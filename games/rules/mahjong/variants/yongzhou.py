@@ -36,12 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.engine.params import ParamError
-from games.rules.mahjong import params as room_spec
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import ParamError
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.rules.mahjong import bot as botlib
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, TERMINALS_HONOURS, counts_of
 from games.rules.mahjong.variants.yongzhou_hands import decompositions

@@ -42,12 +42,12 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar
 
-from games.rules.mahjong import params as room_spec
 from games.engine import registry
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.engine.tiles import KINDS
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, counts_of, next_kind
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
