@@ -302,3 +302,37 @@ def test_open_close_copy_and_the_history_of_changes(room, make_user):
     assert "記牌器價格（豆）：0 → 5" in message and "玩法：classic → menzhua" in message
     history = client.get(reverse("admin:lobby_room_history", args=[room.pk])).content.decode()
     assert "房間係數 N：10 → 30" in history and "關閉場次" in history
+
+
+def test_every_demo_room_is_one_the_form_accepts():
+    """The demo rooms use only declared 玩法 and parameters (三張's 底注 is its 底分 10)."""
+    from lobby.management.commands.seed_demo import DEMO_ROOMS
+    from lobby.models import room_errors
+
+    for spec in DEMO_ROOMS:
+        room = Room(**spec)
+        assert room_errors(room) == {}, spec["name"]
+    zhajinhua = next(s for s in DEMO_ROOMS if s["game"] == "zhajinhua")
+    config = registry.get("zhajinhua").config_from_params(Room(**zhajinhua).params())
+    assert config.ante == zhajinhua["base_score"] == 10
+
+
+def test_the_migration_gives_old_rooms_a_declared_variant():
+    """Old free-text 玩法 become the game's own; keys the 玩法 now decides leave ``extra``."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("lobby.migrations.0002_room_variant_declared")
+    huanle = Room.objects.create(name="舊8番", game="mahjong_huanle", variant="classic", seats=4,
+                                 extra={"room_kind": "bafan", "min_fans": 8})
+    yongzhou = Room.objects.create(name="舊永州", game="mahjong_yongzhou", variant="standard",
+                                   seats=4, extra={"bao_hu": 3, "qi_hu": 1})
+    yueqing = Room.objects.create(name="舊樂清", game="mahjong_yueqing", variant="classic",
+                                  seats=4)
+    migration.forwards(apps, None)
+    for room in (huanle, yongzhou, yueqing):
+        room.refresh_from_db()
+    assert (huanle.variant, huanle.extra) == ("bafan", {"min_fans": 8})
+    assert (yongzhou.variant, yongzhou.extra) == ("bao3", {"qi_hu": 1})
+    assert yueqing.variant == "wuhanhua"
