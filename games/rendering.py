@@ -31,6 +31,14 @@ def _state_for(snapshot: dict) -> Any | None:
     return state
 
 
+def _base_label(game: str) -> str | None:
+    """What the game calls the room's 底分 (None: it does not use it, so it is not shown)."""
+    try:
+        return registry.get(game).base_label
+    except KeyError:
+        return "底分"
+
+
 def viewer_model(
     snapshot: dict, seat: int | None, viewer_id: int | None = None
 ) -> dict[str, Any]:
@@ -69,8 +77,9 @@ def viewer_model(
             if seat is not None or (viewer_id is not None and viewer_id == table["owner_id"])
             else None,
         },
-        "room": {k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
-                                                      "rake", "turn_seconds")},
+        "room": {**{k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
+                                                         "rake", "turn_seconds")},
+                 "base_label": _base_label(table["game"])},
         "seat": seat,
         "seats": snapshot["seats"],
         "hand": None if hand is None else {

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.gb import Fan, gb_fans_unchecked, validate, with_situational
 from games.rules.mahjong.hands import SPECIAL_SHAPES, Assignment, Counts, assignments
@@ -218,10 +219,16 @@ class HuanleRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_huanle"
     title: ClassVar[str] = "歡樂麻將"
     config_cls: ClassVar[type] = HuanleConfig
+    variants = room_spec.HUANLE_VARIANTS
+    base_label = None  # 001 counts 番 × N; the room's 底分 multiplies nothing
+    room_params = room_spec.HUANLE_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> HuanleConfig:
         params = dict(params)
+        # the room's 玩法 is its 場 (大眾場 / 8番場 / 無番場) unless room_kind says otherwise
+        if params.get("variant") in ROOM_KINDS and "room_kind" not in params:
+            params["room_kind"] = params["variant"]
         kind = params.get("room_kind")
         if isinstance(kind, str):
             params["room_kind"] = _ROOM_ALIASES.get(kind, kind)

@@ -38,8 +38,10 @@ from typing import Any, ClassVar
 
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import ParamError
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.rules.mahjong import bot as botlib
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, TERMINALS_HONOURS, counts_of
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
@@ -98,10 +100,15 @@ class YongzhouRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_yongzhou"
     title: ClassVar[str] = "永州麻將"
     config_cls: ClassVar[type] = YongzhouConfig
+    variants = room_spec.YONGZHOU_VARIANTS
+    room_params = room_spec.YONGZHOU_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YongzhouConfig:
         params = dict(params)
+        # the room's 玩法 is its 爆胡 cap (bao5 / bao3) unless bao_hu says otherwise
+        if params.get("variant") in ("bao5", "bao3") and "bao_hu" not in params:
+            params["bao_hu"] = int(params["variant"][-1])
         for key in ("qi_hu", "qi_he", "起和"):
             if isinstance(params.get(key), str) and params[key] in QI_HU_ALIASES:
                 params[key] = QI_HU_ALIASES[params[key]]
@@ -111,13 +118,15 @@ class YongzhouRuleset(MahjongRuleset):
             params["bao_hu"] = params["bao_he"]
         if "底" in params and "base" not in params:
             params["base"] = params["底"]
+        if "base" not in params and params.get("base_score") is not None:
+            params["base"] = params["base_score"]  # the room's 底分 is the 底
         config: YongzhouConfig = super().config_from_params(params)
         if config.bao_hu not in (3, 5):
             raise ValueError("bao_hu (爆胡) is 3 or 5")
         if config.qi_hu not in (0, 1, 3):
             raise ValueError("qi_hu (起和) is 0, 1 or 3")
         if config.qi_hu > config.bao_hu:
-            raise ValueError("起和 above the 爆胡 cap")
+            raise ParamError("qi_hu", f"起和 {config.qi_hu} 番高於爆胡封頂 {config.bao_hu} 番")
         if config.base < 1:
             raise ValueError("base (底) is at least 1")
         if not -1 <= config.first_dealer < 4:

@@ -47,6 +47,7 @@ from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.engine.tiles import KINDS
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, counts_of, next_kind
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
@@ -86,6 +87,8 @@ class YueqingRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_yueqing"
     title: ClassVar[str] = "樂清麻將"
     config_cls: ClassVar[type] = YueqingConfig
+    variants = room_spec.YUEQING_VARIANTS
+    room_params = room_spec.YUEQING_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YueqingConfig:
@@ -95,7 +98,11 @@ class YueqingRuleset(MahjongRuleset):
                 params["qi_hu_tai"] = params[alias]
         if "底" in params and "base" not in params:
             params["base"] = params["底"]
+        if "base" not in params and params.get("base_score") is not None:
+            params["base"] = params["base_score"]  # the room's 底分 is the 底
         config: YueqingConfig = super().config_from_params(params)
+        spec = {p.name: p for p in self.room_params}
+        spec["qi_hu_tai"].parse(config.qi_hu_tai)  # 0–30 台: ParamError on 起胡台數 otherwise
         if config.qi_hu_tai < 0 or config.base < 1 or config.lao_zhuang < 0:
             raise ValueError("qi_hu_tai ≥ 0, base ≥ 1, lao_zhuang ≥ 0")
         return config
