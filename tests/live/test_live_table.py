@@ -205,7 +205,8 @@ def test_bad_frames_get_errors_and_flooding_closes_1008(servers, room, make_user
     ws.send(json.dumps({"kind": "move", "action": {"type": "start"}, "pad": "x" * 5000}))
     assert recv_json(ws)["code"] == "too_large"
     ws.send(json.dumps({"kind": "move", "action": {"type": "start", "mingpai": False},
-                        "seq": snapshot["seq"] - 1, "action_id": "stale-1"}))
+                        # before the hand's last change (another seat's 在線 is not one)
+                        "seq": Table.objects.get(pk=table.pk).move_seq - 1, "action_id": "stale-1"}))
     assert recv_json(ws)["code"] == "stale_seq"
     assert recv_json(ws)["type"] == "table"  # and a fresh snapshot to resync
     before = Table.objects.get(pk=table.pk).seq
