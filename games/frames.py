@@ -121,7 +121,8 @@ def frame_decode(raw: str, *, kinds: frozenset[str]) -> dict:
     if not isinstance(message, dict):
         raise _malformed()
     _check_strings(message)
-    if message.get("kind") not in kinds:
+    kind = message.get("kind")
+    if not isinstance(kind, str) or kind not in kinds:
         raise FrameError("unknown_kind", "未知的訊息類型")
     return message
 
