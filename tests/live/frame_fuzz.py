@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 RATE = 7.0  # frames a second per socket; the server allows 8/s after a burst of 20
-ANSWER_TIMEOUT = 10.0
+ANSWER_TIMEOUT = float(os.environ.get("LEYOU_FUZZ_ANSWER_TIMEOUT", "10"))
 MOVE_TYPES = ("pass", "play", "bid", "start", "ready", "rob", "double")
 JUNK = ("\u0000", "\ud800", "\udfff", "\u202e", "\ufeff", "\U0001f004", "e\u0301", "\uffff",
         "牌", "\x7f", "\n", "\\", '"', "\u2028")
@@ -222,6 +223,11 @@ class Socket:
         from websockets.exceptions import ConnectionClosed
 
         self.stats.sent += 1
+        if isinstance(raw, str):
+            try:
+                raw.encode()
+            except UnicodeEncodeError:  # a raw lone surrogate: only a binary frame carries it
+                raw = raw.encode("utf-8", "surrogatepass")
         try:
             await self.ws.send(raw)
             deadline = time.monotonic() + ANSWER_TIMEOUT
