@@ -253,7 +253,7 @@ def _is_error(frame: dict) -> bool:
 
 async def table_client(sock: Socket, seat: int, frames: int, rng: random.Random, choose,
                        legal_budget: list[int]) -> None:
-    """Send ``frames`` frames on the open socket: hostile ones, and now and then this seat's legal move."""
+    """Send ``frames`` frames on the open socket: hostile ones, now and then a legal move."""
     sent_ids: list[tuple[str, int]] = []
     for n in range(frames):
         started = time.monotonic()
