@@ -75,6 +75,9 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     title: ClassVar[str]  # Chinese name, e.g. "歡樂斗地主"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # who deals the next hand when the result names no ``next_dealer``: the first winner (True),
+    # or the table keeps its dealer (False: 斗地主, whose landlord is bid for every hand)
+    winner_deals_next: ClassVar[bool] = True
 
     # -- construction -------------------------------------------------------------------------
     @abstractmethod

@@ -126,6 +126,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     title = "歡樂斗地主"
     min_seats = 3
     max_seats = 3
+    winner_deals_next = False  # the landlord is bid for each hand; the table's dealer stays
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:

@@ -396,7 +396,8 @@ class HuanleRuleset(MahjongRuleset):
         if bird:
             hit = "中鳥" if any(p["bird"] > 1 for p in payments) else "不中"
             lines.append(ResultLine(f"鳥牌 {bird['tile']} → 座{bird_seat}", hit))
-        lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
+        if any(p["dealer"] > 1 for p in payments):  # only when a pair involved the dealer
+            lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
         return Result(
             scores=tuple(scores), winners=tuple(out["winners"]), lines=tuple(lines),
             extra={"payments": payments, "fans": fan_table, "bird": bird,
