@@ -22,7 +22,8 @@ def register(request):
         except IntegrityError:
             form.add_error("username", "這個帳號已被使用")
         else:
-            login(request, user)
+            # several backends (axes first): a new account logs in through the model backend
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, "註冊成功，已送你歡樂豆！")
             return redirect("lobby:home")
     return render(request, "accounts/register.html", {"form": form})

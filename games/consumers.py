@@ -110,6 +110,13 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
         raise NotImplementedError
 
 
+def _access(scope: dict, user, table_id: int) -> str | None:
+    """``selectors.table_access`` with the invite codes this socket's session presented."""
+    session = scope.get("session")
+    codes = session.get(selectors.INVITE_CODES_KEY, []) if session is not None else []
+    return selectors.table_access_by_id(user=user, table_id=table_id, codes=codes)
+
+
 class TableConsumer(LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
 
@@ -134,6 +141,9 @@ class TableConsumer(LimitedJsonConsumer):
         self.as_json = "format=json" in query
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        if await db(_access)(self.scope, self.user, self.table_id) is None:
+            await self.close(code=CLOSE_UNKNOWN_TABLE)  # a private table is not shown to be there
             return
         self.limits_set()
         self.last_seq = -1

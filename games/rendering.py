@@ -31,8 +31,21 @@ def _state_for(snapshot: dict) -> Any | None:
     return state
 
 
-def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
-    """The per-viewer model: public table meta plus exactly this seat's view of the hand."""
+def _base_label(game: str) -> str | None:
+    """What the game calls the room's 底分 (None: it does not use it, so it is not shown)."""
+    try:
+        return registry.get(game).base_label
+    except KeyError:
+        return "底分"
+
+
+def viewer_model(
+    snapshot: dict, seat: int | None, viewer_id: int | None = None
+) -> dict[str, Any]:
+    """The per-viewer model: public table meta plus exactly this seat's view of the hand.
+
+    The invite code (邀請碼) goes to the seated players and the owner only, never a watcher.
+    """
     table = snapshot["table"]
     ruleset = registry.get(table["game"])
     state = _state_for(snapshot)
@@ -57,10 +70,16 @@ def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
         result = {k: v for k, v in hand["result"].items() if k != "extra"}
     return {
         "seq": table["seq"],
-        "table": {k: table[k] for k in ("id", "game", "status", "is_private", "invite_code",
-                                         "owner_id", "next_hand_at", "fill_deadline")},
-        "room": {k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
-                                                      "rake", "turn_seconds")},
+        "table": {
+            **{k: table[k] for k in ("id", "game", "status", "is_private", "owner_id",
+                                     "next_hand_at", "fill_deadline")},
+            "invite_code": table["invite_code"]
+            if seat is not None or (viewer_id is not None and viewer_id == table["owner_id"])
+            else None,
+        },
+        "room": {**{k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
+                                                         "rake", "turn_seconds")},
+                 "base_label": _base_label(table["game"])},
         "seat": seat,
         "seats": snapshot["seats"],
         "hand": None if hand is None else {
@@ -73,7 +92,8 @@ def viewer_model(snapshot: dict, seat: int | None) -> dict[str, Any]:
 
 
 def render_json(snapshot: dict, seat: int | None, user) -> str:
-    return json.dumps({"type": "table", **viewer_model(snapshot, seat)}, ensure_ascii=False)
+    model = viewer_model(snapshot, seat, getattr(user, "pk", None))
+    return json.dumps({"type": "table", **model}, ensure_ascii=False)
 
 
 def _rotate(seats: list[dict], seat: int | None) -> list[dict]:
@@ -84,7 +104,7 @@ def _rotate(seats: list[dict], seat: int | None) -> list[dict]:
 
 
 def render_html(snapshot: dict, seat: int | None, user) -> str:
-    model = viewer_model(snapshot, seat)
+    model = viewer_model(snapshot, seat, getattr(user, "pk", None))
     game = snapshot["table"]["game"]
     from games.boards import board_extras
 

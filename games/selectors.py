@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from games.engine import registry
 from games.models import Hand, HandEvent, HandSeat, Seat, Table
@@ -16,6 +20,59 @@ def seat_index_for_user(table_id: int, user) -> int | None:
     return (
         Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
     )
+
+
+INVITE_CODES_KEY = "leyou_invite_codes"  # session: the private tables' codes this user presented
+PLAYER = "player"  # seated: the seat's own view
+WATCHER = "watcher"  # not seated: the spectator view (no concealed card, no invite code)
+
+
+def table_access(user, table: Table, *, codes=()) -> str | None:
+    """Who may see a table's page and socket: ``PLAYER``, ``WATCHER`` or None (refused).
+
+    - a seated player: ``PLAYER``;
+    - a private table (私人桌): its owner (房主), staff, and whoever presented its invite code
+      (``codes``: the codes this viewer entered, kept in the session by the join view) watch;
+      every other user is refused — the page answers 404, the socket closes 4404;
+    - a public table: any logged-in user watches. The spectator view hides every concealed
+      card (the engine's ``spectator_view``), so a live watcher learns nothing a seat could
+      use and bean rooms need no delay (a delay would be needed only for an open view).
+    Visitors who are not logged in are refused everywhere.
+    """
+    if user is None or not user.is_authenticated:
+        return None
+    if table.seats.filter(user=user).exists():
+        return PLAYER
+    if not table.is_private:
+        return WATCHER
+    if user.is_staff or table.owner_id == user.pk:
+        return WATCHER
+    if table.invite_code and table.invite_code in codes:
+        return WATCHER
+    return None
+
+
+def table_access_by_id(*, user, table_id: int, codes=()) -> str | None:
+    """``table_access`` for a table id; an unknown table is refused like a hidden one."""
+    table = Table.objects.filter(pk=table_id).first()
+    return None if table is None else table_access(user, table, codes=codes)
+
+
+def replay_access(user, hand: Hand) -> bool:
+    """Who may replay a finished hand (回放): its players and staff; other logged-in users
+    only for a public table's hand finished ``REPLAY_PUBLIC_AFTER_HOURS`` ago or more.
+
+    A private table's hands stay with their players (and staff) for good.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or any(p.get("user_id") == user.pk for p in hand.players):
+        return True
+    if hand.table.is_private:
+        return False
+    hours = settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"]
+    finished = hand.finished_at or hand.started_at
+    return finished <= timezone.now() - timedelta(hours=hours)
 
 
 def table_for_user(user) -> Table | None:
@@ -149,8 +206,13 @@ def hand_history_for_user(user, limit: int = 20) -> list[HandSeat]:
     )
 
 
-def hand_get_finished(hand_id: int) -> Hand | None:
-    return Hand.objects.filter(pk=hand_id).filter(~Q(status=Hand.Status.PLAYING)).first()
+def hand_get_finished(hand_id: int, *, user) -> Hand | None:
+    """The finished hand if ``user`` may replay it (``replay_access``), else None."""
+    hand = (
+        Hand.objects.select_related("table").filter(pk=hand_id)
+        .filter(~Q(status=Hand.Status.PLAYING)).first()
+    )
+    return hand if hand is not None and replay_access(user, hand) else None
 
 
 def hand_replay_frames(hand: Hand) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
@@ -15,6 +16,9 @@ from games.services import wheel_rounds
 
 @login_required
 def table_page(request, table_id: int):
+    codes = request.session.get(selectors.INVITE_CODES_KEY, [])
+    if selectors.table_access_by_id(user=request.user, table_id=table_id, codes=codes) is None:
+        raise Http404("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）")
     snapshot = selectors.table_snapshot(table_id)
     if snapshot is None:
         raise Http404("沒有這張牌桌")
@@ -27,15 +31,17 @@ def table_page(request, table_id: int):
     })
 
 
+@login_required
 def replay_page(request, hand_id: int):
-    """Step through a finished hand from its event log; every hand is open after its end."""
-    hand = selectors.hand_get_finished(hand_id)
+    """Step through a finished hand from its event log (who may: ``selectors.replay_access``)."""
+    hand = selectors.hand_get_finished(hand_id, user=request.user)
     if hand is None:
-        raise Http404("沒有這一局，或牌局尚未結束")
+        raise Http404("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放")
     frames = selectors.hand_replay_frames(hand)
     return render(request, "games/replay.html", {
         "hand": hand, "frames": frames, "players": hand.players,
         "title": registry.get(hand.game).title,
+        "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
     })
 
 

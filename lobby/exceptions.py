@@ -9,3 +9,9 @@ class RoomUnavailable(TableError):
 
 class UnknownInvite(TableError):
     code = "unknown_invite"
+
+
+class TooManyGuesses(TableError):
+    """Too many wrong invite codes from this user or address (HTTP 429)."""
+
+    code = "too_many_guesses"

@@ -55,21 +55,14 @@ class Room(models.Model):
         return f"{self.get_game_display()} · {self.name}"
 
     def clean(self) -> None:
-        """Refuse a seat count or variant the game's rules cannot deal (checked in the admin)."""
-        super().clean()
-        from games.engine import registry
+        """Refuse what the game's rules cannot deal, each message on the field concerned.
 
-        try:
-            ruleset = registry.get(self.game)
-        except KeyError:
-            return  # a game not yet available: lobby.services keeps its rooms closed
-        errors = {}
-        if not ruleset.min_seats <= (self.seats or 0) <= ruleset.max_seats:
-            errors["seats"] = f"{ruleset.title} 需要 {ruleset.min_seats}–{ruleset.max_seats} 個座位"
-        try:
-            ruleset.config_from_params(self.params())
-        except (ValueError, TypeError, KeyError) as error:
-            errors["variant"] = f"規則參數不正確：{error}"
+        The game declares its 玩法 and its room parameters (``Ruleset.variants`` /
+        ``room_params``, games/engine/params.py); ``extra`` holds exactly those (an unknown key
+        is refused). The combination must build the game's Config, a bean range must admit the
+        buy-in, and a room's minimum of players must fit its seats."""
+        super().clean()
+        errors = room_errors(self)
         if errors:
             raise ValidationError(errors)
 
@@ -91,3 +84,56 @@ class Room(models.Model):
             "turn_seconds": self.turn_seconds,
             "bot_wait_seconds": self.bot_wait_seconds,
         }
+
+
+def room_buy_in(room: "Room", config) -> int:
+    """The fewest beans a player needs to take part in one hand: 三張's 底注 (``ante``), the
+    wheel's smallest chip, else 0 (the other games settle what a player holds)."""
+    ante = getattr(config, "ante", None)
+    if ante is not None:
+        return int(ante)
+    chips = getattr(config, "chips", None)
+    return int(min(chips)) if chips else 0
+
+
+def room_errors(room: "Room") -> dict[str, str]:
+    """Field name → message for every setting of the room the game refuses (empty if none)."""
+    from games.engine import registry
+    from games.engine.params import ParamError
+
+    try:
+        ruleset = registry.get(room.game)
+    except KeyError:
+        return {}  # a game not yet available: lobby.services keeps its rooms closed
+    errors: dict[str, str] = {}
+    if not ruleset.min_seats <= (room.seats or 0) <= ruleset.max_seats:
+        errors["seats"] = f"{ruleset.title} 需要 {ruleset.min_seats}–{ruleset.max_seats} 個座位"
+    if ruleset.variants and room.variant not in [v.id for v in ruleset.variants]:
+        names = "、".join(v.label for v in ruleset.variants)
+        errors["variant"] = f"{ruleset.title} 沒有玩法 {room.variant!r}（可選：{names}）"
+        return errors
+    try:
+        extra = ruleset.room_params_parse(room.extra or {})
+    except ParamError as error:
+        declared = {p.name for p in ruleset.room_params}
+        errors[error.name if error.name in declared else "__all__"] = error.message
+        return errors
+    try:
+        config = ruleset.config_from_params({**room.params(), **extra})
+    except ParamError as error:
+        errors[error.name] = error.message
+        return errors
+    except (ValueError, TypeError, KeyError) as error:
+        errors["__all__"] = f"規則參數不正確：{error}"
+        return errors
+    buy_in = room_buy_in(room, config)
+    if room.max_beans is not None and room.max_beans < buy_in:
+        errors["max_beans"] = (f"最多歡樂豆 {room.max_beans} 低於入場所需的 {buy_in} 豆，"
+                               "沒有人能坐下")
+    elif room.min_beans is not None and room.max_beans is not None \
+            and room.max_beans < room.min_beans:
+        errors["max_beans"] = f"最多歡樂豆 {room.max_beans} 低於最少歡樂豆 {room.min_beans}"
+    least = extra.get("min_players")
+    if least is not None and room.seats and least > room.seats:
+        errors["min_players"] = f"開局人數 {least} 多於座位數 {room.seats}"
+    return errors

@@ -12,6 +12,15 @@ from lobby.models import GAME_CHOICES, Room
 WHEEL_GAME = "dafengshou"
 
 
+def _base_label(game: str) -> str | None:
+    from games.engine import registry
+
+    try:
+        return registry.get(game).base_label
+    except KeyError:
+        return "底分"
+
+
 def room_params(room_id: int) -> dict | None:
     room = Room.objects.filter(pk=room_id).first()
     return room.params() if room else None
@@ -49,6 +58,7 @@ def rooms_with_counts() -> list[dict]:
                                              "rooms": []})
         entry = {
             "room": room, "players": seated.get(room.pk, 0), "tables": running.get(room.pk, 0),
+            "base_label": _base_label(room.game),  # what the table calls 底分 (None: unused)
         }
         if room.game == WHEEL_GAME:
             # a wheel room has no tables: its card shows the window, chips, limits and the
@@ -62,3 +72,60 @@ def rooms_with_counts() -> list[dict]:
             }
         group["rooms"].append(entry)
     return list(games.values())
+
+
+def room_preview(room: Room, *, seed: str = "preview") -> dict:
+    """What a room's settings mean for a player (the admin's live preview): the entry range,
+    the rake per hand, and an example settlement — a seeded bot hand played by the game's own
+    rules with these settings, its lines and each seat's 積分 × N − A. For 大豐收 (no table)
+    the configured return-to-player. ``errors`` (field → message) when the settings are refused.
+    Reads only; nothing is stored."""
+    from games.engine import registry
+    from games.rules.dafengshou.wheel import expected_rtp
+
+    from lobby.models import room_buy_in, room_errors
+
+    errors = room_errors(room)
+    if errors:
+        return {"errors": errors}
+    ruleset = registry.get(room.game)
+    params = room.params()
+    config = ruleset.config_from_params(params)
+    out: dict = {
+        "title": ruleset.title, "variant": dict((v.id, v.label) for v in ruleset.variants).get(
+            room.variant, room.variant),
+        "min_beans": room.min_beans, "max_beans": room.max_beans,
+        "buy_in": room_buy_in(room, config), "rake": room.rake, "factor": room.factor,
+        "base_score": room.base_score,
+    }
+    if room.game == WHEEL_GAME:
+        out["rtp"] = expected_rtp(config)
+        return out
+    seats = room.seats
+    for attempt in range(12):
+        state = ruleset.new_game(config, f"{seed}-{attempt}", seats)
+        for _ in range(5000):
+            if ruleset.is_over(state):
+                break
+            seat = min(ruleset.to_act(state))
+            ruleset.apply(state, seat, ruleset.bot_action(state, seat))
+        if not ruleset.is_over(state):
+            continue
+        result = ruleset.result(state)
+        if not any(result.scores):
+            continue  # a drawn hand shows nothing: try the next seed
+        pot = getattr(config, "ante", None) is not None  # stakes moved during play (三張)
+        winners = set(result.winners)
+        out["example"] = {
+            "pot": pot,
+            "lines": [{"label": line.label, "value": line.value, "seat": line.seat}
+                      for line in result.lines],
+            # a pot game's scores are the beans staked and won; the 回收 comes out of the
+            # pot, shared by its winners; elsewhere each seat moves 積分 × N − A
+            "seats": [{"seat": s, "score": score, "winner": s in winners,
+                       "beans": (score - room.rake // max(1, len(winners)) if s in winners
+                                 else score) if pot else score * room.factor - room.rake}
+                      for s, score in enumerate(result.scores)],
+        }
+        break
+    return out

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import transaction
+from django.conf import settings
+from django.core.cache import caches
+from django.db import IntegrityError, transaction
 
 from games.engine import registry
 from games.models import Seat, Table
 from games.services import tables
-from lobby.exceptions import RoomUnavailable, UnknownInvite
+from lobby.exceptions import RoomUnavailable, TooManyGuesses, UnknownInvite
 from lobby.models import Room
 
 INVITE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -28,14 +30,27 @@ def _open_room(room_id: int) -> Room:
     return room
 
 
-def quick_join(*, user, room_id: int) -> Table:
-    """快速開始: a seat at a waiting table of the room (a new table if none), start when full."""
-    room = _open_room(room_id)
+def _seat_held(user, room: Room) -> Table | None:
+    """The table of the room where the user already sits; a seat elsewhere is refused."""
     current = Seat.objects.filter(user=user).select_related("table").first()
-    if current is not None:
-        if current.table.room_id == room.pk and current.table.status != Table.Status.CLOSED:
-            return current.table
-        raise RoomUnavailable("你已經在另一張牌桌上，請先離開")
+    if current is None:
+        return None
+    if current.table.room_id == room.pk and current.table.status != Table.Status.CLOSED:
+        return current.table
+    raise RoomUnavailable("你已經在另一張牌桌上，請先離開")
+
+
+def quick_join(*, user, room_id: int) -> Table:
+    """快速開始: a seat at a waiting table of the room (a new table if none), start when full.
+
+    Repeated at once (double clicks, many tabs) it returns the seat already held: each try
+    creates its table and takes the seat in one transaction, so a try that loses the race on
+    the one-seat-per-user constraint rolls its new table back and answers with the winner's.
+    """
+    room = _open_room(room_id)
+    held = _seat_held(user, room)
+    if held is not None:
+        return held
     params = room.params()
     tables._check_beans(user, params)
     for _ in range(3):
@@ -45,13 +60,22 @@ def quick_join(*, user, room_id: int) -> Table:
                 seats__user__isnull=True,
             ).order_by("created_at").first()
         )
-        table = candidate or tables.table_create(
-            game=room.game, params=params, seat_count=room.seats
-        )
         try:
-            tables.seat_take(table_id=table.pk, user=user)
+            with transaction.atomic():  # a table made for a seat we cannot take is undone
+                table = candidate or tables.table_create(
+                    game=room.game, params=params, seat_count=room.seats
+                )
+                tables.seat_take(table_id=table.pk, user=user)
         except tables.SeatUnavailable:
+            held = _seat_held(user, room)  # our own other request may have seated us
+            if held is not None:
+                return held
             continue  # someone took the last seat first: try the next table
+        except IntegrityError:  # seat_one_per_user: a concurrent request of ours sat first
+            held = _seat_held(user, room)
+            if held is not None:
+                return held
+            continue
         return table
     raise RoomUnavailable("暫時找不到座位，請再試一次")
 
@@ -75,11 +99,40 @@ def private_create(*, user, room_id: int) -> Table:
     return table
 
 
-def private_join(*, user, code: str) -> Table:
-    """Join a friend's private table by its invite code."""
+def _guess_keys(user, address: str) -> list[tuple[str, int]]:
+    conf = settings.LEYOU
+    keys = [(f"invite:user:{user.pk}", conf["INVITE_GUESSES_PER_USER"])]
+    if address:
+        keys.append((f"invite:addr:{address}", conf["INVITE_GUESSES_PER_ADDRESS"]))
+    return keys
+
+
+def private_join(*, user, code: str, address: str = "") -> Table:
+    """Join a friend's private table by its invite code (邀請碼).
+
+    Wrong codes are counted per user and per client ``address`` in a window
+    (``LEYOU["INVITE_GUESSES_PER_USER"]`` / ``["INVITE_GUESSES_PER_ADDRESS"]`` per
+    ``["INVITE_GUESS_WINDOW_SECONDS"]``, in the shared cache); past either limit every try is
+    refused with ``TooManyGuesses`` before the code is looked at, so guessing learns nothing.
+    """
+    cache = caches["ratelimit"]
+    keys = _guess_keys(user, address)
+    window = settings.LEYOU["INVITE_GUESS_WINDOW_SECONDS"]
+    counts = cache.get_many([key for key, _ in keys])
+    if any(counts.get(key, 0) >= limit for key, limit in keys):
+        raise TooManyGuesses(
+            f"輸入錯誤的邀請碼太多次，請 {window // 60} 分鐘後再試", code="too_many_guesses"
+        )
     code = (code or "").strip().upper()
     table = Table.objects.filter(invite_code=code).exclude(status=Table.Status.CLOSED).first()
     if table is None:
+        for key, _ in keys:
+            cache.add(key, 0, timeout=window)  # the window starts at the first wrong code
+            cache.incr(key)
         raise UnknownInvite("邀請碼不存在或牌桌已關閉")
-    tables.seat_take(table_id=table.pk, user=user)
+    try:
+        tables.seat_take(table_id=table.pk, user=user)
+    except tables.SeatUnavailable as error:
+        error.table = table  # the code was right (a full table): he may watch it
+        raise
     return table

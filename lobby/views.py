@@ -7,9 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config.client_address import client_address
 from games import selectors as game_selectors
 from games.exceptions import TableError
 from lobby import selectors, services
+from lobby.exceptions import TooManyGuesses
 
 
 def home(request):
@@ -53,8 +55,20 @@ def private_create(request, room_id: int):
 @require_POST
 def private_join(request):
     try:
-        table = services.private_join(user=request.user, code=request.POST.get("code", ""))
+        table = services.private_join(
+            user=request.user, code=request.POST.get("code", ""),
+            address=client_address(request),
+        )
+    except TooManyGuesses as error:
+        return render(request, "lobby/too_many_guesses.html", {"message": error.message},
+                      status=429)
     except TableError as error:
         messages.error(request, error.message)
-        return redirect("lobby:home")
+        table = getattr(error, "table", None)  # a right code for a full table: watch it
+        if table is None:
+            return redirect("lobby:home")
+    # the page and the socket let in whoever presented the code (games.selectors.table_access)
+    codes = request.session.get(game_selectors.INVITE_CODES_KEY, [])
+    if table.invite_code not in codes:
+        request.session[game_selectors.INVITE_CODES_KEY] = [*codes, table.invite_code][-20:]
     return redirect("games:table", table_id=table.pk)

@@ -19,10 +19,12 @@ fi
 if pg_up; then export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/leyou}"; fi
 if redis_up; then export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"; fi
 
-# Debian's Chromium for the browser tests, CJK fonts for legible screenshots, and a C compiler
-# for the 斗地主 move generator (./leyou builds it; a test fails if the suite runs without it)
+# Debian's Chromium for the browser tests, CJK fonts for legible screenshots, a C compiler
+# for the 斗地主 move generator (./leyou builds it; a test fails if the suite runs without it),
+# and nginx for the deploy test (tests/live/test_nginx_deploy.py runs its own, not the service)
 missing=""
 command -v chromium >/dev/null || missing="chromium"
+{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || missing="$missing nginx"
 command -v gcc >/dev/null || missing="$missing gcc"
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || missing="$missing fonts-noto-cjk"
 if [ -n "$missing" ]; then

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "django_htmx",
+    "axes",  # login throttling (登入鎖定): failures per user + address, resettable in the admin
     "accounts",
     "ledger",
     "games",
@@ -45,7 +46,26 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+
+# django-axes: after AXES_FAILURE_LIMIT wrong passwords for one username from one address, that
+# pair is refused (HTTP 429, templates/accounts/lockout.html) until the cool-off passes or staff
+# reset it (admin: 登入嘗試 → delete, or `manage.py axes_reset_username NAME`).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.env_int("LEYOU_LOGIN_FAILURES", 10)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = env.env_int("LEYOU_LOGIN_COOLOFF_MINUTES", 30) / 60  # hours
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+AXES_VERBOSE = False
+# The addresses of our own reverse proxies: only their X-Forwarded-For is believed
+# (config/client_address.py); empty = every request's REMOTE_ADDR is the client.
+LEYOU_TRUSTED_PROXIES = env.env_list("LEYOU_TRUSTED_PROXIES", [])
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -128,6 +148,17 @@ else:
     }
     (VAR_DIR / "broker").mkdir(exist_ok=True)
 
+# Counters shared by every process (the invite-code guess limit): Redis when there is one.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.REDIS_URL,
+         "KEY_PREFIX": "leyou-rl"}
+        if env.REDIS_URL else
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
+    ),
+}
+
 CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again (it is idempotent)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -162,6 +193,12 @@ LEYOU = {
     # tables' transactions overlap (each thread keeps its own connection; the table row lock
     # still makes one writer per table); SQLite has one writer anyway: 0 = Channels' single
     # shared database thread.
+    # 私人桌邀請碼: wrong codes allowed per user and per address in a window, then HTTP 429
+    "INVITE_GUESSES_PER_USER": 10,
+    "INVITE_GUESSES_PER_ADDRESS": 30,
+    "INVITE_GUESS_WINDOW_SECONDS": 600,
+    # 回放: who sees a finished hand's replay besides its players and staff (games.selectors)
+    "REPLAY_PUBLIC_AFTER_HOURS": 24,
     "DB_THREADS": env.env_int("LEYOU_DB_THREADS", 6) if env.DATABASE_URL else 0,
 }
 

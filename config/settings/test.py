@@ -1,5 +1,7 @@
 """Tests: PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (the test command sets them)."""
 
+import os
+
 from config.settings.base import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -12,3 +14,5 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
 # Tests drive the clock themselves unless a live test starts one; bots act instantly.
 LEYOU = {**LEYOU, "BOT_THINK_SECONDS": 0.0, "AUTO_PLAY_SECONDS": 0.0}  # noqa: F405
 CELERY_TASK_ALWAYS_EAGER = True
+# The guess counters of one test run are its own (the Redis db outlives a run).
+CACHES["ratelimit"]["KEY_PREFIX"] = f"leyou-rl-test-{os.getpid()}"  # noqa: F405

@@ -22,6 +22,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from games.engine.params import Param, Variant, params_parse
+
 Action = dict[str, Any]
 View = dict[str, Any]
 ConfigT = TypeVar("ConfigT")
@@ -75,15 +77,35 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     title: ClassVar[str]  # Chinese name, e.g. "歡樂斗地主"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # who deals the next hand when the result names no ``next_dealer``: the first winner (True),
+    # or the table keeps its dealer (False: 斗地主, whose landlord is bid for every hand)
+    winner_deals_next: ClassVar[bool] = True
+    # the room options an operator may set (games/engine/params.py), declared by each game in
+    # games/rules/<game>/params.py: its 玩法 (the first is the default) and its typed parameters
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    # what the game calls the room's 底分 on the lobby card and the board (三張: 底注); None
+    # when its scores do not use it (歡樂麻將 counts 番 only, 大豐收 has none)
+    base_label: ClassVar[str | None] = "底分"
+    room_params: ClassVar[tuple[Param, ...]] = ()
 
     # -- construction -------------------------------------------------------------------------
     @abstractmethod
     def config_from_params(self, params: dict[str, Any]) -> ConfigT:
-        """Build the Config from a room's parameters (unknown keys are ignored)."""
+        """Build the Config from a room's parameters.
+
+        Keys the engine does not read are ignored here (a room's params also carry the table's
+        own fields); the room form refuses undeclared keys through :func:`room_params_parse`.
+        An unknown ``variant`` or a value out of range raises ValueError (a ParamError names
+        the parameter)."""
 
     @abstractmethod
     def new_game(self, config: ConfigT, seed: str, seats: int) -> StateT:
         """Deal a new hand from the seed alone (see :mod:`games.engine.chance`)."""
+
+    def room_params_parse(self, extra: dict[str, Any]) -> dict[str, Any]:
+        """A room's game-specific values, checked against :attr:`room_params` (unknown keys
+        refused, defaults filled in)."""
+        return params_parse(self.room_params, extra)
 
     # -- queries ------------------------------------------------------------------------------
     @abstractmethod

@@ -1,15 +1,18 @@
 """Settle a finished hand: beans through the ledger, score, levels and history — exactly once.
 
-Bean formula (DESIGN §4, 002, RULES-NOTES §2 #12): the engine's result lists payments
+Bean formula (DESIGN §4, 001, 002, RULES-NOTES §2 #12): the engine's result lists payments
 ``{"from": loser, "to": winner, "points": X}`` in game units. With the room's 房間係數 N and
 回收 A:
 
-* each loser owes Σ X·N over his payments, plus A; he pays at most what he has;
-* A (or all he paid, if less) goes to the rake 回收; the rest is shared among the winners he
-  owed, in proportion to what he owed each (integer beans, remainder to the largest share);
-* each winner then gives A of what he received to the rake (never more than he received).
+* each loser owes Σ X·N over his payments and pays at most what he holds at the deal; what he
+  pays is shared among the winners he owed, in proportion to what he owed each (integer beans,
+  remainder to the largest share);
+* then every player dealt into the hand — loser, winner, both or neither — gives 回收 A once to
+  the rake (001: "系統將自動回收每位玩家一定數量的歡樂豆"), never more than he then holds.
 
-So losers pay X·N + A, winners get X·N − A, and nobody receives more than was paid.
+So a loser pays X·N + A, a winner gets X·N − A, a player with no payment pays A, and a player
+who both pays and receives (樂清's 花) pays A once. Nobody receives more than was paid. 三張 keeps
+its pot rule (``games/services/pot.py``: A once, from the pot).
 """
 
 from __future__ import annotations
@@ -29,33 +32,32 @@ from ledger.models import Account, Transfer
 def bean_moves(
     payments: list[dict], factor: int, rake: int, balances: dict[int, int]
 ) -> tuple[dict[int, int], int]:
-    """Return (bean delta per seat, rake total) for the payments. Pure arithmetic."""
+    """Return (bean delta per seat, rake total) for the payments. Pure arithmetic.
+
+    ``balances`` names every seat dealt into the hand (each pays 回收 A once); a seat that
+    appears only in a payment pays or receives without a balance of its own (0).
+    """
     owed: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for p in payments:
         if p["points"] > 0 and p["from"] != p["to"]:
             owed[p["from"]][p["to"]] += p["points"] * factor
-    delta: dict[int, int] = defaultdict(int)
-    received: dict[int, int] = defaultdict(int)
-    rake_total = 0
+    delta: dict[int, int] = {seat: 0 for seat in balances}
     for loser, creditors in owed.items():
         due = sum(creditors.values())
-        paid = min(balances.get(loser, 0), due + rake)
-        to_rake = min(rake, paid)
-        to_share = paid - to_rake
-        rake_total += to_rake
-        delta[loser] -= paid
-        shares = {w: to_share * amount // due for w, amount in creditors.items()} if due else {}
-        remainder = to_share - sum(shares.values())
-        if shares:
-            largest = max(shares, key=lambda w: (creditors[w], -w))
-            shares[largest] += remainder
+        paid = min(max(balances.get(loser, 0), 0), due)
+        delta[loser] = delta.get(loser, 0) - paid
+        shares = {w: paid * amount // due for w, amount in creditors.items()}
+        largest = max(shares, key=lambda w: (creditors[w], -w))
+        shares[largest] += paid - sum(shares.values())
         for winner, share in shares.items():
-            received[winner] += share
-    for winner, got in received.items():
-        winner_rake = min(rake, got)
-        rake_total += winner_rake
-        delta[winner] += got - winner_rake
-    return dict(delta), rake_total
+            delta[winner] = delta.get(winner, 0) + share
+    rake_total = 0
+    for seat in balances:
+        # 回收 A: once per player, at most what he holds after the payments.
+        taken = min(rake, max(balances[seat] + delta[seat], 0))
+        delta[seat] -= taken
+        rake_total += taken
+    return {seat: d for seat, d in delta.items() if d}, rake_total
 
 
 def hand_settle(hand_id: int) -> bool:
@@ -118,9 +120,16 @@ def hand_settle(hand_id: int) -> bool:
                 hand=hand, seat=seat, user_id=uid, score=int(scores[seat]),
                 beans=delta.get(seat, 0), won=seat in winners, escaped=seat == escaped,
             )
+        # the seats whose beans are not 積分 × N − A because they held too little (the screen
+        # says so: every other seat's beans follow from the lines shown)
+        short = [] if extra.get("beans_moved") else [
+            seat for seat in range(len(players))
+            if delta.get(seat, 0) != int(scores[seat]) * factor - rake
+        ]
         hand.result = {
             **hand.result,
             "beans": [delta.get(seat, 0) for seat in range(len(players))],
+            "short": short,
             "rake": rake_total,
             "factor": factor,
             "rake_each": rake,

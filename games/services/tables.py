@@ -540,7 +540,7 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
                    if key.startswith("next_") and key != "next_dealer"}
     if extra.get("next_dealer") is not None:
         table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 荒莊 …)
-    elif result.winners and table.game != "doudizhu":
+    elif result.winners and registry.get(hand.game).winner_deals_next:
         table.dealer = pot.table_seat(hand, result.winners[0])
     hand_id = hand.pk
     # Settle only once the finished hand is durable; a lost task is re-sent by the clock.

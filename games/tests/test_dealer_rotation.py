@@ -56,3 +56,20 @@ def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
         tables._finish(table, hand, result, escaped_seat=None)
     assert table.dealer == 0 and table.carry == {"prevalent_wind": 2}
     assert _hand(table, 2).params["prevalent_wind"] == 2
+
+
+@pytest.mark.parametrize("game,seats,moves", [("doudizhu", 3, False), ("paohuzi", 3, True)])
+def test_without_next_dealer_the_ruleset_says_whether_the_winner_deals(
+    game, seats, moves, django_capture_on_commit_callbacks
+):
+    """No next_dealer in the result: the winner deals next unless the ruleset declares
+    ``winner_deals_next = False`` (斗地主: the landlord is bid for; the table's dealer stays)."""
+    assert registry.get(game).winner_deals_next is moves
+    table = tables.table_create(game=game, params={}, seat_count=seats)
+    table.dealer = 0
+    hand = _hand(table, 1)
+    hand.players = [{"user_id": None, "table_seat": s} for s in range(seats)]
+    result = Result(scores=(-1, -1, 2), winners=(2,), extra={})
+    with django_capture_on_commit_callbacks(execute=False):
+        tables._finish(table, hand, result, escaped_seat=None)
+    assert table.dealer == (2 if moves else 0)

@@ -120,8 +120,11 @@ def test_private_table_by_invite_code_and_refusals(room, make_user):
         response = _client(friend).post(reverse("lobby:private_join"),
                                         {"code": table.invite_code.lower()})
         assert response.url == reverse("games:table", args=[table.pk])
-    html = _refused(_client(stranger), reverse("lobby:private_join"), {"code": table.invite_code})
-    assert "牌桌已滿" in html
+    # the right code for a full table: refused a seat, he may watch (docs/privacy.md)
+    response = _client(stranger).post(reverse("lobby:private_join"),
+                                      {"code": table.invite_code}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:table", args=[table.pk])
+    assert "牌桌已滿" in response.content.decode()
     assert not Seat.objects.filter(user=stranger).exists()
 
 

@@ -243,14 +243,15 @@ def _check_yueqing_marks(page, seat: int) -> None:
     assert _text(page, ".mj-head-me .seat-hua") == f"花{v['seats'][seat]['hua']}"
 
 
-@pytest.mark.parametrize("game,name,extra", [
-    ("mahjong_yongzhou", "永州麻將", {"bao_hu": 5, "qi_hu": 0}),
-    ("mahjong_yueqing", "樂清麻將", {}),
+@pytest.mark.parametrize("game,name,variant,extra", [
+    ("mahjong_yongzhou", "永州麻將", "bao5", {"qi_hu": 0}),
+    ("mahjong_yueqing", "樂清麻將", "wuhanhua", {}),
 ])
-def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, game, name, extra):
+def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, game, name, variant,
+                                                           extra):
     """A whole 永州麻將 / 樂清麻將 hand against three bots: the variant's marks are on the board
     (phone and desktop), the settlement is itemised (番 / 台 lines, 花) and settled."""
-    make_room(name=name, game=game, variant="standard", extra=extra)
+    make_room(name=name, game=game, variant=variant, extra=extra)
     port = servers.daphne("web")
     servers.clock()
     base = f"http://127.0.0.1:{port}"

@@ -66,16 +66,17 @@ class Servers:
         self.procs: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
 
-    def daphne(self, name: str = "web", port: int | None = None, *, embedded: bool = False
-               ) -> int:
-        """A Daphne process; ``embedded``: the in-memory layer with the clock inside it."""
+    def daphne(self, name: str = "web", port: int | None = None, *, embedded: bool = False,
+               args: tuple[str, ...] = ()) -> int:
+        """A Daphne process; ``embedded``: the in-memory layer with the clock inside it;
+        ``args``: more Daphne options (e.g. ``--proxy-headers`` behind nginx)."""
         port = port or self.ports.get(name) or free_port()
         self.ports[name] = port
         env = _child_env({"LEYOU_CLOCK_IN_SERVER": "1"} if embedded else None)
         if embedded:
             env.pop("REDIS_URL", None)
         self.procs[name] = subprocess.Popen(
-            [os.path.join(BIN, "daphne"), "-b", "127.0.0.1", "-p", str(port),
+            [os.path.join(BIN, "daphne"), "-b", "127.0.0.1", "-p", str(port), *args,
              "config.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=_log(name),
         )

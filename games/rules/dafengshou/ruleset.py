@@ -21,6 +21,9 @@ from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 
+from games.engine.params import variant_check
+
+from . import params as room_spec
 from . import wheel
 from .wheel import (
     LUCK,
@@ -71,10 +74,14 @@ class DafengshouRuleset(Ruleset[Config, State]):
 
     game_id = "dafengshou"
     title = "大豐收"
+    variants = room_spec.VARIANTS
+    base_label = None
+    room_params = room_spec.ROOM_PARAMS
     min_seats = 1
     max_seats = 1000
 
     def config_from_params(self, params: dict[str, Any]) -> Config:
+        variant_check(self.variants, params.get("variant"), self.variants[0].id)
         return wheel.config_from_params(params)
 
     def new_game(self, config: Config, seed: str, seats: int) -> State:

@@ -10,6 +10,8 @@ from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
+from games.engine.params import ParamError
+from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
 from games.rules.doudizhu.patterns import (
     IDX,
@@ -124,14 +126,17 @@ def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
 class DoudizhuRuleset(Ruleset[Config, State]):
     game_id = "doudizhu"
     title = "歡樂斗地主"
+    variants = room_spec.VARIANTS
+    room_params = room_spec.ROOM_PARAMS
     min_seats = 3
     max_seats = 3
+    winner_deals_next = False  # the landlord is bid for each hand; the table's dealer stays
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:
         variant = str(params.get("variant", "classic"))
         if variant not in VARIANTS:
-            raise ValueError(f"unknown 斗地主 variant {variant!r}")
+            raise ParamError("variant", f"unknown 斗地主 variant {variant!r}")
         beans = params.get("seat_beans")
         cap = params.get("score_cap")
         return Config(

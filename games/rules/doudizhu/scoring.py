@@ -134,6 +134,11 @@ def settle(st: Any, cfg: Any) -> Result:
     if cfg.variant == "laizi" and cfg.laizi_factor != 1:
         lines.append(ResultLine("癩子係數", f"×{cfg.laizi_factor}", None))
     lines.append(ResultLine("倍數", f"×{total}", None))
+    for farmer in farmers_of(st):
+        # 002 §加倍: per landlord–farmer pair; the pair's 倍數 shows what its score follows from
+        lines.append(ResultLine("對局倍數", f"×{total * pair_factor(st, farmer)}", farmer))
+    if cfg.effective_cap:
+        lines.append(ResultLine("封頂", str(cfg.effective_cap), None))
     for seat in range(3):
         lines.append(ResultLine("地主" if seat == landlord else "農民", f"{scores[seat]:+d}", seat))
     extra = {

@@ -32,6 +32,7 @@ import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
+from games.engine.params import variant_check
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
@@ -245,6 +246,8 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     # == construction ===========================================================================
     def config_from_params(self, params: dict[str, Any]) -> Any:
+        if self.variants:
+            variant_check(self.variants, params.get("variant"), self.variants[0].id)
         names = {f.name: f for f in fields(self.config_cls)}
         values: dict[str, Any] = {}
         for key, value in params.items():

@@ -19,6 +19,10 @@ Fan = tuple[str, str, int, int]  # (name, English name, points each, count)
 
 _KIND_SET = frozenset(KINDS)
 
+LAST_TILE: Fan = ("和绝张", "Last Tile", 4, 1)
+ROBBING_THE_KONG: Fan = ("抢杠和", "Robbing The Kong", 8, 1)
+CHICKEN_HAND: Fan = ("无番和", "Chicken Hand", 8, 1)
+
 
 def validate(packs: tuple[Pack, ...], hand: tuple[str, ...], win_tile: str,
              seat_wind: int, prevalent_wind: int) -> None:
@@ -89,3 +93,24 @@ def gb_fans_unchecked(
             return None
         raise ValueError(f"PyMahjongGB refused {packs} {hand} {win_tile}: {error}") from error
     return tuple([(name, name_en, points, count) for points, count, name, name_en in raw])
+
+
+def with_situational(fans: tuple[Fan, ...], *, last_tile: bool, rob_kong: bool) -> tuple[Fan, ...]:
+    """GB fans scored without the 和絕張 / 搶槓和 flags, with those two from what happened.
+
+    RULES-NOTES (歡樂麻將 details settled): "和絕張 needs the winning tile itself to be the last
+    unseen copy (never a 財神 standing in), 搶槓和 … follow[s] the real events". PyMahjongGB
+    infers both from the tiles it is given (it drops them when the hand holds the winning kind,
+    and adds 和絕張 when the winning tile is the fourth beside the winner's own 碰), which a 財神
+    substitution falsifies; so the caller passes neither flag and states them here. 搶槓和
+    excludes 和絕張 (GB); 無番和 stands only when no other fan does.
+    """
+    out = [f for f in fans if f[0] not in (LAST_TILE[0], ROBBING_THE_KONG[0], CHICKEN_HAND[0])]
+    if rob_kong:
+        out.append(ROBBING_THE_KONG)
+    elif last_tile:
+        out.append(LAST_TILE)
+    if not out:
+        out.append(CHICKEN_HAND)
+    out.sort(key=lambda f: -f[2])  # PyMahjongGB's order: the biggest fan first (stable)
+    return tuple(out)

@@ -5,10 +5,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.params import BOOL, INT, Param, ParamError, Variant
+
 HUNAN = "hunan"
 SHUANGWANG = "shuangwang"
 VARIANTS = (HUNAN, SHUANGWANG)
 SEATS = 3
+
+# the 玩法 and the options an operator sets in a room (games/engine/params.py); the room's
+# 底分 (``base_score``) is the hand's ``base`` (房間底分 d / 雙王 底注)
+ROOM_VARIANTS = (Variant(HUNAN, "湖南跑胡子（常德全名堂）"), Variant(SHUANGWANG, "雙王扯胡子"))
+_FAN = dict(kind=INT, low=0, high=100)
+ROOM_PARAMS = (
+    Param("min_huxi", INT, 15, "起胡胡息", "和牌所需的最少胡息。", low=3, high=60),
+    Param("fan_hong", default=2, label="紅胡番數", help="湖南：10–12 張紅字。", **_FAN),
+    Param("fan_dian", default=3, label="點胡番數", help="湖南：恰好一張紅字。", **_FAN),
+    Param("fan_hongwu", default=4, label="紅烏番數", help="湖南：13 張以上紅字。", **_FAN),
+    Param("fan_wu", default=5, label="烏胡番數", help="湖南：沒有紅字。", **_FAN),
+    Param("fan_duidui", default=4, label="對對胡番數", help="湖南：全是碰、偎、提、跑。", **_FAN),
+    Param("fan_dazi", default=6, label="大字胡番數", help="湖南：18 張以上大字，每多一張 +1。", **_FAN),
+    Param("fan_xiaozi", default=8, label="小字胡番數", help="湖南：16 張以上小字，每多一張 +1。", **_FAN),
+    Param("fan_haidi_ping", default=1, label="海底（平胡）番數", help="湖南：最後一張和的平胡。", **_FAN),
+    Param("fan_haidi_ming", default=2, label="海底（名堂胡）番數", help="湖南：最後一張和的名堂胡。", **_FAN),
+    Param("cap", INT, 300, "封頂（積分）", "雙王：每家最多付的積分；0 為不封頂。", low=0, high=100_000),
+    Param("jiadi", BOOL, False, "加底", "雙王：每盤加一囤。"),
+    Param("fangpao", BOOL, False, "放炮", "雙王：沒有王的玩家可和別人打出的牌，放炮者一人付。"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +78,17 @@ _INT_FIELDS = (
 
 
 def config_from_params(params: dict[str, Any]) -> Config:
-    """Build a Config from room params (unknown keys ignored; bad values raise ValueError)."""
+    """Build a Config from room params (unknown keys ignored; bad values raise ValueError).
+
+    The base is ``base`` if given, else the room's 底分 ``base_score``, else the variant's own
+    default (003: 3; 雙王: 1)."""
     variant = params.get("variant", HUNAN)
     if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}")
-    values: dict[str, Any] = {"variant": variant, "base": 3 if variant == HUNAN else 1}
+        raise ParamError("variant", f"unknown variant {variant!r}")
+    base = params.get("base", params.get("base_score"))
+    values: dict[str, Any] = {
+        "variant": variant, "base": (3 if variant == HUNAN else 1) if base is None else int(base),
+    }
     for name in _INT_FIELDS:
         if name in params:
             value = int(params[name])

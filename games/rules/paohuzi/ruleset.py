@@ -27,7 +27,7 @@ from games.rules.paohuzi.cards import (
 )
 from games.rules.paohuzi.hu import Hu, best_partial_huxi, find_hu
 from games.rules.paohuzi.params import (
-    HUNAN, SEATS, SHUANGWANG, Config, config_from_params, next_dealer,
+    HUNAN, ROOM_PARAMS, ROOM_VARIANTS, SEATS, SHUANGWANG, Config, config_from_params, next_dealer,
 )
 from games.rules.paohuzi.scoring import hunan_score, shuangwang_score
 from games.rules.paohuzi.state import Meld, State
@@ -142,6 +142,8 @@ def _canonical_chi(groups: Any, card: int) -> list[list[int]] | None:
 class PaohuziRuleset(Ruleset[Config, State]):
     game_id = "paohuzi"
     title = "跑胡子"
+    variants = ROOM_VARIANTS
+    room_params = ROOM_PARAMS
     min_seats = 3
     max_seats = 3
 

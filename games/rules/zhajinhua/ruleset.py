@@ -12,7 +12,7 @@ from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, Vi
 
 from . import bot
 from .hands import compare, describe, hand_class
-from .params import Config, config_from_params
+from .params import ROOM_PARAMS, VARIANTS, Config, config_from_params
 
 IN = "in"  # still playing
 FOLDED = "folded"  # 棄牌
@@ -107,6 +107,9 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
 
     game_id = "zhajinhua"
     title = "歡樂三張"
+    variants = VARIANTS
+    base_label = "底注"
+    room_params = ROOM_PARAMS
     min_seats = 2
     max_seats = 6
 

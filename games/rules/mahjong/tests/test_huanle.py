@@ -231,3 +231,67 @@ def test_escape() -> None:
     assert sum(result.scores) == 0
     assert result.scores[2] == -(16 * 2 + 16 + 16)
     assert result.scores[0] == 32 and result.scores[1] == 16 and result.scores[3] == 16
+
+
+# -- issue 13 §4: situational fans follow what happened, never a substitution -----------------
+
+REST = "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1"
+QUIET = ["W2 W4 T2 T8 B2 B4 F2 F3 F4 J1 J2 T1 T3", "W6 W8 T7 T9 B1 B3 B5 F2 F3 F4 J1 J2 T1",
+         "W7 W9 T2 T3 B2 B3 F2 F3 F4 J1 J2 T7"]
+
+
+def _fans(result) -> dict[str, int]:
+    return {f["name"]: f["value"] for f in result.extra["fans"][0]["fans"]}
+
+
+def test_last_tile_counts_when_a_caishen_in_hand_stands_for_its_kind() -> None:
+    """和絕張 needs the winning tile itself to be the last copy: seat 0 waits 單釣 W5 with a
+    財神, three W5 lie in the rivers and seat 3 discards the fourth. The 財神 standing for W5 (a
+    substitution PyMahjongGB sees as a W5 in hand) does not take 和絕張 away."""
+    ruleset = huanle()
+    hands = [REST + " J3", *QUIET[:2], QUIET[2] + " W5"]
+    discards = [[], ["W5"], ["W5"], ["W5"]]
+    state = make_state(hands, current=3, wild="J3", discards=discards)
+    ruleset.apply(state, 3, {"type": "discard", "tile": "W5"})
+    ruleset.apply(state, 0, {"type": "hu"})
+    for s in sorted(ruleset.to_act(state)):
+        ruleset.apply(state, s, {"type": "pass"})
+    result = ruleset.result(state)
+    fans = _fans(result)
+    assert result.extra["fans"][0]["fans"] and state.outcome["evals"][0]["assignment"] == ["W5"]
+    assert fans["和绝张"] == 4, fans
+    # 花龍 8, 和絕張 4, 圈風刻 2, 門風刻 2 (東 pung, 東 seat, 東 round), 門前清 2, 單釣 1
+    assert fans == {"花龙": 8, "和绝张": 4, "圈风刻": 2, "门风刻": 2, "门前清": 2,
+                    "独听・单钓": 1}
+    assert result.extra["fans"][0]["total"] == 19
+
+
+def test_robbing_the_kong_counts_when_a_caishen_stands_for_the_robbed_kind() -> None:
+    """搶槓和 follows the real event: seat 0 robs seat 3's 加槓 of W5 with a 財神 as W5 in a
+    單釣 pair; PyMahjongGB, shown a W5 in hand, would drop 搶槓和 (8)."""
+    ruleset = huanle()
+    hands = [REST + " J3", *QUIET[:2], QUIET[2] + " W5"]
+    melds = [[], [], [], [peng("W5", 1)]]
+    state = make_state(hands, current=3, wild="J3", melds=melds)
+    state.hands[3] = state.hands[3][:-2] + ["W5"]  # 10 beside the 碰 + the drawn W5
+    state.drawn[3] = "W5"
+    ruleset.apply(state, 3, {"type": "jiagang", "tile": "W5"})
+    assert state.phase == "robkong"
+    ruleset.apply(state, 0, {"type": "hu"})
+    result = ruleset.result(state)
+    fans = _fans(result)
+    assert state.outcome["rob_kong"] and fans["抢杠和"] == 8, fans
+    assert "和绝张" not in fans  # GB: 搶槓和 excludes 和絕張
+
+
+def test_no_last_tile_for_a_drawn_caishen() -> None:
+    """A drawn 財神 won on is never 和絕張, even standing for the kind of the winner's own 碰
+    (three W3 showing): W1 W2 + the drawn 財神 as W3. PyMahjongGB would add 和絕張 (4) on
+    the substituted tiles."""
+    ruleset = huanle()
+    hands = ["W1 W2 T4 T5 T6 B7 B8 B9 F1 F1 J3", *QUIET]
+    state = make_state(hands, wild="J3", melds=[[peng("W3", 2)], [], [], []])
+    ev = ruleset.evaluate_win(state, ruleset.win_context(state, 0))
+    names = {f["name"] for f in ev["fans"]}
+    assert ev["assignment"] == ["W3"] and ev["win_as"] == "W3"
+    assert "和绝张" not in names, names

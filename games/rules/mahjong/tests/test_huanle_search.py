@@ -2,9 +2,9 @@
 
 The plain search scores every substitution of the 財神 that wins (``hands.assignments``, itself
 checked against brute force in ``test_hands``) and, for a drawn 財神, every kind it may be won
-as, each with PyMahjongGB directly, and keeps the best by the documented rank: the total, then
-the GB fans, then the lowest kinds, then the highest winning kind. The fast search must pick the
-same substitution with the same fans.
+as, each with PyMahjongGB directly (和絕張 from the real tile, as the rule says), and keeps
+the best by the documented rank: the total, then the GB fans, then the lowest kinds, then the
+highest winning kind. The fast search must pick the same substitution with the same fans.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import MahjongGB
 
 from games.engine.chance import Chance
 from games.engine.tiles import KINDS
+from games.rules.mahjong.gb import with_situational
 from games.rules.mahjong.hands import SPECIAL_SHAPES, assignments, full_caps
 from games.rules.mahjong.tests.helpers import huanle, make_state, peng
 from games.rules.mahjong.tiles import counts_of
@@ -43,6 +44,7 @@ def plain_best(state, seat: int = 0) -> dict | None:
     sets = 4 - len(state.melds[seat])
     packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
     flowers = len(state.flowers[seat])
+    last_tile = not ctx.tile_is_wild and ruleset.visible_count(state, ctx.tile) == 3
     best = None
     for option in sorted(assignments(counts, wilds, caps, sets, frozenset(SPECIAL_SHAPES))):
         concrete = naturals + [KINDS[k] for k in option]
@@ -57,6 +59,9 @@ def plain_best(state, seat: int = 0) -> dict | None:
                     verbose=True)
             except TypeError:
                 continue
+            # situational fans from the real events (``test_huanle`` checks them by hand)
+            raw = [(p, c, n, e) for n, e, p, c in with_situational(
+                tuple((n, e, p, c) for p, c, n, e in raw), last_tile=last_tile, rob_kong=False)]
             gb = sum(p * c for p, c, _, _ in raw)
             rank = (gb + wu + flowers, gb, tuple(-k for k in option), win)
             if best is None or rank > best[0]:

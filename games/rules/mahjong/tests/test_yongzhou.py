@@ -304,7 +304,10 @@ def test_one_discard_three_winners() -> None:
     res = r.result(state)
     assert res.winners == (1, 2, 3)
     assert [f["total"] for f in res.extra["fans"]] == [5, 5, 9]
-    assert res.scores == (-(32 + 32 + 512), 32, 32, 512)
+    # RULES-NOTES §4 #11 "點炮者包三家": each winner paid three shares, all by the discarder
+    assert res.scores == (-3 * (32 + 32 + 512), 96, 96, 1536)
+    assert {p["from"] for p in res.extra["payments"]} == {0}
+    assert len(res.extra["payments"]) == 9
     assert sum(res.scores) == 0
     assert res.extra["next_dealer"] == 3
 
@@ -426,6 +429,26 @@ def test_dasixi_and_dasanyuan_bao() -> None:
         res = r.result(state)
         assert fan_keys(res) == [(key, 9)]
         assert res.scores == (-1536, 1536, 0, 0)
+
+
+def test_two_specials_keep_both_bao_rules() -> None:
+    """Under cap 3 a 大四喜 that is also 字一色 is named 字一色 and still binds the feeder of the
+    fourth wind to the 自摸 (RULES-NOTES §4 #12)."""
+    r = yz()
+    ms = [meld("peng", t, 2) for t in "F1 F2 F3".split()]
+    hands = [JUNK[0] + " F4", "F4 F4 J1 J2", None, None]
+    state = mk(hands, current=0, melds={1: ms}, wall=["B3", "B3", "B3", "J1"] + WALL,
+               bao_hu=3, qi_hu=0)
+    r.apply(state, 0, {"type": "discard", "tile": "F4"})
+    r.apply(state, 1, {"type": "peng"})
+    assert state.vars["bao"][1] == {"from": 0, "reason": "dasixi"}
+    r.apply(state, 1, {"type": "discard", "tile": "J2"})
+    play_until(state, 1)
+    r.apply(state, 1, {"type": "hu"})
+    res = r.result(state)
+    assert fan_keys(res) == [("ziyise", 6)]
+    assert res.scores == (-3 * 64, 3 * 64, 0, 0)
+    assert any(ln.label == "包 (大四喜包自摸)" for ln in res.lines), res.lines
 
 
 def test_rob_kong_pays_for_three_and_floors() -> None:

@@ -324,7 +324,10 @@ def test_bihu_caps_other_wins() -> None:
                current=1, **kw)
     r._update_ming(state)
     ev = r.evaluate_win(state, r.win_context(state, 1))
-    assert ev["bihu"] and ev["total"] == (1 + 45) * 2  # 自風位 (三財神刻 read as 南) + 三財神刻
+    # "僅三財神、四財神可以翻" (RULES-NOTES §8 #11): 三財神 翻, 三財神刻 does not count; the
+    # basic 自風位 (the free pung read as 南) stays: (1 + 15) × 2
+    assert ev["bihu"] and ev["total"] == (1 + 15) * 2
+    assert "sancaishen_ke" not in keys(ev) and keys(ev)["sancaishen"] == 1
     # the 明牌 seat's first discard after it is won on: exempt
     state = mk([JUNK + " W9", pung_hand.rsplit(" ", 1)[0], None, None], current=0, **kw)
     r._update_ming(state)
@@ -725,3 +728,86 @@ def test_eight_one_tai_items_double_to_34_end_to_end() -> None:
     assert (tai["n"], tai["m"], tai["total"]) == (8, 0, 34)
     assert res.extra["hua"] == [0, 7, 0, 0]
     assert res.scores == (-36 - 49, 36 + 35 + 35 + 3 * 49, -35 - 49, -35 - 49)
+
+
+# -- issue 13 §6: 自風位, what a 財神 may stand for, 包牌 and 暗杠 --------------------------------
+
+
+def test_zifeng_cancelled_only_by_the_own_seat_wind_as_caishen() -> None:
+    """"如果風位是財神，就不算" (RULES-NOTES §8 #12): another wind being the 財神 keeps the
+    winner's 自風位; his own seat wind being the 財神 cancels it."""
+    hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 F2 F2 F2 B3 B4 B5 W9 W9"  # seat 1 = 南
+    ev = evaluate(hand, indicator="F3")  # 財神 北
+    assert keys(ev) == Counter({"zifeng": 1, "wucaishen": 1}) and ev["total"] == 2
+    ev = evaluate(hand.replace("F2", "F3"), seat=2, indicator="F3")  # seat 2 = 西, 財神 北
+    assert keys(ev)["zifeng"] == 1
+    hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 F3 F3 F3 B3 B4 B5 W9 W9"
+    ev = evaluate(hand, seat=2, indicator="F2")  # 財神 西 = seat 2's own wind
+    assert "zifeng" not in keys(ev)
+
+
+def test_zifeng_under_bihu_reaches_qi_hu() -> None:
+    """Under 逼胡 with 起胡 2 a 自風位 + 無財神 hand (財神 北) is worth 2 and may win."""
+    r = yq()
+    hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 F2 F2 F2 B3 B4 B5 W9 W9"
+    state = mk([None, hand, None, None], current=1, indicator="F3", qi_hu_tai=2,
+               flowers={0: ["F3", "F3", "F3"]})
+    r._update_ming(state)
+    assert state.vars["bihu"] == 0
+    ev = r.evaluate_win(state, r.win_context(state, 1))
+    assert ev["bihu"] and ev["total"] == 2 and ev["ok"]
+    assert {"type": "hu"} in r.legal_actions(state, 1)
+
+
+def test_caishen_never_a_fifth_copy() -> None:
+    """A 財神 never stands for a fifth copy (hand, every seat's melds and every river
+    counted): W8 W9 + 財神 only completes as W7; with three W7 in a 碰 it is the fourth and
+    wins, with the fourth W7 in a river too it would be a fifth: no win, no 胡 offered."""
+    r = yq()
+    hand = "W8 W9 T1 T2 T3 T4 T5 T6 T7 T8 T9 B2 B3 B4 B5 B5 B1"
+    state = mk([None, hand, None, None], current=1, melds={2: [meld("peng", "W7", 0)]})
+    assert r.evaluate_win(state, r.win_context(state, 1)) is not None
+    state.discards[3].append("W7")
+    assert r.evaluate_win(state, r.win_context(state, 1)) is None
+    assert {"type": "hu"} not in r.legal_actions(state, 1)
+    # three free 財神 are never read as a pung of 北 when the four 北 lie in the rivers
+    ev = evaluate("F1 F1 F1 F3 F3 F3 W1 W2 W3 T1 T2 T3 F2 B1 B1 B1 B1")
+    assert "sifengying" not in keys(ev)
+
+
+def test_caishen_never_the_mingpai_kind() -> None:
+    """The 明牌 kind's other copies are 杠頭 (out of play): a 財神 never stands for it."""
+    r = yq()
+    rest = "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B5 B5"
+    # 明牌 W3 → 財神 W4: W1 W2 + 財神 only completes as W3, the 明牌 kind → no win
+    state = mk([None, f"W1 W2 {rest} W4", None, None], current=1, indicator="W3")
+    assert r.evaluate_win(state, r.win_context(state, 1)) is None
+    # 明牌 B8 → 財神 B9: the same hand reads the 財神 as W3 and wins
+    state = mk([None, f"W1 W2 {rest} B9", None, None], current=1, indicator="B8")
+    assert r.evaluate_win(state, r.win_context(state, 1)) is not None
+
+
+def test_free_caishen_groups_take_their_best_reading() -> None:
+    """Groups made only of 財神 may be read as any group (RULES-NOTES §8 #10): three free 財神
+    read as a 北 pung make 四風影 with the 南 pair — 四財神 45 + 三財神刻 45 + 四風影 15 → 210."""
+    ev = evaluate("F1 F1 F1 F3 F3 F3 W1 W2 W3 T1 T2 T3 F2 B1 B1 B1 B1", fresh=True)
+    assert {"sicaishen", "sancaishen_ke", "sifengying"} <= set(keys(ev)), ev["items"]
+    assert ev["total"] == 210
+
+
+def test_angang_is_not_an_exposed_meld_for_mingfan() -> None:
+    """點炮成明翻 needs the 四風齊 shown on the table: a 暗杠 is not shown (§8 #13), so a 北
+    discard that completes 四風齊 beside a 東 暗杠 binds nobody; beside a 東 碰 it does."""
+    r = yq()
+    for first, liable in ((meld("angang", "F1", None), None), (meld("peng", "F1", 3), 0)):
+        ms = [first, meld("peng", "F2", 2), meld("peng", "F3", 2)]
+        state = mk([JUNK + " F4", "F4 F4 W1 W2 W3 T5 T5", None, None], current=0,
+                   melds={1: ms})
+        r.apply(state, 0, {"type": "discard", "tile": "F4"})
+        r.apply(state, 1, {"type": "hu"})
+        for s in sorted(r.to_act(state)):
+            r.apply(state, s, {"type": "pass"})
+        res = r.result(state)
+        tai = res.extra["tai"][0]
+        assert "sifengqi" in {it["key"] for it in tai["items"]}
+        assert tai["bao"] == liable, tai

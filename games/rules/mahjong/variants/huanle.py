@@ -28,8 +28,9 @@ from typing import Any, ClassVar
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
-from games.rules.mahjong.gb import Fan, gb_fans_unchecked, validate
+from games.rules.mahjong.gb import Fan, gb_fans_unchecked, validate, with_situational
 from games.rules.mahjong.hands import SPECIAL_SHAPES, Assignment, Counts, assignments
 from games.rules.mahjong.tiles import bird_number, next_kind
 
@@ -188,15 +189,19 @@ def best_substitution(
             one_suit = False
         else:
             win_as = sorted(set(option), key=kind_name)
-            # A drawn 財神 won on: the completed hand is the same whatever it stands for, and
-            # self-drawn, so only the wait fan (one of 邊張 / 嵌張 / 單釣, 1 番) depends on the
-            # winning kind — except 九蓮寶燈 (one suit, nothing melded): score every kind.
+            # A drawn 財神 won on: the 14 tiles are the same whatever kind it is won as, and
+            # self-drawn. With 和絕張 / 搶槓和 taken from the events (``with_situational``:
+            # PyMahjongGB's own 和絕張, +4 beside a 碰 of that kind, was what broke this bound
+            # before), what PyMahjongGB derives from the winning kind is the wait fan alone
+            # (邊張 / 嵌張 / 單釣, one of them, 1 番: the best decomposition for any kind is
+            # within 1 of every other) — except 九蓮寶燈 (one suit, nothing melded): there
+            # every kind is scored. 無番和 cannot occur (自摸 / 不求人 is always a fan).
             one_suit = concealed_hand and len(natural_suits | {_SUIT_OF[k] for k in option}) == 1
         first_total = -1
         for w in win_as:
             if first_total >= 0 and best is not None and not one_suit:
                 if (first_total + 1, first_total + 1 - wu - flowers, neg, "~") < best:
-                    break
+                    break  # no other kind can reach the best so far
             key = class_key(option, w)
             if key in scored:
                 hit = scored[key]
@@ -232,10 +237,16 @@ class HuanleRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_huanle"
     title: ClassVar[str] = "歡樂麻將"
     config_cls: ClassVar[type] = HuanleConfig
+    variants = room_spec.HUANLE_VARIANTS
+    base_label = None  # 001 counts 番 × N; the room's 底分 multiplies nothing
+    room_params = room_spec.HUANLE_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> HuanleConfig:
         params = dict(params)
+        # the room's 玩法 is its 場 (大眾場 / 8番場 / 無番場) unless room_kind says otherwise
+        if params.get("variant") in ROOM_KINDS and "room_kind" not in params:
+            params["room_kind"] = params["variant"]
         kind = params.get("room_kind")
         if isinstance(kind, str):
             params["room_kind"] = _ROOM_ALIASES.get(kind, kind)
@@ -280,11 +291,15 @@ class HuanleRuleset(MahjongRuleset):
         visible = self.visible_count(state, ctx.tile)
         if not ctx.self_drawn and not ctx.rob_kong:
             visible -= 1  # the discard itself lies in the river
-        # 和絕張 only for the real tile, never a 財神 standing in (RULES-NOTES)
+        # Situational fans follow what happened, never a substitution (RULES-NOTES, 歡樂麻將
+        # details settled): 和絕張 only for the real winning tile, the last unseen copy (never a
+        # 財神 standing in, never on 搶槓); 搶槓和 from the real event. PyMahjongGB gets neither
+        # flag (it would re-derive both from the substituted tiles); ``with_situational`` adds
+        # them. 槓上開花 / 妙手回春 / 海底撈月 go to it as they happened.
         fourth = (not ctx.tile_is_wild) and visible == 3 and not ctx.rob_kong
         seat_wind = self.seat_wind(state, seat)
 
-        flags = (ctx.self_drawn, fourth, ctx.rob_kong or ctx.after_kong, ctx.wall_last,
+        flags = (ctx.self_drawn, False, ctx.self_drawn and ctx.after_kong, ctx.wall_last,
                  seat_wind, cfg.prevalent_wind)
         checked: list[bool] = []
 
@@ -292,7 +307,10 @@ class HuanleRuleset(MahjongRuleset):
             if not checked:  # the packs and winds once; the search keeps to four of a kind
                 checked.append(True)
                 validate(packs, hand, win_tile, seat_wind, cfg.prevalent_wind)
-            return gb_fans_unchecked(packs, hand, win_tile, *flags)
+            fans = gb_fans_unchecked(packs, hand, win_tile, *flags)
+            if fans is None:
+                return None
+            return with_situational(fans, last_tile=fourth, rob_kong=ctx.rob_kong)
 
         best_data = best_substitution(
             counts, options, self.meld_counts(state, seat), fans_of,
@@ -385,7 +403,8 @@ class HuanleRuleset(MahjongRuleset):
         if bird:
             hit = "中鳥" if any(p["bird"] > 1 for p in payments) else "不中"
             lines.append(ResultLine(f"鳥牌 {bird['tile']} → 座{bird_seat}", hit))
-        lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
+        if any(p["dealer"] > 1 for p in payments):  # only when a pair involved the dealer
+            lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
         return Result(
             scores=tuple(scores), winners=tuple(out["winners"]), lines=tuple(lines),
             extra={"payments": payments, "fans": fan_table, "bird": bird,

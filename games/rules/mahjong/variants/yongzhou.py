@@ -38,8 +38,10 @@ from typing import Any, ClassVar
 
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import ParamError
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.rules.mahjong import bot as botlib
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, TERMINALS_HONOURS, counts_of
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
@@ -98,10 +100,15 @@ class YongzhouRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_yongzhou"
     title: ClassVar[str] = "永州麻將"
     config_cls: ClassVar[type] = YongzhouConfig
+    variants = room_spec.YONGZHOU_VARIANTS
+    room_params = room_spec.YONGZHOU_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YongzhouConfig:
         params = dict(params)
+        # the room's 玩法 is its 爆胡 cap (bao5 / bao3) unless bao_hu says otherwise
+        if params.get("variant") in ("bao5", "bao3") and "bao_hu" not in params:
+            params["bao_hu"] = int(params["variant"][-1])
         for key in ("qi_hu", "qi_he", "起和"):
             if isinstance(params.get(key), str) and params[key] in QI_HU_ALIASES:
                 params[key] = QI_HU_ALIASES[params[key]]
@@ -111,13 +118,15 @@ class YongzhouRuleset(MahjongRuleset):
             params["bao_hu"] = params["bao_he"]
         if "底" in params and "base" not in params:
             params["base"] = params["底"]
+        if "base" not in params and params.get("base_score") is not None:
+            params["base"] = params["base_score"]  # the room's 底分 is the 底
         config: YongzhouConfig = super().config_from_params(params)
         if config.bao_hu not in (3, 5):
             raise ValueError("bao_hu (爆胡) is 3 or 5")
         if config.qi_hu not in (0, 1, 3):
             raise ValueError("qi_hu (起和) is 0, 1 or 3")
         if config.qi_hu > config.bao_hu:
-            raise ValueError("起和 above the 爆胡 cap")
+            raise ParamError("qi_hu", f"起和 {config.qi_hu} 番高於爆胡封頂 {config.bao_hu} 番")
         if config.base < 1:
             raise ValueError("base (底) is at least 1")
         if not -1 <= config.first_dealer < 4:
@@ -320,9 +329,11 @@ class YongzhouRuleset(MahjongRuleset):
         if specials:
             top = max(specials, key=lambda n: special_table[n])
             value = special_table[top]
+            # RULES-NOTES §4 #12: the hand keeps the 包 rules of every special it is
+            # (``specials``), whichever one names it (``limit``)
             return {"total": value, "special": True, "capped": False, "floored": False,
                     "fans": [_fan(top, value, "special")], "hands": hand_names,
-                    "limit": top}
+                    "limit": top, "specials": specials}
         within = WITHIN[cap]
         fans = []
         if "hunpeng" in names and "hunpeng" in within:
@@ -401,7 +412,11 @@ class YongzhouRuleset(MahjongRuleset):
             lines.append(ResultLine("合計", f"{total}番 ({table}) = {cfg.base}×2^{total} = "
                                     f"{points}", w))
             liable, why = self._liable(state, w, ev)
-            if out["self_drawn"] or out["rob_kong"]:
+            if three:
+                # RULES-NOTES §4 #11: "同一張牌點三個炮，點炮者包三家" — each winner is paid as
+                # on a self-draw (three shares) and the discarder pays every share alone
+                liable, why = out["from"], "一炮三響 點炮者包三家"
+            if out["self_drawn"] or out["rob_kong"] or three:
                 losers = [s for s in range(n) if s != w]
             else:
                 losers = [out["from"]]
@@ -441,7 +456,7 @@ class YongzhouRuleset(MahjongRuleset):
         if bao is not None:
             if bao["reason"] == "luodi12":
                 return bao["from"], "十二張落地包自摸"
-            if bao["reason"] == ev.get("limit"):
+            if bao["reason"] in (ev.get("specials") or [ev.get("limit")]):
                 return bao["from"], f"{FAN_NAMES[bao['reason']]}包自摸"
         return None, ""
 

@@ -47,6 +47,7 @@ from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.engine.tiles import KINDS
+from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, State, WinContext
 from games.rules.mahjong.tiles import KIND_INDEX, counts_of, next_kind
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
@@ -86,6 +87,8 @@ class YueqingRuleset(MahjongRuleset):
     game_id: ClassVar[str] = "mahjong_yueqing"
     title: ClassVar[str] = "樂清麻將"
     config_cls: ClassVar[type] = YueqingConfig
+    variants = room_spec.YUEQING_VARIANTS
+    room_params = room_spec.YUEQING_PARAMS
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YueqingConfig:
@@ -95,7 +98,11 @@ class YueqingRuleset(MahjongRuleset):
                 params["qi_hu_tai"] = params[alias]
         if "底" in params and "base" not in params:
             params["base"] = params["底"]
+        if "base" not in params and params.get("base_score") is not None:
+            params["base"] = params["base_score"]  # the room's 底分 is the 底
         config: YueqingConfig = super().config_from_params(params)
+        spec = {p.name: p for p in self.room_params}
+        spec["qi_hu_tai"].parse(config.qi_hu_tai)  # 0–30 台: ParamError on 起胡台數 otherwise
         if config.qi_hu_tai < 0 or config.base < 1 or config.lao_zhuang < 0:
             raise ValueError("qi_hu_tai ≥ 0, base ≥ 1, lao_zhuang ≥ 0")
         return config
@@ -292,8 +299,15 @@ class YueqingRuleset(MahjongRuleset):
         bihu = self._bihu_applies(state, ctx, tianhu, dihu)
         win_k = _k(ctx.tile)
         only_chi = all(m["kind"] == "chi" for m in state.melds[seat])
+        room = self._wild_room(state, ctx, counts)
         best: dict[str, Any] | None = None
         for dec in decompositions(counts, n_wild, sets_needed):
+            used = [0] * 34  # what the 財神 of the fixed groups stand for
+            for _, _, wild_as in dec:
+                for k in wild_as:
+                    used[k] += 1
+            if any(used[k] > room[k] for k in range(34)):
+                continue  # a fifth copy, a 杠頭 or a flower: no such tile
             fixed: list[tuple[str, int, int]] = []
             pair = -1
             pair_wilds = 0
@@ -322,13 +336,26 @@ class YueqingRuleset(MahjongRuleset):
                     pos = low % 9
                     if (win_k == low and pos + 3 <= 8) or (win_k == low + 2 and pos >= 1):
                         pinghu = True
-            # free groups of wilds only: a pair (做牛, or the 自風位 pair), sets (三財神刻 as a
-            # pung of whatever helps: 自風位, 中, 發, or nothing)
-            # (pair kind, wilds in the pair): a free pair is 做牛 (-1) or the 自風位 pair
-            pair_choices = [(-1, 2), (wind, 0)] if free_pair else [(pair, pair_wilds)]
-            set_opts = [(-1,), (wind,), (ZHONG,), (FA,)]
+            # Groups made only of 財神 may be read as any group (RULES-NOTES §8 #10): a free
+            # pair as 做牛 (-1) or a pair of any kind there are two more copies of, a free set
+            # (三財神刻) as no kind in particular (-1) or a pung of any kind with three more
+            # copies. A chow of 財神 never counts more than a pung of its suit, so it is not
+            # tried. (pair kind, wilds in the pair) / (set kind,):
+            left = [room[k] - used[k] for k in range(34)]
+            pair_choices = ([(-1, 2)] + [(k, 0) for k in range(34) if left[k] >= 2]
+                            if free_pair else [(pair, pair_wilds)])
+            set_opts = [(-1,)] + [(k,) for k in range(34) if left[k] >= 3]
             for (p_kind, p_w), set_kinds in product(pair_choices,
                                                      product(set_opts, repeat=free_sets)):
+                if free_pair or free_sets > 1:
+                    need = [0] * 34
+                    if free_pair and p_kind >= 0:
+                        need[p_kind] += 2
+                    for sk in set_kinds:
+                        if sk[0] >= 0:
+                            need[sk[0]] += 3
+                    if any(need[k] > left[k] for k in range(34)):
+                        continue
                 sets = fixed + meld_sets + [("pung", sk[0], 3) for sk in set_kinds]
                 all_kinds = kinds + [sk[0] for sk in set_kinds if sk[0] >= 0]
                 if p_kind >= 0 and free_pair:
@@ -357,6 +384,27 @@ class YueqingRuleset(MahjongRuleset):
             return None
         best.pop("_key")
         return best
+
+    def _wild_room(self, state: State, ctx: WinContext, counts: tuple[int, ...]) -> list[int]:
+        """How many 財神 may stand for each kind: "a 財神 never stands for a tile that cannot
+        exist" (RULES-NOTES §8 #10) — not a fifth copy (the hand with a natural winning tile,
+        every seat's melds and every river counted), not the 明牌 kind (its other copies are
+        杠頭, out of play), not the flower kind. A 財神 as its own kind is itself: no limit."""
+        seen = list(counts)
+        for seat_melds in state.melds:
+            for m in seat_melds:
+                for t in m["tiles"]:
+                    seen[_k(t)] += 1
+        for river in state.discards:
+            for t in river:
+                seen[_k(t)] += 1
+        if not ctx.self_drawn and not ctx.rob_kong:
+            seen[_k(ctx.tile)] -= 1  # the discard won on lies in the river and in ``counts``
+        room = [max(0, 4 - n) for n in seen]
+        room[_k(state.vars["indicator"])] = 0
+        room[_k(state.vars["flower_kind"])] = 0
+        room[_k(self.caishen(state))] = 4
+        return room
 
     # -- the end ------------------------------------------------------------------------------
     def next_dealer(self, state: State) -> int:
@@ -414,7 +462,9 @@ class YueqingRuleset(MahjongRuleset):
                 return src, "dandiao"
         # b 點炮成明翻的牌: the discard completed a 三美人 / 四美人 / 四風齊 shown on the table
         keys = {it["key"] for it in ev["items"]}
-        exposed = {m["tiles"][0] for m in state.melds[w] if m["kind"] != "chi"}
+        # a 暗杠 is not shown: only 碰 / 明杠 / 加杠 are exposed (RULES-NOTES §8 #13)
+        exposed = {m["tiles"][0] for m in state.melds[w]
+                   if m["kind"] in ("peng", "minggang", "jiagang")}
         if keys & {"sanmeiren", "simeiren"} and tile in ("J1", "J2"):
             other = "J2" if tile == "J1" else "J1"
             if other in exposed:

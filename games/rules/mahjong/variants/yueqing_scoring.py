@@ -133,7 +133,8 @@ def tai_items(f: Facts) -> tuple[list[tuple[str, str, int]], int, int]:
     if f.dihu:
         big.append("dihu")
     # one-台 items
-    if f.seat_wind in pungs and not wind_wild and not sifengqi and not quanzi:
+    # "如果風位是財神，就不算" — the winner's own 風位 only (RULES-NOTES §8 #12)
+    if f.seat_wind in pungs and f.caishen != f.seat_wind and not sifengqi and not quanzi:
         items.append(("zifeng", ONE_TAI["zifeng"], 1))
     for _ in range(f.flowers):
         items.append(("baiban", ONE_TAI["baiban"], 1))
@@ -165,9 +166,15 @@ def tai_items(f: Facts) -> tuple[list[tuple[str, str, int]], int, int]:
 
 
 def bi_hu_limit(items: list[tuple[str, str, int]]) -> tuple[list[tuple[str, str, int]], int, int]:
-    """逼胡: no 翻 hand but 三財神 / 四財神; the others count 5 台; the basic 台 at most 5."""
+    """逼胡: no 翻 hand but 三財神 / 四財神; the others count 5 台; the basic 台 at most 5.
+
+    "有三財神、四財神，僅三財神、四財神可以翻，與三財神一起的對對胡、混一色等其他臺型，不能算臺"
+    (RULES-NOTES §8 #11): a 三財神刻 is only its 三財神 (15) here.
+    """
     one = [it for it in items if it[0] in ONE_TAI]
-    caishen_fan = [it for it in items if it[0] in ("sancaishen", "sicaishen", "sancaishen_ke")]
+    items = [("sancaishen", BIG_TAI["sancaishen"][0], BIG_TAI["sancaishen"][1])
+             if it[0] == "sancaishen_ke" else it for it in items]
+    caishen_fan = [it for it in items if it[0] in ("sancaishen", "sicaishen")]
     n = min(5, sum(v for _, _, v in one))
     if caishen_fan:
         kept = one + caishen_fan

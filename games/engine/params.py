@@ -1,0 +1,119 @@
+"""Room parameter specifications (房間參數說明), in the manner of OpenSpiel's ``GameParameter``.
+
+Each game declares, next to its Config (``games/rules/<game>/params.py``), the room options an
+operator may set: a tuple of :class:`Param` (name, type, default, range or choices, 中文 label,
+a help line) and the 玩法 it offers (:class:`Variant`). The lobby's admin form is built from
+them, and :func:`params_parse` is the one place a room's stored values are read back:
+
+* an unknown key is refused (never silently ignored);
+* a value of the wrong type, outside the range or not among the choices is refused;
+* each refusal names the parameter (:class:`ParamError` ``.name``), so a form can put the
+  message on the field concerned.
+
+Glossary: 參數 parameter · 玩法 variant · 範圍 range (``low``/``high``) · 選項 choices.
+Pure Python, no Django (``games/engine`` is below everything).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+INT, BOOL, STR, INT_LIST = "int", "bool", "str", "int_list"
+
+
+class ParamError(ValueError):
+    """A room parameter is not acceptable; ``name`` is the parameter (a form field) concerned."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One 玩法 of a game: its stored id and its Chinese name."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One room option of a game.
+
+    * ``kind`` — :data:`INT`, :data:`BOOL`, :data:`STR` or :data:`INT_LIST` (e.g. chip sizes).
+    * ``low`` / ``high`` — the inclusive range of an int (of each item of an int list).
+    * ``choices`` — ``((value, 中文), …)`` when only those values are allowed.
+    * ``length`` — the exact number of items of an int list (None: any, at least one).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    help: str = ""
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[Any, str], ...] | None = None
+    length: int | None = None
+
+    def parse(self, raw: Any) -> Any:
+        """The value as the engine takes it; :class:`ParamError` if it is not acceptable."""
+        if self.kind == BOOL:
+            if isinstance(raw, bool):
+                return raw
+            if raw in (0, 1):
+                return bool(raw)
+            raise ParamError(self.name, f"「{self.label}」須為是或否")
+        if self.kind == STR:
+            value = str(raw)
+        elif self.kind == INT:
+            value = self._int(raw)
+        elif self.kind == INT_LIST:
+            if isinstance(raw, str):
+                raw = [part for part in raw.replace("，", ",").split(",") if part.strip()]
+            if not isinstance(raw, (list, tuple)) or not raw:
+                raise ParamError(self.name, f"「{self.label}」須為以逗號分隔的整數")
+            value = [self._int(item) for item in raw]
+            if self.length is not None and len(value) != self.length:
+                raise ParamError(self.name, f"「{self.label}」須有 {self.length} 個數")
+        else:  # pragma: no cover - a spec's own mistake
+            raise ParamError(self.name, f"unknown parameter kind {self.kind!r}")
+        if self.choices is not None and value not in [c for c, _ in self.choices]:
+            allowed = "、".join(str(c) for c, _ in self.choices)
+            raise ParamError(self.name, f"「{self.label}」只可為 {allowed}，不是 {value}")
+        return value
+
+    def _int(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise ParamError(self.name, f"「{self.label}」須為整數")
+        try:
+            value = int(str(raw).strip())
+        except (TypeError, ValueError):
+            raise ParamError(self.name, f"「{self.label}」須為整數，不是 {raw!r}") from None
+        if self.low is not None and value < self.low:
+            raise ParamError(self.name, f"「{self.label}」至少為 {self.low}")
+        if self.high is not None and value > self.high:
+            raise ParamError(self.name, f"「{self.label}」至多為 {self.high}")
+        return value
+
+
+def params_parse(spec: tuple[Param, ...], values: dict[str, Any]) -> dict[str, Any]:
+    """Every declared parameter's value (defaults filled in), checked; unknown keys refused."""
+    names = {p.name: p for p in spec}
+    for key in values:
+        if key not in names:
+            raise ParamError(key, f"未知的規則參數 {key!r}")
+    return {p.name: p.parse(values[p.name]) if p.name in values else p.default for p in spec}
+
+
+def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> str:
+    """The variant id (the default when absent); :class:`ParamError` on ``variant`` if unknown."""
+    if variant is None:
+        return default
+    if variant not in [v.id for v in variants]:
+        allowed = "、".join(f"{v.id}（{v.label}）" for v in variants)
+        raise ParamError("variant", f"未知的玩法 {variant!r}，可選 {allowed}")
+    return str(variant)
