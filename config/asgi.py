@@ -15,7 +15,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from config import close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games import realtime  # noqa: E402
+from games import presence_server, realtime  # noqa: E402
 
 close_codes.install()
 
@@ -43,6 +43,7 @@ async def application(scope, receive, send):
     global _clock_started
     loop = asyncio.get_running_loop()
     realtime.server_loop_register(loop)
+    presence_server.start(loop)  # lease heartbeat; SIGTERM closes sockets 1012, gives up leases
     if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
         from games.clock import run_in_server
 

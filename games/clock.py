@@ -18,10 +18,11 @@ from django.utils import timezone
 
 from games import realtime, tasks
 from games.models import Hand, Seat, Table
-from games.services import tables, wheel_rounds
+from games.services import presence, tables, wheel_rounds
 
 logger = logging.getLogger("leyou.clock")
 _resent: dict[int, float] = {}
+_leases_checked = -1e9
 
 
 def sweep() -> int:
@@ -46,6 +47,13 @@ def sweep() -> int:
         except Exception:
             logger.exception("clock: table %s tick failed", table_id)
     steps += wheel_rounds.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
+    global _leases_checked
+    if time.monotonic() - _leases_checked >= settings.LEYOU["PRESENCE_SWEEP_SECONDS"]:
+        _leases_checked = time.monotonic()
+        try:  # a dead process's leases: the disconnect its sockets could not make
+            steps += presence.leases_expire(now)
+        except Exception:
+            logger.exception("clock: lease expiry failed")
     grace = timedelta(seconds=settings.LEYOU["DISCONNECT_GRACE_SECONDS"])
     for table_id, index in Seat.objects.filter(
         connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace

@@ -20,10 +20,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import frames, realtime, rendering, selectors
+from games import frames, presence_server, realtime, rendering, selectors
 from games.engine.errors import IllegalAction
-from games.exceptions import StaleSeq, TableError, UnknownTable
-from games.services import tables
+from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
+from games.services import presence, tables
 
 CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_UNAUTHORISED = 4401
@@ -86,7 +86,8 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
     async def frame_parse(self, text_data: str | None, bytes_data: bytes | None) -> dict | None:
         if getattr(self, "closing", False):
             return None
-        if not self.bucket.take():
+        user_bucket = getattr(self, "user_bucket", None)
+        if not self.bucket.take() or (user_bucket is not None and not user_bucket.take()):
             self.closing = True
             await self.close(code=CLOSE_POLICY)
             return None
@@ -132,7 +133,17 @@ class TableConsumer(LimitedJsonConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except Exception:
+            # a handler that raises ends the socket without disconnect(): give its lease up
+            if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
+                self.lease_gone = True
+                presence_server.socket_remove(self.lease_key)
+                await db(tables.connection_close)(
+                    table_id=self.table_id, user=self.user, lease_key=self.lease_key
+                )
+            raise
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -147,23 +158,37 @@ class TableConsumer(LimitedJsonConsumer):
             return
         self.limits_set()
         self.last_seq = -1
+        self.lease_key = presence.lease_key_new()
         try:
             await db(tables.connection_open)(
-                table_id=self.table_id, user=self.user
+                table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
         except UnknownTable:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
+        except TooManySockets as error:  # the cap of sockets per user and table
+            await self.accept()
+            await self.send_error(error.code, error.message)
+            await self.close(code=CLOSE_POLICY)
+            return
+        presence_server.socket_add(self.lease_key, self)
+        conf = settings.LEYOU
+        self.user_bucket = presence_server.user_bucket(
+            self.user.pk,
+            lambda: TokenBucket(conf["WS_USER_RATE_PER_SECOND"], conf["WS_USER_RATE_BURST"]),
+        )
         self.group = realtime.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
+        if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
+            presence_server.socket_remove(self.lease_key)
+            presence_server.user_bucket_release(self.user.pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await db(tables.connection_close)(
-                table_id=self.table_id, user=self.user
+                table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -47,3 +47,9 @@ class BeansOutOfRange(TableError):
 
 class MalformedMessage(TableError):
     code = "malformed"
+
+
+class TooManySockets(TableError):
+    """One user holds too many sockets on one table (the extra one is closed with 1008)."""
+
+    code = "too_many_sockets"

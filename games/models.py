@@ -31,6 +31,9 @@ class Table(models.Model):
         related_name="+",
     )
     seq = models.BigIntegerField(default=0)
+    # the seq of the hand's last change (a move, the deal, an escape): a player's move is stale
+    # only when made before it, so no seat's 托管 or 在線 change can make another's move stale
+    move_seq = models.BigIntegerField(default=0)
     hands_played = models.PositiveIntegerField(default=0)
     fill_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -73,6 +76,28 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.index}"
+
+
+class SeatLease(models.Model):
+    """出席租約 (presence lease): one open socket's claim that its user is at the table.
+
+    Named by the server process holding the socket and renewed by that process's heartbeat
+    (one UPDATE for all its leases). A seat is online while any of its user's leases is fresh;
+    the clock expires stale ones (a dead process) exactly as a socket close would.
+    ``Seat.connections`` is the count of the user's leases, kept by ``services.presence``.
+    """
+
+    key = models.CharField(max_length=64, unique=True)  # one per socket, made by the consumer
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="leases")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    process = models.CharField(max_length=96, db_index=True)  # host:pid:random of the server
+    renewed_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"], name="lease_table_user")]
+
+    def __str__(self) -> str:
+        return f"lease {self.key} of {self.user_id} at {self.table_id} ({self.process})"
 
 
 class Hand(models.Model):

@@ -112,7 +112,8 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
     """
     return {
         "table": {
-            "id": table.pk, "game": table.game, "seq": table.seq, "status": table.status,
+            "id": table.pk, "game": table.game, "seq": table.seq, "move_seq": table.move_seq,
+            "status": table.status,
             "params": table.params, "is_private": table.is_private,
             "invite_code": table.invite_code, "owner_id": table.owner_id,
             "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,

@@ -184,7 +184,17 @@ LEYOU = {
     "WS_MAX_FRAME_BYTES": 4096,
     "WS_RATE_PER_SECOND": 8,
     "WS_RATE_BURST": 20,
-    "DISCONNECT_GRACE_SECONDS": 120,
+    "DISCONNECT_GRACE_SECONDS": env.env_int("LEYOU_DISCONNECT_GRACE_SECONDS", 120),
+    # Presence leases (出席租約): a socket's lease lasts this long unless its process's heartbeat
+    # renews it (every HEARTBEAT seconds); the clock expires stale leases every SWEEP seconds.
+    # A dead process's players are marked away within LEASE + SWEEP seconds (default 17 s).
+    "PRESENCE_LEASE_SECONDS": env.env_int("LEYOU_PRESENCE_LEASE_SECONDS", 15),
+    "PRESENCE_HEARTBEAT_SECONDS": float(env.env_str("LEYOU_PRESENCE_HEARTBEAT_SECONDS", "5")),
+    "PRESENCE_SWEEP_SECONDS": float(env.env_str("LEYOU_PRESENCE_SWEEP_SECONDS", "2")),
+    "SOCKETS_PER_USER_TABLE": env.env_int("LEYOU_SOCKETS_PER_USER_TABLE", 3),
+    # per user, shared by all the user's sockets in one process (frames per second, burst)
+    "WS_USER_RATE_PER_SECOND": 10,
+    "WS_USER_RATE_BURST": 24,
     "CLOCK_INTERVAL_SECONDS": 0.25,
     "BOT_THINK_SECONDS": 0.8,
     "AUTO_PLAY_SECONDS": 1.0,

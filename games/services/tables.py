@@ -259,6 +259,8 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
     with transaction.atomic():
         table = _lock_table(table_id)
         seat = _seat_of(table, user)
+        if seat.auto == bool(on) and not seat.timeouts:
+            return  # a toggle that changes nothing costs nothing: no seq, no push
         seat.auto = on
         seat.timeouts = 0
         hand = _current_hand(table)
@@ -272,48 +274,18 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         _notify(table)
 
 
-def connection_open(*, table_id: int, user) -> int | None:
-    """A socket of the user opened: back to the seat, 托管 from a disconnect ends."""
-    with transaction.atomic():
-        table = _lock_table(table_id)  # raises UnknownTable: the socket is refused
-        seat = _seat_for(table, user)
-        if seat is None:
-            return None
-        online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
-        if seat.disconnected_at is not None:
-            seat.auto = False  # back from a disconnect: 托管 ends
-        seat.connections += 1
-        seat.disconnected_at = None
-        seat.save()
-        if online_now:
-            _bump(table)
-            table.save(update_fields=["seq"])
-            _notify(table)
-        return seat.index
+def connection_open(*, table_id: int, user, lease_key: str | None = None) -> int | None:
+    """A socket of the user opened (presence lease): see ``services.presence``."""
+    from games.services import presence
+
+    return presence.connection_open(table_id=table_id, user=user, lease_key=lease_key)
 
 
-def connection_close(*, table_id: int, user) -> None:
-    """A socket closed; with none left the seat is played by 托管 (not an escape)."""
-    with transaction.atomic():
-        try:
-            table = _lock_table(table_id)  # also drops the rows kept for the next move
-        except UnknownTable:
-            return
-        seat = _seat_for(table, user)
-        if seat is None:
-            return
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0:
-            seat.disconnected_at = timezone.now()
-            seat.auto = True
-            if seat.deadline is not None:
-                seat.deadline = min(
-                    seat.deadline, timezone.now() + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
-                )
-            _bump(table)
-            table.save(update_fields=["seq"])
-            _notify(table)
-        seat.save()
+def connection_close(*, table_id: int, user, lease_key: str | None = None) -> None:
+    """A socket closed (its presence lease goes): see ``services.presence``."""
+    from games.services import presence
+
+    presence.connection_close(table_id=table_id, user=user, lease_key=lease_key)
 
 
 # --- hands --------------------------------------------------------------------------------------
@@ -397,6 +369,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
     table.fill_deadline = None
     table.next_hand_at = None
     _bump(table)
+    table.move_seq = table.seq  # a new deal
     table.save()
     if pot.is_pot_game(table.game):
         pot.antes_take(hand, state)  # 三張: the 底注 go into the pot at the deal
@@ -466,6 +439,7 @@ def _apply(
         action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
     events = ruleset.apply(state, index, action)
     _bump(table)
+    table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
     pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
@@ -506,8 +480,8 @@ def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {Hand._meta.db_table} SET state = %s WHERE id = %s",
                        [connection.ops.adapt_json_value(hand.state, None), hand.pk])
-        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s WHERE id = %s",
-                       [table.seq, table.pk])
+        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s, move_seq = %s WHERE id = %s",
+                       [table.seq, table.move_seq, table.pk])
 
 
 def _result_json(result) -> dict:
@@ -552,6 +526,7 @@ def _escape(table: Table, hand: Hand, seat: Seat) -> None:
     state = ruleset.state_from_json(hand.state)
     result = ruleset.escape_result(state, seat.index)
     _bump(table)
+    table.move_seq = table.seq
     HandEvent.objects.create(
         table=table, hand=hand, seq=table.seq, seat=seat.index, action={"type": "escape"},
         by="player",
@@ -583,7 +558,8 @@ def move_submit(
             # current seq is refused by the unique constraint below (the whole move rolls back).
             if expected_seq is None or expected_seq != table.seq:
                 _refuse_if_already_sent(table_id, action_id)
-            if expected_seq is not None and expected_seq != table.seq:
+            if expected_seq is not None and not table.move_seq <= expected_seq <= table.seq:
+                # stale only if the hand moved since (another seat's 托管 / 在線 does not count)
                 raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
             hand = _current_hand(table)
             if hand is None:
@@ -632,6 +608,8 @@ def _refuse_if_surely_stale(
     snapshot = selectors.table_snapshot_in_cache(table_id, expected_seq + 1)
     if snapshot is None or not any(s["user_id"] == user.pk for s in snapshot["seats"]):
         return  # not known to be stale here: the locked path decides
+    if snapshot["table"].get("move_seq", snapshot["table"]["seq"]) <= expected_seq:
+        return  # only 托管 / 在線 / seats changed since: not stale
     _refuse_if_already_sent(table_id, action_id)
     seq = snapshot["table"]["seq"]
     raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)
@@ -729,28 +707,10 @@ def _beans_ok(seat: Seat, params: dict) -> bool:
 
 
 def grace_expire(*, table_id: int, seat_index: int) -> bool:
-    """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        seat = table.seats.select_related("user").filter(index=seat_index).first()
-        if seat is None or seat.user is None or seat.connections > 0 or seat.disconnected_at is None:
-            return False
-        limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
-        if timezone.now() - seat.disconnected_at < limit:
-            return False
-        hand = _current_hand(table)
-        if hand is not None and pot.is_pot_game(hand.game):
-            pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
-        elif hand is not None:
-            _escape(table, hand, seat)
-        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
-        seat.disconnected_at = None
-        seat.save()
-        _bump(table)
-        _maybe_close(table)
-        table.save()
-        _notify(table)
-        return True
+    """A player away longer than the grace period during a hand escapes (逃跑): see presence."""
+    from games.services import presence
+
+    return presence.grace_expire(table_id=table_id, seat_index=seat_index)
 
 
 def counter_buy(*, table_id: int, user) -> None:

@@ -1,0 +1,190 @@
+"""Presence as a lease (出席租約): who is at the table, surviving a dead server process.
+
+Every open socket holds a ``SeatLease`` naming its server process (``PROCESS_ID``) and renewed
+by that process's heartbeat (``lease_renew``: one UPDATE for all its leases). A seat is online
+(在線) while any of its user's leases exists; ``Seat.connections`` is their count, kept here
+under the table lock. When the last lease goes — the socket closed, the process gave its leases
+up on SIGTERM (``process_release``), or the clock found them stale after a ``kill -9``
+(``leases_expire``) — the same disconnect is applied: 托管 at once, 逃跑 after the grace
+(``grace_expire``), standing up between hands, closing an empty private table.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from games.exceptions import TooManySockets, UnknownTable
+from games.models import SeatLease
+
+PROCESS_ID = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _conf(name: str):
+    return settings.LEYOU[name]
+
+
+def lease_key_new() -> str:
+    return secrets.token_hex(16)
+
+
+def _lease_count(table_id: int, user_id: int) -> int:
+    return SeatLease.objects.filter(table_id=table_id, user_id=user_id).count()
+
+
+def connection_open(
+    *, table_id: int, user, lease_key: str | None = None, process: str | None = None
+) -> int | None:
+    """A socket of the user opened: take a lease; back to the seat, 托管 from a disconnect ends.
+
+    Returns the user's seat index (None: not seated). Raises UnknownTable, or TooManySockets
+    when the user already holds ``SOCKETS_PER_USER_TABLE`` sockets here (nothing changes).
+    """
+    from games.services import tables
+
+    with transaction.atomic():
+        table = tables._lock_table(table_id)  # raises UnknownTable: the socket is refused
+        held = _lease_count(table_id, user.pk)
+        if held >= _conf("SOCKETS_PER_USER_TABLE"):
+            raise TooManySockets(f"同一牌桌最多 {held} 個連線")
+        SeatLease.objects.create(
+            key=lease_key or lease_key_new(), table_id=table_id, user_id=user.pk,
+            process=process or PROCESS_ID, renewed_at=timezone.now(),
+        )
+        seat = tables._seat_for(table, user)
+        if seat is None:
+            return None
+        online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
+        if seat.disconnected_at is not None:
+            seat.auto = False  # back from a disconnect: 托管 ends
+        seat.connections = held + 1
+        seat.disconnected_at = None
+        seat.save()
+        if online_now:
+            tables._bump(table)
+            table.save(update_fields=["seq"])
+            tables._notify(table)
+        return seat.index
+
+
+def connection_close(*, table_id: int, user, lease_key: str | None = None) -> None:
+    """A socket closed: its lease goes; with none left the seat is played by 托管 (not 逃跑).
+
+    Without ``lease_key`` (older callers) one of the user's leases at the table goes.
+    """
+    _close(table_id, user.pk, [lease_key] if lease_key else None)
+
+
+def _close(table_id: int, user_id: int, keys: list[str] | None) -> None:
+    from games.services import tables
+
+    with transaction.atomic():
+        try:
+            table = tables._lock_table(table_id)  # also drops the rows kept for the next move
+        except UnknownTable:
+            SeatLease.objects.filter(table_id=table_id, user_id=user_id).delete()
+            return
+        leases = SeatLease.objects.filter(table_id=table_id, user_id=user_id)
+        if keys is not None:
+            leases.filter(key__in=keys).delete()
+        else:
+            first = leases.values_list("pk", flat=True).first()
+            if first is not None:
+                SeatLease.objects.filter(pk=first).delete()
+        seat = table.seats.select_related("user").filter(user_id=user_id).first()
+        if seat is None or seat.is_bot:
+            return
+        left = _lease_count(table_id, user_id)
+        was_online = seat.connections > 0 or seat.disconnected_at is None
+        seat.connections = left
+        if left == 0 and was_online:
+            now = timezone.now()
+            seat.disconnected_at = now
+            seat.auto = True
+            if seat.deadline is not None:
+                seat.deadline = min(
+                    seat.deadline, now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
+                )
+            tables._bump(table)
+            table.save(update_fields=["seq"])
+            tables._notify(table)
+        seat.save()
+
+
+def lease_renew(process: str | None = None) -> set[str]:
+    """The heartbeat: renew every lease of this process in one UPDATE; return the keys held.
+
+    A key missing from the answer was expired (the process stalled past the lease): its socket
+    should be closed so that its client reconnects and takes a new lease.
+    """
+    process = process or PROCESS_ID
+    leases = SeatLease.objects.filter(process=process)
+    if not leases.update(renewed_at=timezone.now()):
+        return set()
+    return set(leases.values_list("key", flat=True))
+
+
+def _close_groups(leases) -> int:
+    groups: dict[tuple[int, int], list[str]] = {}
+    for table_id, user_id, key in leases.values_list("table_id", "user_id", "key"):
+        groups.setdefault((table_id, user_id), []).append(key)
+    for (table_id, user_id), keys in groups.items():
+        _close(table_id, user_id, keys)
+    return sum(len(keys) for keys in groups.values())
+
+
+def leases_expire(now=None) -> int:
+    """The clock's step: leases not renewed within the lease length are closed; return how many."""
+    now = now or timezone.now()
+    stale = SeatLease.objects.filter(
+        renewed_at__lt=now - timedelta(seconds=_conf("PRESENCE_LEASE_SECONDS"))
+    )
+    return _close_groups(stale)
+
+
+def process_release(process: str | None = None) -> int:
+    """A process stopping normally gives up all its leases (after closing its sockets 1012)."""
+    return _close_groups(SeatLease.objects.filter(process=process or PROCESS_ID))
+
+
+def leases_by_process() -> dict[str, int]:
+    """Read for operators and tests: open leases per server process."""
+    return dict(
+        SeatLease.objects.values_list("process").annotate(n=Count("pk")).values_list("process", "n")
+    )
+
+
+def grace_expire(*, table_id: int, seat_index: int) -> bool:
+    """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
+    from games.services import pot, tables
+
+    with transaction.atomic():
+        table = tables._lock_table(table_id)
+        seat = table.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None or seat.user is None or seat.connections > 0 or seat.disconnected_at is None:
+            return False
+        if SeatLease.objects.filter(table_id=table_id, user_id=seat.user_id).exists():
+            return False  # a socket came back (its count not yet written): not away
+        limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
+        if timezone.now() - seat.disconnected_at < limit:
+            return False
+        hand = tables._current_hand(table)
+        if hand is not None and pot.is_pot_game(hand.game):
+            pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
+        elif hand is not None:
+            tables._escape(table, hand, seat)
+        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
+        seat.disconnected_at = None
+        seat.save()
+        tables._bump(table)
+        tables._maybe_close(table)
+        table.save()
+        tables._notify(table)
+        return True

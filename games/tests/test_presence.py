@@ -1,0 +1,197 @@
+"""Presence as a lease (出席租約) on the real database: a dead process's sockets are expired by
+the clock into exactly what a disconnect applies; a normal stop gives its leases up."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import override_settings
+from django.utils import timezone
+
+from games.exceptions import TooManySockets
+from games.models import Hand, Seat, SeatLease, Table
+from games.services import presence, tables
+from lobby import services as lobby_services
+
+pytestmark = pytest.mark.django_db
+
+
+def _full_table(room, make_user):
+    users = [make_user(beans=5000) for _ in range(3)]
+    table = None
+    for user in users:
+        table = lobby_services.quick_join(user=user, room_id=room.pk)
+    return table, users
+
+
+def _seat(table, user) -> Seat:
+    return Seat.objects.get(table=table, user=user)
+
+
+def _age(process: str, seconds: float) -> None:
+    SeatLease.objects.filter(process=process).update(
+        renewed_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+def test_a_dead_process_leases_expire_into_a_disconnect(room, make_user):
+    """Sockets of a killed process (no close ever ran) are 離線 + 托管 after the lease; the
+    seat of a player on a live process is untouched, and the table seq moved for each."""
+    table, users = _full_table(room, make_user)
+    for user in users[:2]:
+        presence.connection_open(table_id=table.pk, user=user, process="dead:1:aa")
+    presence.connection_open(table_id=table.pk, user=users[2], process="live:2:bb")
+    assert [_seat(table, u).connections for u in users] == [1, 1, 1]
+    seq = Table.objects.get(pk=table.pk).seq
+    lease = presence._conf("PRESENCE_LEASE_SECONDS")
+
+    _age("dead:1:aa", lease - 1)  # still fresh: nothing happens
+    assert presence.leases_expire() == 0
+    assert [_seat(table, u).connections for u in users] == [1, 1, 1]
+
+    _age("dead:1:aa", lease + 1)
+    assert presence.leases_expire() == 2
+    for user in users[:2]:
+        seat = _seat(table, user)
+        assert (seat.connections, seat.auto, seat.disconnected_at is not None) == (0, True, True)
+    alive = _seat(table, users[2])
+    assert (alive.connections, alive.auto, alive.disconnected_at) == (1, False, None)
+    assert Table.objects.get(pk=table.pk).seq == seq + 2
+    assert presence.leases_by_process() == {"live:2:bb": 1}
+    assert presence.leases_expire() == 0  # done once
+
+
+def test_a_seat_stays_online_while_any_lease_is_fresh(room, make_user):
+    table, users = _full_table(room, make_user)
+    presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
+    presence.connection_open(table_id=table.pk, user=users[0], process="live:2:bb")
+    seq = Table.objects.get(pk=table.pk).seq
+    _age("dead:1:aa", 3600)
+    assert presence.leases_expire() == 1
+    seat = _seat(table, users[0])
+    assert (seat.connections, seat.auto, seat.disconnected_at) == (1, False, None)
+    assert Table.objects.get(pk=table.pk).seq == seq  # nobody saw a change
+
+
+def test_the_heartbeat_renews_only_its_process_in_one_update(room, make_user):
+    table, users = _full_table(room, make_user)
+    mine = presence.lease_key_new()
+    presence.connection_open(table_id=table.pk, user=users[0], lease_key=mine, process="me:1:a")
+    presence.connection_open(table_id=table.pk, user=users[1], process="other:2:b")
+    _age("me:1:a", 3600)
+    _age("other:2:b", 3600)
+    assert presence.lease_renew("me:1:a") == {mine}
+    assert presence.leases_expire() == 1  # the other process's, not the renewed one
+    assert _seat(table, users[0]).connections == 1
+    assert _seat(table, users[1]).connections == 0
+    assert presence.lease_renew("nobody:0:0") == set()
+
+
+def test_a_normal_stop_gives_up_its_leases_as_disconnects(room, make_user):
+    table, users = _full_table(room, make_user)
+    for user in users:
+        presence.connection_open(table_id=table.pk, user=user, process="stopping:1:a")
+    assert presence.process_release("stopping:1:a") == 3
+    assert SeatLease.objects.count() == 0
+    assert [(_seat(table, u).connections, _seat(table, u).auto) for u in users] == [(0, True)] * 3
+
+
+@override_settings(LEYOU={**presence.settings.LEYOU, "DISCONNECT_GRACE_SECONDS": 0})
+def test_a_player_who_never_returns_escapes_once_after_the_grace(room, make_user):
+    table, users = _full_table(room, make_user)
+    presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
+    hand = Hand.objects.get(table=table, status=Hand.Status.PLAYING)
+    _age("dead:1:aa", 3600)
+    presence.leases_expire()
+    seat = _seat(table, users[0])
+    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is True
+    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is False
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.ESCAPED
+    assert not Seat.objects.filter(table=table, user=users[0]).exists()
+
+
+def test_grace_does_not_escape_a_player_with_a_lease(room, make_user):
+    """Escape needs no lease at all, even when the seat's count says 0 (e.g. stood up, sat)."""
+    table, users = _full_table(room, make_user)
+    presence.connection_open(table_id=table.pk, user=users[0], process="p:1:a")
+    seat = _seat(table, users[0])
+    Seat.objects.filter(pk=seat.pk).update(
+        connections=0, disconnected_at=timezone.now() - timedelta(hours=1)
+    )
+    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is False
+    assert Seat.objects.get(pk=seat.pk).user_id == users[0].pk
+
+
+def test_back_after_an_expired_lease_ends_the_auto_play(room, make_user):
+    table, users = _full_table(room, make_user)
+    presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
+    _age("dead:1:aa", 3600)
+    presence.leases_expire()
+    assert _seat(table, users[0]).auto is True
+    index = tables.connection_open(table_id=table.pk, user=users[0])
+    seat = _seat(table, users[0])
+    assert (index, seat.connections, seat.auto, seat.disconnected_at) == (seat.index, 1, False, None)
+
+
+def test_one_user_may_hold_only_so_many_sockets_on_a_table(room, make_user):
+    table, users = _full_table(room, make_user)
+    cap = presence._conf("SOCKETS_PER_USER_TABLE")
+    for _ in range(cap):
+        tables.connection_open(table_id=table.pk, user=users[0])
+    seq = Table.objects.get(pk=table.pk).seq
+    with pytest.raises(TooManySockets):
+        tables.connection_open(table_id=table.pk, user=users[0])
+    assert SeatLease.objects.filter(user=users[0]).count() == cap
+    assert _seat(table, users[0]).connections == cap
+    assert Table.objects.get(pk=table.pk).seq == seq
+    tables.connection_close(table_id=table.pk, user=users[0])
+    tables.connection_open(table_id=table.pk, user=users[0])  # room again after a close
+
+
+def test_a_toggle_that_changes_nothing_costs_nothing(room, make_user):
+    table, users = _full_table(room, make_user)
+    seq = Table.objects.get(pk=table.pk).seq
+    tables.auto_set(table_id=table.pk, user=users[0], on=False)  # already off
+    assert Table.objects.get(pk=table.pk).seq == seq
+    tables.auto_set(table_id=table.pk, user=users[0], on=True)
+    assert Table.objects.get(pk=table.pk).seq == seq + 1
+    tables.auto_set(table_id=table.pk, user=users[0], on=True)
+    assert Table.objects.get(pk=table.pk).seq == seq + 1
+
+
+def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_user):
+    """A move made at seq S is applied although other seats toggled 托管 and came and went
+    since (the table's seq moved, the hand did not); a move made before the hand moved is stale."""
+    from tests.live.test_live_table import choose
+    from games import rendering, selectors
+    from games.exceptions import StaleSeq
+    import json
+
+    table, users = _full_table(room, make_user)
+    view_seq = Table.objects.get(pk=table.pk).seq
+    by_seat = {Seat.objects.get(table=table, user=u).index: u for u in users}
+    snapshot = selectors.table_snapshot(table.pk)
+    actor, action = None, None
+    for index, user in by_seat.items():
+        view = json.loads(rendering.render_json(snapshot, index, user))["view"]
+        action = choose(view, index)
+        if action is not None:
+            actor = index
+            break
+    others = [u for i, u in by_seat.items() if i != actor]
+    tables.auto_set(table_id=table.pk, user=others[0], on=True)
+    tables.auto_set(table_id=table.pk, user=others[0], on=False)
+    tables.connection_open(table_id=table.pk, user=others[1])
+    tables.connection_close(table_id=table.pk, user=others[1])
+    assert Table.objects.get(pk=table.pk).seq > view_seq
+    outcome = tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                                 expected_seq=view_seq, action_id="a-1")
+    assert outcome.seq > view_seq
+    with pytest.raises(StaleSeq):  # the hand moved after view_seq: now it is stale
+        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                           expected_seq=view_seq, action_id="a-2")
+    with pytest.raises(StaleSeq):  # a seq from the future is not accepted either
+        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
+                           expected_seq=outcome.seq + 5, action_id="a-3")
