@@ -11,6 +11,7 @@ per-seat view. Every push carries the table's ``seq``.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -19,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import presence_server, realtime, rendering, selectors
+from games import frames, presence_server, realtime, rendering, selectors
 from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
 from games.services import presence, tables
@@ -27,6 +28,8 @@ from games.services import presence, tables
 CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_UNAUTHORISED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
+
+logger = logging.getLogger(__name__)
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -70,7 +73,10 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
 
     ``frame_parse`` answers a bad frame with an error frame (``send_error``, per consumer) and
     past the rate limit closes with 1008; it returns the message, or None when there is none.
+    The frame's checks are ``games.frames``'; ``kinds`` are the frame kinds this socket takes.
     """
+
+    kinds: frozenset[str] = frozenset()
 
     def limits_set(self) -> None:
         conf = settings.LEYOU
@@ -90,13 +96,16 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
             await self.send_error("too_large", "訊息太大")
             return None
         try:
-            message = json.loads(raw)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            await self.send_error("malformed", "訊息格式不正確")
+            return frames.frame_decode(raw, kinds=self.kinds)
+        except frames.FrameError as error:
+            await self.send_error(error.code, error.message)
             return None
-        return message
+
+    async def frame_failed(self, error: Exception) -> None:
+        """A frame whose handling raised what no check foresaw: answer it, log it once, and
+        keep the socket (a bug must not become a 1011 close of a player's table)."""
+        logger.warning("frame failed on %s: %r", type(self).__name__, error, exc_info=error)
+        await self.send_error("server_error", "伺服器無法處理這個訊息")
 
     async def send_error(self, code: str, message: str) -> None:
         raise NotImplementedError
@@ -110,6 +119,8 @@ def _access(scope: dict, user, table_id: int) -> str | None:
 
 
 class TableConsumer(LimitedJsonConsumer):
+    kinds = frames.TABLE_KINDS
+
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message ``close_old_connections`` hop.
 
@@ -187,18 +198,16 @@ class TableConsumer(LimitedJsonConsumer):
         kind = message.get("kind")
         try:
             if kind == "move":
-                action = message.get("action")
-                seq = message.get("seq")
-                seq = int(seq) if seq not in (None, "") else None
+                move = frames.move_fields(message)
                 await db(tables.move_submit)(
-                    table_id=self.table_id, user=self.user, action=action, expected_seq=seq,
-                    action_id=message.get("action_id") or None,
+                    table_id=self.table_id, user=self.user, action=move.action,
+                    expected_seq=move.seq, action_id=move.action_id,
                 )
             elif kind == "resync":
                 await self._push_snapshot(fresh=True)
             elif kind == "auto":
                 await db(tables.auto_set)(
-                    table_id=self.table_id, user=self.user, on=bool(message.get("on"))
+                    table_id=self.table_id, user=self.user, on=frames.flag_field(message, "on")
                 )
             elif kind == "leave":
                 await db(tables.seat_leave)(
@@ -212,8 +221,8 @@ class TableConsumer(LimitedJsonConsumer):
                 await db(tables.bots_fill)(
                     table_id=self.table_id, by_user=self.user
                 )
-            else:
-                await self.send_error("malformed", "未知的訊息類型")
+        except frames.FrameError as error:
+            await self.send_error(error.code, error.message)
         except IllegalAction as error:
             await self.send_error(str(error.code), error.message)
         except (TypeError, ValueError):
@@ -226,6 +235,8 @@ class TableConsumer(LimitedJsonConsumer):
                 await self._push_snapshot(fresh=True)
         except TableError as error:
             await self.send_error(error.code, error.message)
+        except Exception as error:  # noqa: BLE001 — see frame_failed
+            await self.frame_failed(error)
 
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or event["seq"] <= self.last_seq:

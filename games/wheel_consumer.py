@@ -20,7 +20,7 @@ import time
 
 from channels.db import database_sync_to_async
 
-from games import wheel_selectors
+from games import frames, wheel_selectors
 from games.boards import dafengshou as board
 from games.consumers import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
 from games.engine.errors import IllegalAction
@@ -31,6 +31,8 @@ TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per
 
 
 class WheelConsumer(LimitedJsonConsumer):
+    kinds = frames.WHEEL_KINDS
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
@@ -67,26 +69,26 @@ class WheelConsumer(LimitedJsonConsumer):
         try:
             kind = message.get("kind")
             if kind == "bet":
-                number = message.get("round")
+                bet = frames.bet_fields(message)
                 await database_sync_to_async(wheel_rounds.bet_place)(
-                    room_id=self.room_id, user=self.user,
-                    round_number=int(number) if number not in (None, "") else None,
-                    object=message.get("object"), amount=message.get("amount"),
-                    action_id=message.get("action_id"),
+                    room_id=self.room_id, user=self.user, round_number=bet.round_number,
+                    object=bet.object, amount=bet.amount, action_id=bet.action_id,
                 )
                 await self._push_own()  # the bettor's own chips, stake and balance at once
             elif kind == "resync":
                 await self._push(fresh=True)
             elif kind == "ping":
                 await database_sync_to_async(wheel_rounds.round_enter)(room_id=self.room_id)
-            else:
-                await self.send_error("malformed", "未知的訊息類型")
+        except frames.FrameError as error:
+            await self.send_error(error.code, error.message)
         except IllegalAction as error:
             await self.send_error(str(error.code), error.message)
         except TableError as error:
             await self.send_error(error.code, error.message)
         except (TypeError, ValueError):
             await self.send_error("malformed", "訊息格式不正確")
+        except Exception as error:  # noqa: BLE001 — see frame_failed
+            await self.frame_failed(error)
 
     async def wheel_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or (event["number"], event["version"]) <= self.last:

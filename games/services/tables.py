@@ -542,9 +542,11 @@ def move_submit(
     Raises UnknownTable, NotSeated, DuplicateAction (same client id seen), StaleSeq (the table
     moved on), NoHand, or the engine's IllegalAction; in every case nothing changes.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
+            or not _storable(action):
         raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
-    if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID):
+    if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID
+                                  or not action_id.isprintable()):
         raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
     _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
@@ -570,6 +572,24 @@ def move_submit(
         if "event_action_id_unique" in str(error):
             raise DuplicateAction("這個動作已經送出過了") from None
         raise
+
+
+def _storable(value) -> bool:
+    """Whether a client's JSON value may go into a JSONB column: every string (keys too) free
+    of NUL and lone surrogates, which PostgreSQL refuses with a DataError mid-transaction."""
+    from games.frames import text_clean
+
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and not text_clean(item):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _refuse_if_surely_stale(

@@ -207,7 +207,8 @@ def bet_place(
     size), ``over_limit`` (per-player or per-round limit), ``malformed``; NotEnoughBeans;
     DuplicateAction for an ``action_id`` already accepted in this round.
     """
-    if not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID:
+    if not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID \
+            or not action_id.isprintable():  # a NUL would reach PostgreSQL as a DataError
         raise MalformedMessage("押注需要 action_id")
     if isinstance(amount, str) and amount.isdigit():
         amount = int(amount)  # form values arrive as strings

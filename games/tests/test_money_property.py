@@ -329,7 +329,7 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
 
 # 大豐收 (docs/rules/dafengshou.md): the crop order of the odds table, big cells pay the crop's
 # odds, small cells 2, the payout includes the stake; RING is the wheel's layout (data).
-WHEEL_CROPS = ("orange", "apple", "grape", "corn", "watermelon", "peach", "pumpkin", "rice")
+WHEEL_CROPS = ("apple", "orange", "grape", "corn", "watermelon", "peach", "pumpkin", "rice")
 
 
 def test_wheel_every_bean_follows_the_odds(make_user):
@@ -341,8 +341,8 @@ def test_wheel_every_bean_follows_the_odds(make_user):
     from games.services import wheel_rounds
 
     rng = random.Random("money:wheel")
-    odds = {"orange": 5, "apple": 10, "grape": 15, "corn": 20, "watermelon": 20, "peach": 30,
-            "pumpkin": 40, "rice": 100}
+    odds = {"apple": 5, "orange": 10, "grape": 15, "corn": 20, "watermelon": 20, "peach": 30,
+            "pumpkin": 40, "rice": 90}  # the room's odds (稻穗 90, not the default 100)
     room = Room.objects.create(
         name="錢 大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
         min_beans=0, turn_seconds=15,

@@ -93,6 +93,7 @@ _REVERSIBLE = frozenset(
 )
 _NOT_GREEN = tuple(k for k in range(34) if k not in _GREEN)
 _NOT_REVERSIBLE = tuple(k for k in range(34) if k not in _REVERSIBLE)
+_SUIT_OF = tuple(k // 9 if k < 27 else -1 for k in range(34))
 
 FansOf = Callable[[tuple[str, ...], str], "tuple[Fan, ...] | None"]
 
@@ -158,6 +159,7 @@ def best_substitution(
     wucaishen_fans: int,
     flowers: int,
     fixed_winds: tuple[int, int],
+    concealed_hand: bool,
 ) -> dict[str, Any] | None:
     """The best-scoring substitution of ``options`` (see the comment above), or None.
 
@@ -172,6 +174,7 @@ def best_substitution(
         held[k] += c
     class_key = _class_key_fn(tuple(held), fixed_winds)
     natural_kinds = [k for k, c in enumerate(counts) for _ in range(c)]
+    natural_suits = {_SUIT_OF[k] for k in natural_kinds}
     wild_kinds = frozenset(KINDS.index(t) for t in wild if t in KINDS)
     scored: dict[tuple[Any, ...], tuple[int, tuple[Fan, ...]] | None] = {}
     best: tuple[Any, ...] | None = None
@@ -181,11 +184,24 @@ def best_substitution(
     for option in sorted(options):
         wu = wucaishen_fans if all(k in wild_kinds for k in option) else 0
         neg = tuple(-k for k in option)
-        # A drawn 財神 won on may be won as any kind it stands for: the wait fans, 九蓮寶燈
-        # and the decomposition PyMahjongGB picks all follow the winning kind, so every kind
-        # is scored (no bound on what the others could add; the class cache keeps it cheap).
-        win_as = [wins] if wins >= 0 else sorted(set(option), key=kind_name)
+        if wins >= 0:
+            win_as = [wins]
+            one_suit = False
+        else:
+            win_as = sorted(set(option), key=kind_name)
+            # A drawn 財神 won on: the 14 tiles are the same whatever kind it is won as, and
+            # self-drawn. With 和絕張 / 搶槓和 taken from the events (``with_situational``:
+            # PyMahjongGB's own 和絕張, +4 beside a 碰 of that kind, was what broke this bound
+            # before), what PyMahjongGB derives from the winning kind is the wait fan alone
+            # (邊張 / 嵌張 / 單釣, one of them, 1 番: the best decomposition for any kind is
+            # within 1 of every other) — except 九蓮寶燈 (one suit, nothing melded): there
+            # every kind is scored. 無番和 cannot occur (自摸 / 不求人 is always a fan).
+            one_suit = concealed_hand and len(natural_suits | {_SUIT_OF[k] for k in option}) == 1
+        first_total = -1
         for w in win_as:
+            if first_total >= 0 and best is not None and not one_suit:
+                if (first_total + 1, first_total + 1 - wu - flowers, neg, "~") < best:
+                    break  # no other kind can reach the best so far
             key = class_key(option, w)
             if key in scored:
                 hit = scored[key]
@@ -199,6 +215,8 @@ def best_substitution(
                 continue
             gb_total, fans = hit
             total = gb_total + wu + flowers
+            if first_total < 0:
+                first_total = total
             if best is None or total >= best[0]:  # the full rank only when it can win
                 rank = (total, gb_total, neg, KINDS[w])
                 if best is None or rank > best:
@@ -298,7 +316,7 @@ class HuanleRuleset(MahjongRuleset):
             counts, options, self.meld_counts(state, seat), fans_of,
             win_tile=None if ctx.tile_is_wild else ctx.tile, wild=wild,
             wucaishen_fans=cfg.wucaishen_fans, flowers=len(state.flowers[seat]),
-            fixed_winds=(seat_wind, cfg.prevalent_wind),
+            fixed_winds=(seat_wind, cfg.prevalent_wind), concealed_hand=not state.melds[seat],
         )
         flowers = len(state.flowers[seat])
         if best_data is None:
