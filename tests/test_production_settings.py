@@ -14,7 +14,9 @@ KEY = secrets.token_urlsafe(64)
 
 
 def _manage(*args: str, **extra: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    # the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE is no production setting (check async.E001)
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     environ.update({
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "DATABASE_URL": env.DATABASE_URL or "postgres://postgres@127.0.0.1:5432/leyou",
