@@ -59,7 +59,7 @@ def sweep() -> int:
         connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace
     ).values_list("table_id", "index")[:200]:
         try:
-            steps += bool(tables.grace_expire(table_id=table_id, seat_index=index))
+            steps += bool(presence.grace_expire(table_id=table_id, seat_index=index))
         except Exception:
             logger.exception("clock: grace of seat %s table %s failed", index, table_id)
     # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.

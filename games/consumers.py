@@ -140,7 +140,7 @@ class TableConsumer(LimitedJsonConsumer):
             if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
                 self.lease_gone = True
                 presence_server.socket_remove(self.lease_key)
-                await db(tables.connection_close)(
+                await db(presence.connection_close)(
                     table_id=self.table_id, user=self.user, lease_key=self.lease_key
                 )
             raise
@@ -160,7 +160,7 @@ class TableConsumer(LimitedJsonConsumer):
         self.last_seq = -1
         self.lease_key = presence.lease_key_new()
         try:
-            await db(tables.connection_open)(
+            await db(presence.connection_open)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
         except UnknownTable:
@@ -187,7 +187,7 @@ class TableConsumer(LimitedJsonConsumer):
             presence_server.socket_remove(self.lease_key)
             presence_server.user_bucket_release(self.user.pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await db(tables.connection_close)(
+            await db(presence.connection_close)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
 

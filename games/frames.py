@@ -72,6 +72,22 @@ def text_clean(value: str) -> bool:
     return _DIRTY.search(value) is None
 
 
+def json_storable(value: Any) -> bool:
+    """Whether a decoded JSON value may go into a JSONB column: every string (keys too) clean,
+    as ``text_clean`` (PostgreSQL refuses NUL and lone surrogates with a DataError)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and not text_clean(item):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
 def _depth(raw: str) -> int:
     """The deepest nesting of arrays and objects in ``raw``, strings skipped; one linear pass."""
     depth = deepest = 0

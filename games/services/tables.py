@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import realtime
+from games import frames, realtime
 from games.services import pot
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
@@ -273,19 +273,6 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         table.save(update_fields=["seq"])
         _notify(table)
 
-
-def connection_open(*, table_id: int, user, lease_key: str | None = None) -> int | None:
-    """A socket of the user opened (presence lease): see ``services.presence``."""
-    from games.services import presence
-
-    return presence.connection_open(table_id=table_id, user=user, lease_key=lease_key)
-
-
-def connection_close(*, table_id: int, user, lease_key: str | None = None) -> None:
-    """A socket closed (its presence lease goes): see ``services.presence``."""
-    from games.services import presence
-
-    presence.connection_close(table_id=table_id, user=user, lease_key=lease_key)
 
 
 # --- hands --------------------------------------------------------------------------------------
@@ -543,7 +530,7 @@ def move_submit(
     moved on), NoHand, or the engine's IllegalAction; in every case nothing changes.
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
-            or not _storable(action):
+            or not frames.json_storable(action):
         raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
     if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID
                                   or not action_id.isprintable()):
@@ -573,23 +560,6 @@ def move_submit(
             raise DuplicateAction("這個動作已經送出過了") from None
         raise
 
-
-def _storable(value) -> bool:
-    """Whether a client's JSON value may go into a JSONB column: every string (keys too) free
-    of NUL and lone surrogates, which PostgreSQL refuses with a DataError mid-transaction."""
-    from games.frames import text_clean
-
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str) and not text_clean(item):
-            return False
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return True
 
 
 def _refuse_if_surely_stale(
@@ -705,12 +675,6 @@ def _beans_ok(seat: Seat, params: dict) -> bool:
         return False
     return True
 
-
-def grace_expire(*, table_id: int, seat_index: int) -> bool:
-    """A player away longer than the grace period during a hand escapes (逃跑): see presence."""
-    from games.services import presence
-
-    return presence.grace_expire(table_id=table_id, seat_index=seat_index)
 
 
 def counter_buy(*, table_id: int, user) -> None:

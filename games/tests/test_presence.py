@@ -105,8 +105,8 @@ def test_a_player_who_never_returns_escapes_once_after_the_grace(room, make_user
     _age("dead:1:aa", 3600)
     presence.leases_expire()
     seat = _seat(table, users[0])
-    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is True
-    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is False
+    assert presence.grace_expire(table_id=table.pk, seat_index=seat.index) is True
+    assert presence.grace_expire(table_id=table.pk, seat_index=seat.index) is False
     hand.refresh_from_db()
     assert hand.status == Hand.Status.ESCAPED
     assert not Seat.objects.filter(table=table, user=users[0]).exists()
@@ -120,7 +120,7 @@ def test_grace_does_not_escape_a_player_with_a_lease(room, make_user):
     Seat.objects.filter(pk=seat.pk).update(
         connections=0, disconnected_at=timezone.now() - timedelta(hours=1)
     )
-    assert tables.grace_expire(table_id=table.pk, seat_index=seat.index) is False
+    assert presence.grace_expire(table_id=table.pk, seat_index=seat.index) is False
     assert Seat.objects.get(pk=seat.pk).user_id == users[0].pk
 
 
@@ -130,7 +130,7 @@ def test_back_after_an_expired_lease_ends_the_auto_play(room, make_user):
     _age("dead:1:aa", 3600)
     presence.leases_expire()
     assert _seat(table, users[0]).auto is True
-    index = tables.connection_open(table_id=table.pk, user=users[0])
+    index = presence.connection_open(table_id=table.pk, user=users[0])
     seat = _seat(table, users[0])
     assert (index, seat.connections, seat.auto, seat.disconnected_at) == (seat.index, 1, False, None)
 
@@ -139,15 +139,15 @@ def test_one_user_may_hold_only_so_many_sockets_on_a_table(room, make_user):
     table, users = _full_table(room, make_user)
     cap = presence._conf("SOCKETS_PER_USER_TABLE")
     for _ in range(cap):
-        tables.connection_open(table_id=table.pk, user=users[0])
+        presence.connection_open(table_id=table.pk, user=users[0])
     seq = Table.objects.get(pk=table.pk).seq
     with pytest.raises(TooManySockets):
-        tables.connection_open(table_id=table.pk, user=users[0])
+        presence.connection_open(table_id=table.pk, user=users[0])
     assert SeatLease.objects.filter(user=users[0]).count() == cap
     assert _seat(table, users[0]).connections == cap
     assert Table.objects.get(pk=table.pk).seq == seq
-    tables.connection_close(table_id=table.pk, user=users[0])
-    tables.connection_open(table_id=table.pk, user=users[0])  # room again after a close
+    presence.connection_close(table_id=table.pk, user=users[0])
+    presence.connection_open(table_id=table.pk, user=users[0])  # room again after a close
 
 
 def test_a_toggle_that_changes_nothing_costs_nothing(room, make_user):
@@ -183,8 +183,8 @@ def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_use
     others = [u for i, u in by_seat.items() if i != actor]
     tables.auto_set(table_id=table.pk, user=others[0], on=True)
     tables.auto_set(table_id=table.pk, user=others[0], on=False)
-    tables.connection_open(table_id=table.pk, user=others[1])
-    tables.connection_close(table_id=table.pk, user=others[1])
+    presence.connection_open(table_id=table.pk, user=others[1])
+    presence.connection_close(table_id=table.pk, user=others[1])
     assert Table.objects.get(pk=table.pk).seq > view_seq
     outcome = tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
                                  expected_seq=view_seq, action_id="a-1")
