@@ -10,6 +10,7 @@ from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
+from games.engine.table_type import Dealer, TableType
 from games.engine.params import ParamError
 from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
@@ -123,6 +124,9 @@ def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
                    lead["cards"], lead["reading"])
 
 
+DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
+
+
 class DoudizhuRuleset(Ruleset[Config, State]):
     game_id = "doudizhu"
     title = "歡樂斗地主"
@@ -130,7 +134,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     room_params = room_spec.ROOM_PARAMS
     min_seats = 3
     max_seats = 3
-    winner_deals_next = False  # the landlord is bid for each hand; the table's dealer stays
+    # the landlord is bid for each hand; the table's dealer stays
+    table_type = TableType(dealer=Dealer.KEEP)
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:
@@ -703,6 +708,13 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return {RANKS[r]: max(0, full[r] - seen[r]) for r in range(15)}
 
     # -- automation ---------------------------------------------------------------------------
+    def action_stamp(self, st: State, action: Action, seconds_since_deal: float) -> Action:
+        """明牌 during the deal: the server's clock, not the client, says how many cards had been
+        dealt (明牌 ×4 up to 8 cards, ×3 after)."""
+        if action.get("type") == "mingpai" and st.phase == "dealing":
+            return {**action, "dealt": min(17, int(seconds_since_deal / DEAL_CARD_SECONDS))}
+        return action
+
     def auto_action(self, st: State, seat: int) -> Action:
         """托管: refuse every option (no 明牌, ready, no call, no rob, no double, no 倒/拉);
         in play lead the weakest legal play, and pass whenever following."""

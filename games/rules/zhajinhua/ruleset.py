@@ -9,6 +9,7 @@ from games.engine.cards import suited_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
+from games.engine.table_type import Escape, Seating, Settlement, TableType
 
 from . import bot
 from .hands import compare, describe, hand_class
@@ -112,6 +113,26 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     room_params = ROOM_PARAMS
     min_seats = 2
     max_seats = 6
+    # 2–6 players who sit down between hands; the stakes go into the pot as they are made; an
+    # escaper folds and the hand goes on; the pot pays the winner
+    table_type = TableType(
+        seating=Seating.OPEN, stakes_in_play=True, escape=Escape.FOLD,
+        settlement=Settlement.POT,
+    )
+
+    def deal_minimum(self, config: Config) -> int:
+        """A seated player is dealt in only if he can pay the 底注."""
+        return config.ante
+
+    def opening_stakes(self, state: State) -> list[Event]:
+        """Every dealt seat's 底注, staked at the deal."""
+        return ante_events(state)
+
+    def escape_action(self, state: State, seat: int) -> Action | None:
+        """逃跑: a seat still in the hand folds (what it staked stays in the pot)."""
+        if state.status[seat] != IN or self.is_over(state):
+            return None
+        return {"type": "fold", "escape": True}
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:
