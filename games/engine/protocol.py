@@ -165,6 +165,11 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
         """With ``stakes_in_play``: the ``stake`` events made at the deal (e.g. the 底注)."""
         return []
 
+    def turn_seconds(self, state: StateT) -> int | None:
+        """The turn clock for the seats to act now when the game fixes it (a short phase in
+        which every seat decides at once); None: the room's ``turn_seconds``."""
+        return None
+
     def action_stamp(self, state: StateT, action: Action, seconds_since_deal: float) -> Action:
         """The action with what the server's clock says filled in (the engine never reads a
         clock); by default the action unchanged."""

@@ -37,8 +37,6 @@ from ledger import selectors as ledger_selectors
 
 logger = logging.getLogger("leyou.tables")
 
-# Phases in which every seat decides at once and the clock is short (seconds).
-SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
 BETWEEN_HANDS_SECONDS = 8
 MAX_ACTION_ID = 64
 
@@ -317,8 +315,8 @@ def _deadline_for(seat: Seat, table: Table, state: Any) -> Any:
         return now + timedelta(seconds=_conf("BOT_THINK_SECONDS"))
     if seat.auto or (seat.connections == 0 and seat.disconnected_at is not None):
         return now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
-    phase = getattr(state, "phase", "")
-    seconds = SHORT_PHASE_SECONDS.get(phase, table.params.get("turn_seconds", 20))
+    # the game's own clock for this moment (e.g. a short all-at-once phase), else the room's
+    seconds = registry.get(table.game).turn_seconds(state) or table.params.get("turn_seconds", 20)
     return now + timedelta(seconds=seconds)
 
 

@@ -223,3 +223,167 @@ def test_leaving_a_declared_game_ends_the_hand_with_its_escape_rule(
     beans = [balance_for_user(user) - 1000 for user in users]
     assert beans == [2 * 10 - 3, -4 * 10 - 3, 2 * 10 - 3]
     assert ledger_drift() == []
+
+
+# --- a pot game that exists only here: OPEN seating, stakes in play, FOLD, POT ---------------
+
+
+@dataclass(frozen=True, slots=True)
+class PotConfig:
+    ante: int = 5
+    dealer: int = 0
+
+
+@dataclass(slots=True)
+class PotState:
+    """Each dealt seat antes, then in turn stakes 10 (``bet``) or folds; the best card of the
+    seats still in takes the pot once every seat has acted or one is left."""
+
+    seats: int
+    ante: int
+    cards: list[int]
+    status: list[str]
+    stakes: list[int]
+    turn: int
+    acted: list[bool]
+
+
+class PotRuleset(Ruleset[PotConfig, PotState]):
+    """押鍋 (test only): 2–4 players, one round of betting, the best card takes the pot."""
+
+    game_id = "test_pot"
+    title = "押鍋"
+    min_seats = 2
+    max_seats = 4
+    table_type = TableType(
+        seating=Seating.OPEN, stakes_in_play=True, escape=Escape.FOLD,
+        settlement=Settlement.POT,
+    )
+
+    def config_from_params(self, params: dict[str, Any]) -> PotConfig:
+        return PotConfig(ante=int(params.get("ante") or 5), dealer=int(params.get("dealer") or 0))
+
+    def deal_minimum(self, config: PotConfig) -> int:
+        return config.ante + 10
+
+    def new_game(self, config: PotConfig, seed: str, seats: int) -> PotState:
+        deck = Chance(seed, "deal").shuffled(list(range(1, 10)))
+        return PotState(seats=seats, ante=config.ante, cards=deck[:seats], status=["in"] * seats,
+                        stakes=[config.ante] * seats, turn=(config.dealer + 1) % seats,
+                        acted=[False] * seats)
+
+    def opening_stakes(self, state: PotState) -> list[Event]:
+        return [Event("stake", {"seat": s, "amount": state.ante}) for s in range(state.seats)]
+
+    def escape_action(self, state: PotState, seat: int) -> Action | None:
+        return {"type": "fold"} if state.status[seat] == "in" else None
+
+    def _live(self, state: PotState) -> list[int]:
+        return [s for s in range(state.seats) if state.status[s] == "in"]
+
+    def to_act(self, state: PotState) -> frozenset[int]:
+        return frozenset() if self.is_over(state) else frozenset({state.turn})
+
+    def legal_actions(self, state: PotState, seat: int) -> list[Action]:
+        return [{"type": "bet"}, {"type": "fold"}] if seat in self.to_act(state) else []
+
+    def apply(self, state: PotState, seat: int, action: Action) -> list[Event]:
+        kind = action.get("type")
+        if kind == "fold" and state.status[seat] == "in":  # legal off turn (an escape)
+            state.status[seat], state.acted[seat] = "out", True
+            events = [Event("fold", {"seat": seat})]
+        elif kind == "bet" and seat in self.to_act(state):
+            state.stakes[seat] += 10
+            state.acted[seat] = True
+            events = [Event("stake", {"seat": seat, "amount": 10})]
+        else:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not now")
+        waiting = [s for s in self._live(state) if not state.acted[s]]
+        if waiting:
+            state.turn = min(waiting, key=lambda s: (s - state.turn) % state.seats)
+        return events
+
+    def view(self, state: PotState, seat: int) -> View:
+        return {"mine": state.cards[seat], "stakes": state.stakes, "status": state.status}
+
+    def spectator_view(self, state: PotState) -> View:
+        return {"stakes": state.stakes, "status": state.status}
+
+    def is_over(self, state: PotState) -> bool:
+        live = self._live(state)
+        return len(live) <= 1 or all(state.acted[s] for s in live)
+
+    def result(self, state: PotState) -> Result:
+        winner = max(self._live(state), key=lambda s: state.cards[s])
+        pot = sum(state.stakes)
+        scores = tuple(pot - state.stakes[s] if s == winner else -state.stakes[s]
+                       for s in range(state.seats))
+        return Result(scores=scores, winners=(winner,), extra={"stakes": list(state.stakes)})
+
+    def auto_action(self, state: PotState, seat: int) -> Action:
+        return {"type": "fold"}
+
+    def bot_action(self, state: PotState, seat: int) -> Action:
+        return {"type": "bet"}
+
+    def state_to_json(self, state: PotState) -> dict[str, Any]:
+        return {"seats": state.seats, "ante": state.ante, "cards": state.cards,
+                "status": state.status, "stakes": state.stakes, "turn": state.turn,
+                "acted": state.acted}
+
+    def state_from_json(self, data: dict[str, Any]) -> PotState:
+        return PotState(seats=data["seats"], ante=data["ante"], cards=list(data["cards"]),
+                        status=list(data["status"]), stakes=list(data["stakes"]),
+                        turn=data["turn"], acted=list(data["acted"]))
+
+    def resample_hidden(self, state: PotState, seat: int, seed: str) -> PotState:
+        return self.state_from_json(self.state_to_json(state))
+
+
+@pytest.fixture
+def pot_game() -> Iterator[PotRuleset]:
+    ruleset = registry.register(PotRuleset())
+    yield ruleset  # type: ignore[misc]
+    registry._REGISTRY.pop(PotRuleset.game_id, None)
+
+
+@pytest.mark.django_db
+def test_a_declared_pot_game_deals_the_seated_takes_stakes_and_folds_an_escaper(
+    pot_game, make_user, django_capture_on_commit_callbacks
+) -> None:
+    """OPEN seating deals the room's minimum of seated players who hold ``deal_minimum``
+    (a poor one waits), the antes and each bet leave the players' accounts as they are made
+    (stakes_in_play), a leaver folds and pays the escape penalty while the hand goes on (FOLD),
+    and the pot pays the winner minus A, the settlement only recording it (POT)."""
+    params = {"min_players": 2, "rake": 2, "escape_penalty": 7, "factor": 1}
+    table = seating.table_create(game="test_pot", params=params, seat_count=4)
+    rich = [make_user(beans=100) for _ in range(3)]
+    poor = make_user(beans=10)  # below deal_minimum (15): seated, not dealt in
+    with django_capture_on_commit_callbacks(execute=False):
+        seating.seat_take(table_id=table.pk, user=poor)
+        seating.seat_take(table_id=table.pk, user=rich[0])
+        assert not Hand.objects.filter(table=table).exists()  # one dealable player: no deal
+        seating.seat_take(table_id=table.pk, user=rich[1])
+    hand = Hand.objects.get(table=table)
+    assert [p["user_id"] for p in hand.players] == [rich[0].pk, rich[1].pk]
+    assert [balance_for_user(u) for u in rich[:2]] == [95, 95]  # antes taken at the deal
+    with django_capture_on_commit_callbacks(execute=False):
+        seating.seat_take(table_id=table.pk, user=rich[2])  # sits down during the hand: waits
+    state = pot_game.state_from_json(Hand.objects.get(pk=hand.pk).state)
+    first = next(iter(pot_game.to_act(state)))
+    mover, leaver = rich[first], rich[1 - first]
+    table.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=False):
+        tables.move_submit(table_id=table.pk, user=mover, action={"type": "bet"},
+                           expected_seq=table.seq, action_id="pot-bet")
+    assert balance_for_user(mover) == 85  # the bet left his account with the move
+    with django_capture_on_commit_callbacks(execute=False):
+        assert seating.seat_leave(table_id=table.pk, user=leaver) is True
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.FINISHED and hand.result["winners"] == [first]
+    assert balance_for_user(leaver) == 95 - 7  # his ante stays in the pot, plus the penalty
+    assert balance_for_user(mover) == 85 + (5 + 5 + 10) - 2  # the pot minus 回收 A
+    assert settlement.hand_settle(hand.pk) is True
+    assert balance_for_user(mover) == 103 and balance_for_user(leaver) == 88  # nothing again
+    assert balance_for_user(rich[2]) == 100 and balance_for_user(poor) == 10
+    assert ledger_drift() == []

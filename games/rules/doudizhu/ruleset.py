@@ -125,6 +125,8 @@ def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
 
 
 DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
+# phases in which every seat decides at once and the clock is short (seconds)
+SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
 
 
 class DoudizhuRuleset(Ruleset[Config, State]):
@@ -708,6 +710,10 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return {RANKS[r]: max(0, full[r] - seen[r]) for r in range(15)}
 
     # -- automation ---------------------------------------------------------------------------
+    def turn_seconds(self, st: State) -> int | None:
+        """開始 and the deal (明牌 offers) are decided by every seat at once, on a short clock."""
+        return SHORT_PHASE_SECONDS.get(st.phase)
+
     def action_stamp(self, st: State, action: Action, seconds_since_deal: float) -> Action:
         """明牌 during the deal: the server's clock, not the client, says how many cards had been
         dealt (明牌 ×4 up to 8 cards, ×3 after)."""
