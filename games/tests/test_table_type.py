@@ -104,17 +104,29 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
         return DuelState(seats=seats, cards=deck[:seats], shown=[False] * seats,
                          turn=(config.dealer + 1) % seats)
 
+    # the engine contract in both its forms (the game's own steps behind the shared guards)
+    action_types = frozenset({"show"})
+
+    def seat_ids(self, state: DuelState) -> range:
+        return range(state.seats)
+
     def to_act(self, state: DuelState) -> frozenset[int]:
         return frozenset() if self.is_over(state) else frozenset({state.turn})
 
     def legal_actions(self, state: DuelState, seat: int) -> list[Action]:
-        return [{"type": "show"}] if seat in self.to_act(state) else []
+        return self._legal_actions(state, seat) if seat in self.to_act(state) else []
+
+    def _legal_actions(self, state: DuelState, seat: int) -> list[Action]:
+        return [{"type": "show"}]
 
     def apply(self, state: DuelState, seat: int, action: Action) -> list[Event]:
         if seat not in self.to_act(state):
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not your turn")
         if action.get("type") != "show":
             raise IllegalAction(ErrorCode.MALFORMED, "only show")
+        return self._apply_action(state, seat, action)
+
+    def _apply_action(self, state: DuelState, seat: int, action: Action) -> list[Event]:
         state.shown[seat] = True
         state.turn = (seat + 1) % state.seats
         return [Event("show", {"seat": seat, "card": state.cards[seat]})]
@@ -281,13 +293,27 @@ class PotRuleset(Ruleset[PotConfig, PotState]):
     def _live(self, state: PotState) -> list[int]:
         return [s for s in range(state.seats) if state.status[s] == "in"]
 
+    action_types = frozenset({"bet", "fold"})
+    free_actions = frozenset({"fold"})  # an escaper folds off turn
+
+    def seat_ids(self, state: PotState) -> range:
+        return range(state.seats)
+
     def to_act(self, state: PotState) -> frozenset[int]:
         return frozenset() if self.is_over(state) else frozenset({state.turn})
 
     def legal_actions(self, state: PotState, seat: int) -> list[Action]:
-        return [{"type": "bet"}, {"type": "fold"}] if seat in self.to_act(state) else []
+        return self._legal_actions(state, seat) if seat in self.to_act(state) else []
+
+    def _legal_actions(self, state: PotState, seat: int) -> list[Action]:
+        return [{"type": "bet"}, {"type": "fold"}]
 
     def apply(self, state: PotState, seat: int, action: Action) -> list[Event]:
+        if self.is_over(state):
+            raise IllegalAction(ErrorCode.GAME_OVER, "over")
+        return self._apply_action(state, seat, action)
+
+    def _apply_action(self, state: PotState, seat: int, action: Action) -> list[Event]:
         kind = action.get("type")
         if kind == "fold" and state.status[seat] == "in":  # legal off turn (an escape)
             state.status[seat], state.acted[seat] = "out", True
