@@ -7,6 +7,7 @@ nothing else — is dealt, played, escaped and settled by the real table service
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 from collections.abc import Iterator
@@ -413,3 +414,18 @@ def test_a_declared_pot_game_deals_the_seated_takes_stakes_and_folds_an_escaper(
     assert balance_for_user(mover) == 103 and balance_for_user(leaver) == 88  # nothing again
     assert balance_for_user(rich[2]) == 100 and balance_for_user(poor) == 10
     assert ledger_drift() == []
+
+
+@pytest.mark.parametrize("package", ["zhajinhua", "paohuzi", "doudizhu", "mahjong"])
+def test_a_bot_takes_the_ruleset_it_is_given(package: str) -> None:
+    """No bot module imports its game's ruleset, not even for types: the ruleset imports the
+    bot and hands itself in (no import circle)."""
+    for path in (GAMES_DIR / "rules" / package).rglob("bot*.py"):
+        modules = []
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                modules.append(node.module or "")
+                modules += [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                modules += [alias.name for alias in node.names]
+        assert not [m for m in modules if "ruleset" in m.split(".")], path
