@@ -40,7 +40,7 @@ def _games() -> tuple[dict[str, Any], list[CheckMessage]]:
                 hint="Call games.engine.registry.register(<Ruleset>()) in the module.",
                 obj=module, id="leyou.E001",
             ))
-        except Exception as error:  # any failure of a rules package is reported, not raised
+        except Exception as error:  # noqa: BLE001 (any failure of a rules package is reported)
             errors.append(Error(
                 f"Game {game_id!r}: {module} does not import: {type(error).__name__}: {error}",
                 hint="Fix the import; until then the game is missing from the lobby.",
@@ -76,7 +76,7 @@ def boards_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
             continue  # no extras: the board uses the default context
         try:
             board = importlib.import_module(module)
-        except Exception as error:  # reported, not raised (and not defaulted either)
+        except Exception as error:  # noqa: BLE001 (reported, not raised, not defaulted)
             errors.append(Error(
                 f"Board module {module} does not import: {type(error).__name__}: {error}",
                 obj=module, id="leyou.E003",

@@ -107,8 +107,8 @@ def test_a_board_module_that_does_not_import_is_e003_and_raises(
 def test_a_broken_mahjong_variant_fails_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
     """永州 failing to import makes games.rules.mahjong fail (E001 for its games) instead of
     the package carrying on without 永州麻將."""
-    import games.rules.mahjong as mahjong
-    import games.rules.mahjong.variants as variants
+    from games.rules import mahjong
+    from games.rules.mahjong import variants
 
     monkeypatch.setitem(sys.modules, "games.rules.mahjong.variants.yongzhou", None)
     monkeypatch.delattr(variants, "yongzhou")

@@ -120,3 +120,106 @@ def test_the_guards_run_in_one_order(game_id: str) -> None:
 
 def _without_clock(html: str) -> str:
     return re.sub(r'data-now="[^"]*"', "", html)
+
+
+TABLE_GAMES = [g for g in GAMES if not registry.get(g).room_wide]
+
+
+def _table_seats(game_id: str) -> int:
+    """三張 gets one seat more than it deals at first: the seat taken during the hand is not
+    dealt in, and its board must show it the spectator's view."""
+    ruleset = registry.get(game_id)
+    return min(ruleset.min_seats + 1, ruleset.max_seats) if game_id == "zhajinhua" else \
+        ruleset.min_seats
+
+
+def _engine_seat(snapshot: dict[str, Any], seat: int, user_id: int) -> int | None:
+    """The engine seat a table seat was dealt as (the hand's own record), None if not dealt."""
+    for e, player in enumerate(snapshot["hand"]["players"]):
+        if player.get("table_seat", e) == seat and player.get("user_id") == user_id:
+            return e
+    return None
+
+
+def _html_redealt(snapshot: dict[str, Any], state: Any, ruleset: Ruleset[Any, Any],
+                  seat: int | None, engine_seat: int | None, user: Any, n: int) -> str:
+    """The same frame after re-dealing all the viewer cannot see (everything concealed for a
+    spectator or a seat not dealt in: hidden from each engine seat in turn)."""
+    from games import rendering
+
+    if engine_seat is not None:
+        other = ruleset.resample_hidden(state, engine_seat, f"{n:064x}")
+    else:
+        other = state
+        for e in ruleset.seat_ids(state):
+            if e >= 0:
+                other = ruleset.resample_hidden(other, e, f"{n:064x}{e}")
+    fake = {**snapshot, "hand": {**snapshot["hand"], "state": ruleset.state_to_json(other)}}
+    rendering._state_cache.clear()
+    try:
+        return _without_clock(rendering.render_html(fake, seat, user))
+    finally:
+        rendering._state_cache.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game_id", TABLE_GAMES)
+def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user: Any) -> None:
+    """Through a live hand played by the services, after every action: each table seat's
+    board HTML, and the spectator's, is unchanged when everything that viewer cannot see is
+    re-dealt (for 三張 the board itself maps the table seat to the engine seat it was dealt
+    as; a seat taken during the hand sees the spectator's view)."""
+    from games import rendering
+    from games.models import Hand, Seat
+    from games.selectors import table_snapshot
+    from games.services import tables
+    from lobby import services as lobby_services
+    from lobby.models import Room
+
+    ruleset = registry.get(game_id)
+    seats = _table_seats(game_id)
+    room = Room.objects.create(
+        name="不漏牌", game=game_id, variant=ruleset.variants[0].id if ruleset.variants else "",
+        seats=seats, base_score=1, factor=1, rake=0, min_beans=0, bot_wait_seconds=0,
+    )
+    users = [make_user(beans=100_000) for _ in range(seats)]
+    table = lobby_services.quick_join(user=users[0], room_id=room.pk)
+    for user in users[1:-1]:
+        tables.seat_take(table_id=table.pk, user=user)
+    late_joined = False
+    if seats == ruleset.min_seats:
+        tables.seat_take(table_id=table.pk, user=users[-1])
+        late_joined = True
+    checked = 0
+    engine_seats_seen: set[int | None] = set()
+    for step in range(120):
+        snapshot = table_snapshot(table.pk)
+        assert snapshot is not None and snapshot["hand"] is not None, "no hand was dealt"
+        hand = snapshot["hand"]
+        state = ruleset.state_from_json(hand["state"])
+        by_seat = {s.index: s.user for s in
+                   Seat.objects.filter(table_id=table.pk, user__isnull=False)
+                   .select_related("user")}
+        viewers: list[tuple[int | None, Any]] = [*by_seat.items(), (None, None)]
+        for seat, user in viewers:
+            rendering._state_cache.clear()
+            html = _without_clock(rendering.render_html(snapshot, seat, user))
+            engine_seat = None if seat is None else _engine_seat(snapshot, seat, user.pk)
+            engine_seats_seen.add(engine_seat if seat is not None else -99)
+            assert _html_redealt(snapshot, state, ruleset, seat, engine_seat, user, step) == \
+                html, f"step {step}: table seat {seat}'s board shows what it cannot see"
+            checked += 1
+        if hand["status"] != Hand.Status.PLAYING:
+            break
+        if not late_joined and step == 1:  # 三張: a player sits down during the hand
+            tables.seat_take(table_id=table.pk, user=users[-1])
+            late_joined = True
+            continue
+        e = min(ruleset.to_act(state))
+        player = hand["players"][e]
+        actor = next(u for u in users if u.pk == player["user_id"])
+        tables.move_submit(table_id=table.pk, user=actor, action=ruleset.bot_action(state, e),
+                           expected_seq=snapshot["table"]["seq"], action_id=f"leak-{step}")
+    assert checked > 3 * seats
+    if game_id == "zhajinhua":
+        assert None in engine_seats_seen, "the seat taken during the hand was not checked"
