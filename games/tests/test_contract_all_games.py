@@ -223,3 +223,45 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
     assert checked > 3 * seats
     if game_id == "zhajinhua":
         assert None in engine_seats_seen, "the seat taken during the hand was not checked"
+
+
+@pytest.mark.django_db
+def test_the_wheel_board_shows_a_player_neither_the_seed_nor_others_bets(make_user: Any) -> None:
+    """大豐收 (room-wide, no seats): while bets are open, a player's wheel HTML is unchanged
+    when what it cannot see is re-dealt — the round's seed (its hash stays, as committed) and
+    which other player staked what (the public per-crop totals stay)."""
+    import uuid
+
+    from games import wheel_selectors
+    from games.boards import dafengshou as wheel_board
+    from games.models import WheelBet, WheelRound
+    from games.services import wheel_rounds
+    from lobby.models import Room
+
+    wheel = Room.objects.create(
+        name="不漏注", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
+        min_beans=0, turn_seconds=15,
+        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
+    )
+    me, other, third = (make_user(beans=50_000) for _ in range(3))
+    rnd = wheel_rounds.round_enter(room_id=wheel.pk)
+    for user, crop, amount in ((me, "apple", 10), (other, "apple", 100), (third, "grape", 1000)):
+        wheel_rounds.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
+                               object=crop, amount=amount, action_id=uuid.uuid4().hex)
+
+    def html() -> str:
+        view = wheel_selectors.wheel_view(wheel.pk, me)
+        assert view is not None and view["phase"] == "betting"
+        return _without_clock(wheel_board.render_html(view))
+
+    before = html()
+    view = wheel_selectors.wheel_view(wheel.pk, me)
+    assert view is not None
+    totals = {o["object"]: (o["total"], o["mine"]) for o in view["objects"]}
+    assert totals["apple"] == (110, 10) and totals["grape"] == (1000, 0)  # public, and mine
+    WheelRound.objects.filter(pk=rnd.pk).update(seed="0" * 64)  # another outcome, same hash
+    # the other two players' stakes swapped between them: same per-crop totals and bettors
+    bets = {b.user_id: b for b in WheelBet.objects.filter(round=rnd).exclude(user=me)}
+    WheelBet.objects.filter(pk=bets[other.pk].pk).update(user=third)
+    WheelBet.objects.filter(pk=bets[third.pk].pk).update(user=other)
+    assert html() == before
