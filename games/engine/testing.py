@@ -141,7 +141,9 @@ def _check_step(
         try:
             ruleset.apply(_copy(ruleset, state), seat, json.loads(json.dumps(auto)))
         except IllegalAction as error:
-            raise AssertionError(f"step {step}: 托管 of seat {seat} is illegal: {auto} ({error})")
+            raise AssertionError(
+                f"step {step}: 托管 of seat {seat} is illegal: {auto} ({error})"
+            ) from error
     # the shared guards: out-of-turn, malformed and seat-range actions change nothing
     idle = [s for s in seat_ids if s not in to_act]
     turn_only = [a for a in ruleset.legal_actions(state, to_act[0])

@@ -35,10 +35,9 @@ and ``variants/yueqing.py``.
 from __future__ import annotations
 
 from games.engine import registry
+from games.rules.mahjong.variants import yongzhou, yueqing  # noqa: F401  (register on import)
 from games.rules.mahjong.variants.huanle import HuanleRuleset
 
+# 永州 and 樂清 register themselves on import; a variant that fails to import fails the package
+# (reported at start-up by the system check leyou.E001) instead of silently dropping the game.
 registry.register(HuanleRuleset())
-
-# 永州 and 樂清 register on import. A variant that fails to import fails the package (reported
-# at start-up by the system check leyou.E001) instead of silently dropping the game.
-from games.rules.mahjong.variants import yongzhou, yueqing  # noqa: F401
