@@ -171,8 +171,8 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
     as; a seat taken during the hand sees the spectator's view)."""
     from games import rendering
     from games.models import Hand, Seat
-    from games.selectors import table_snapshot
-    from games.services import tables
+    from games.selectors.tables import table_snapshot
+    from games.services import seating, tables
     from lobby import services as lobby_services
     from lobby.models import Room
 
@@ -185,10 +185,10 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
     users = [make_user(beans=100_000) for _ in range(seats)]
     table = lobby_services.quick_join(user=users[0], room_id=room.pk)
     for user in users[1:-1]:
-        tables.seat_take(table_id=table.pk, user=user)
+        seating.seat_take(table_id=table.pk, user=user)
     late_joined = False
     if seats == ruleset.min_seats:
-        tables.seat_take(table_id=table.pk, user=users[-1])
+        seating.seat_take(table_id=table.pk, user=users[-1])
         late_joined = True
     checked = 0
     engine_seats_seen: set[int | None] = set()
@@ -212,7 +212,7 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
         if hand["status"] != Hand.Status.PLAYING:
             break
         if not late_joined and step == 1:  # 三張: a player sits down during the hand
-            tables.seat_take(table_id=table.pk, user=users[-1])
+            seating.seat_take(table_id=table.pk, user=users[-1])
             late_joined = True
             continue
         e = min(ruleset.to_act(state))
@@ -232,10 +232,10 @@ def test_the_wheel_board_shows_a_player_neither_the_seed_nor_others_bets(make_us
     which other player staked what (the public per-crop totals stay)."""
     import uuid
 
-    from games import wheel_selectors
     from games.boards import dafengshou as wheel_board
     from games.models import WheelBet, WheelRound
-    from games.services import wheel_rounds
+    from games.selectors import dafengshou as dafengshou_selectors
+    from games.services import dafengshou
     from lobby.models import Room
 
     wheel = Room.objects.create(
@@ -244,18 +244,18 @@ def test_the_wheel_board_shows_a_player_neither_the_seed_nor_others_bets(make_us
         extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
     )
     me, other, third = (make_user(beans=50_000) for _ in range(3))
-    rnd = wheel_rounds.round_enter(room_id=wheel.pk)
+    rnd = dafengshou.round_enter(room_id=wheel.pk)
     for user, crop, amount in ((me, "apple", 10), (other, "apple", 100), (third, "grape", 1000)):
-        wheel_rounds.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
+        dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
                                object=crop, amount=amount, action_id=uuid.uuid4().hex)
 
     def html() -> str:
-        view = wheel_selectors.wheel_view(wheel.pk, me)
+        view = dafengshou_selectors.dafengshou_view(wheel.pk, me)
         assert view is not None and view["phase"] == "betting"
         return _without_clock(wheel_board.render_html(view))
 
     before = html()
-    view = wheel_selectors.wheel_view(wheel.pk, me)
+    view = dafengshou_selectors.dafengshou_view(wheel.pk, me)
     assert view is not None
     totals = {o["object"]: (o["total"], o["mine"]) for o in view["objects"]}
     assert totals["apple"] == (110, 10) and totals["grape"] == (1000, 0)  # public, and mine

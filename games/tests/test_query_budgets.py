@@ -10,7 +10,7 @@ table's next move, as in production). The paths:
 * ``seat_take`` — a player sits at a table with room left, and the one who fills it (the deal);
 * ``table_tick`` — the clock deals the next hand when ``next_hand_at`` is due;
 * ``hand_settle`` — the settlement of a finished hand, and the retried task (a no-op);
-* ``bet_place`` — a 大豐收 bet;
+* ``dafengshou.bet_place`` — a 大豐收 bet;
 * a reconnect — the fresh snapshot a (re)connecting socket reads and renders.
 """
 
@@ -27,10 +27,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import rendering, selectors, tasks
+from games import rendering, tasks
 from games.engine import registry
 from games.models import Hand, Seat, Table
-from games.services import settlement, tables, wheel_rounds
+from games.selectors import tables as selectors
+from games.services import dafengshou, seating, settlement, tables
 from games.tests.helpers import current_state, seat_user
 from lobby import services as lobby_services
 from lobby.models import Room
@@ -105,9 +106,9 @@ def test_seat_take(room: Room, make_user: Any) -> None:
     users = [make_user(beans=5000) for _ in range(3)]
     table = lobby_services.quick_join(user=users[0], room_id=room.pk)
     with _budget(SEAT_TAKE, "seat_take"):
-        tables.seat_take(table_id=table.pk, user=users[1])
+        seating.seat_take(table_id=table.pk, user=users[1])
     with _budget(SEAT_TAKE_DEALS, "seat_take that deals"):
-        tables.seat_take(table_id=table.pk, user=users[2])
+        seating.seat_take(table_id=table.pk, user=users[2])
     assert Hand.objects.filter(table_id=table.pk).count() == 1
 
 
@@ -142,7 +143,7 @@ def _next_hand(table_id: int) -> None:
     """Make the next hand due with every player still connected, and let the clock deal it."""
     Seat.objects.filter(table_id=table_id).update(connections=1)
     Table.objects.filter(pk=table_id).update(next_hand_at=timezone.now() - timedelta(seconds=1))
-    tables.table_tick(table_id=table_id)
+    seating.table_tick(table_id=table_id)
 
 
 def test_table_tick_deals_the_next_hand(
@@ -154,7 +155,7 @@ def test_table_tick_deals_the_next_hand(
     Seat.objects.filter(table_id=table_id).update(connections=1)
     Table.objects.filter(pk=table_id).update(next_hand_at=timezone.now() - timedelta(seconds=1))
     with _budget(TABLE_TICK_DEALS, "table_tick dealing the next hand"):
-        tables.table_tick(table_id=table_id)
+        seating.table_tick(table_id=table_id)
     assert Hand.objects.filter(table_id=table_id).count() == 2
 
 
@@ -177,9 +178,9 @@ def test_wheel_bet(make_user: Any) -> None:
         extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
     )
     user = make_user(beans=5000)
-    rnd = wheel_rounds.round_enter(room_id=wheel.pk)
-    wheel_rounds.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
+    rnd = dafengshou.round_enter(room_id=wheel.pk)
+    dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
                            object="apple", amount=10, action_id=uuid.uuid4().hex)
     with _budget(WHEEL_BET, "bet_place"):
-        wheel_rounds.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
+        dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
                                object="apple", amount=10, action_id=uuid.uuid4().hex)

@@ -81,7 +81,7 @@ class DafengshouRuleset(Ruleset[Config, State]):
     max_seats = 1000
     action_types = frozenset(ACTION_TYPES)
     zero_sum = False  # the house pays what the wheel pays
-    room_wide = True  # one wheel per room (games/services/wheel_rounds.py), no tables
+    room_wide = True  # one wheel per room (games/services/dafengshou.py), no tables
 
     def config_from_params(self, params: dict[str, Any]) -> Config:
         variant_check(self.variants, params.get("variant"), self.variants[0].id)
