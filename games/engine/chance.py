@@ -40,7 +40,7 @@ def seed_commitment(seed: str) -> str:
 class Chance:
     """A deterministic random stream for one (seed, label)."""
 
-    __slots__ = ("_block", "_buffer", "_label", "_seed")
+    __slots__ = ("_seed", "_label", "_block", "_buffer")
 
     def __init__(self, seed: str | int, label: str = "deal") -> None:
         self._seed = str(seed)
