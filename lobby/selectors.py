@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 
+from games.engine import registry
 from games.selectors import dafengshou as dafengshou_selectors
 from games.models import Seat, Table
-from lobby.models import GAME_CHOICES, Room
+from lobby.models import Room
 
 
 WHEEL_GAME = "dafengshou"
 
 
 def _base_label(game: str) -> str | None:
-    from games.engine import registry
-
     try:
         return registry.get(game).base_label
     except KeyError:
@@ -51,7 +50,7 @@ def rooms_with_counts() -> list[dict]:
         .values("room_id").annotate(n=Count("id")).values_list("room_id", "n")
     )
     wheels = dafengshou_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
-    names = dict(GAME_CHOICES)
+    names = dict(registry.choices())
     games: dict[str, dict] = {}
     for room in rooms:
         group = games.setdefault(room.game, {"game": room.game, "title": names.get(room.game),
@@ -80,7 +79,6 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
     rules with these settings, its lines and each seat's 積分 × N − A. For 大豐收 (no table)
     the configured return-to-player. ``errors`` (field → message) when the settings are refused.
     Reads only; nothing is stored."""
-    from games.engine import registry
     from games.rules.dafengshou.wheel import expected_rtp
 
     from lobby.models import room_buy_in, room_errors

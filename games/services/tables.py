@@ -295,7 +295,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand | None:
              "avatar": s.user.avatar_seed, "table_seat": s.index}
             for s in seats
         ],
-        state=ruleset.state_to_json(state),
+        state=ruleset.state_to_json(state), engine_version=ruleset.engine_version,
     )
     table.status = Table.Status.PLAYING
     table.fill_deadline = None
