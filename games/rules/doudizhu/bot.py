@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.doudizhu import bot_search
 from games.rules.doudizhu.patterns import (
     ACE,
     BIG,
@@ -74,8 +75,21 @@ def _rest_cost(c: list[int]) -> int:
     return groups + max(0, loose - kick_slots)
 
 
+_COST_CACHE: dict[tuple[bytes, int], int] = {}
+
+
 def hand_cost(c: list[int], wild: int = 0) -> int:
-    """Roughly how many plays the hand needs (bombs and the rocket count one each)."""
+    """Roughly how many plays the hand needs (bombs and the rocket count one each); cached."""
+    key = (bytes(c), wild)
+    got = _COST_CACHE.get(key)
+    if got is None:
+        if len(_COST_CACHE) > 200_000:
+            _COST_CACHE.clear()
+        got = _COST_CACHE[key] = _hand_cost(c, wild)
+    return got
+
+
+def _hand_cost(c: list[int], wild: int = 0) -> int:
     c = c[:]
     cost = 0
     for r in range(13):
@@ -154,7 +168,23 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
     return ruleset.auto_action(st, seat)
 
 
-def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
+SEARCH_LEAD = 5  # candidates searched when leading
+SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
+SEARCH_WORK = 6000  # simulated plays per decision (bot_search.search)
+
+
+def _top(items: list[Any], n: int) -> list[Any]:
+    """The first n distinct items, in order."""
+    out: list[Any] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+            if len(out) == n:
+                break
+    return out
+
+
+def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, Any]:
     hand = st.hands[seat]
     c = counts_of(hand)
     laizi = st.laizi
@@ -184,7 +214,7 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 
     def is_bomb(play: str) -> bool:
         cards = play.partition("/")[0]
-        return len(cards) in (2, 4) and any(p.tier for p in all_readings(play, laizi))
+        return len(cards) in (2, 4) and any(p.tier for p in _readings(play, laizi))
 
     def wild_used(play: str) -> int:
         return play.partition("/")[0].count(laizi) if laizi else 0
@@ -196,7 +226,7 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             feed = _feed(candidates, len(st.hands[partner]))
             if feed is not None:  # give the partner, who is nearly out, something to take
                 return _action(feed)
-        best = None
+        ranked = []
         for play in candidates:
             cards = play.partition("/")[0]
             key_cost = cost_after(play)
@@ -207,9 +237,14 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             if risky:  # if a single or pair it must be, the highest
                 rank = -rank
             key = (key_cost + (3 if risky else 0), wild_used(play), rank, -len(cards))
-            if best is None or key < best[0]:
-                best = (key, play)
-        return _action(best[1])
+            ranked.append((key, play))
+        ranked.sort()
+        if search:
+            chosen = bot_search.search(st, seat, _top([p for _, p in ranked], SEARCH_LEAD),
+                                       work=SEARCH_WORK)
+            if chosen is not None:
+                return _action(chosen)
+        return _action(ranked[0][1])
     # following
     lead_seat = st.lead["seat"]
     options = [p for p in plays]
@@ -220,7 +255,7 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
-    best = None
+    ranked = []
     for play in normal:
         after = cost_after(play)
         rank = _main_rank(play, laizi)
@@ -228,16 +263,22 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
         high = rank >= TWO and danger > 4 and st.lead["rank"] < ACE - 2
         # against an opponent about to go out, beat as high as possible: he must not follow
         key = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
-        if best is None or key < best[0]:
-            best = (key, play)
+        ranked.append((key, play))
+    ranked.sort()
+    best = ranked[0] if ranked else None
+    bombs = [p for p in options if is_bomb(p)]
     # a farmer keeps the landlord from running his hand: he takes a little more damage to beat
     room = 1 if seat == landlord else (2 if len(st.hands[landlord]) <= 10 else 1)
+    choice: str | None = None
     if best is not None and (best[0][0] <= room or danger <= 3):
-        return _action(best[1])
-    bombs = [p for p in options if is_bomb(p)]
-    if bombs and (danger <= 4 or base <= 2):
-        return _action(bombs[0])
-    return {"type": "pass"}
+        choice = best[1]
+    elif bombs and (danger <= 4 or base <= 2):
+        choice = bombs[0]
+    if search:
+        others = _top([p for _, p in ranked], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
+        cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
+        choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK)
+    return {"type": "pass"} if choice is None else _action(choice)
 
 
 def _others_pool(st: Any, seat: int) -> str:
@@ -288,6 +329,20 @@ def _split(c: list[int], wild_rank: int | None) -> tuple[list[int], int]:
     return d, w
 
 
+_READINGS: dict[tuple[str, str | None], list[Any]] = {}
+
+
+def _readings(play: str, laizi: str | None) -> list[Any]:
+    """all_readings, cached (the same play strings come back all the time)."""
+    key = (play, laizi)
+    got = _READINGS.get(key)
+    if got is None:
+        if len(_READINGS) > 200_000:
+            _READINGS.clear()
+        got = _READINGS[key] = all_readings(play, laizi)
+    return got
+
+
 def _main_rank(play: str, laizi: str | None) -> int:
-    found = all_readings(play, laizi)
+    found = _readings(play, laizi)
     return found[0].rank if found else 0
