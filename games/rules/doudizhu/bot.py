@@ -164,7 +164,8 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "dou", "farmer": farmer, "dou": s >= 12}
         return {"type": "dou", "dou": s >= 10}
     if phase == "playing":
-        return _play(ruleset, st, seat)
+        novice = getattr(st.config, "bot_level", "normal") == "novice"
+        return _play(ruleset, st, seat, search=not novice)
     return ruleset.auto_action(st, seat)
 
 

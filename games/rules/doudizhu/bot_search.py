@@ -92,55 +92,99 @@ def _plain(play: str, laizi: str | None) -> bool:
     return play_info(play, laizi)[2] == 0
 
 
+_LEAD: dict[tuple[str, str | None, bool], str] = {}
+_FOLLOW: dict[tuple[str, str, str | None, int], str | None] = {}
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) > 300_000:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def fast_move(sim: Sim) -> str | None:
-    """The fast policy's play for the seat to move (``None`` = pass)."""
+    """The fast policy's play for the seat to move (``None`` = pass); cached per situation."""
     seat = sim.turn
     hand = sim.hands[seat]
     laizi = sim.laizi
     last = sim.lead
+    ll = sim.landlord
+    if seat == ll:
+        danger = min(len(sim.hands[(seat + 1) % 3]), len(sim.hands[(seat + 2) % 3]))
+    else:
+        danger = len(sim.hands[ll])
+    if last is None:
+        key = (hand, laizi, danger == 1)
+        got = _LEAD.get(key)
+        if got is None:
+            got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1))
+        return got
+    if seat != ll and sim.lead_seat != ll:
+        mode = 0  # the partner's trick: only go out
+    elif danger <= 2:
+        mode = 1
+    elif danger <= 4 or len(sim.hands[sim.lead_seat]) <= 4:
+        mode = 2
+    elif danger == 5 or len(hand) <= 6:
+        mode = 3
+    else:
+        mode = 4
+    fkey = (hand, last, laizi, mode)
+    if fkey in _FOLLOW:
+        return _FOLLOW[fkey]
+    return _remember(_FOLLOW, fkey, _follow(hand, last, laizi, mode))  # type: ignore[no-any-return]
+
+
+def _lead(hand: str, laizi: str | None, one_card_opponent: bool) -> str:
+    plays = legal_plays(hand, None, laizi)
+    n = len(hand)
+    for play in plays:
+        if len(play.partition("/")[0]) == n:
+            return play
+    low = hand[0]
+    best = None
+    best_len = -1
+    for play in plays:
+        cards = play.partition("/")[0]
+        if cards[0] != low or not _plain(play, laizi):
+            continue
+        size = len(cards)
+        if one_card_opponent and size == 1:
+            size = 0  # a lone single into a one-card opponent: last resort
+        if size > best_len:
+            best, best_len = play, size
+    if best is None:
+        return plays[0]
+    if best_len == 0:
+        singles = [p for p in plays if len(p.partition("/")[0]) == 1]
+        return singles[-1]
+    return best
+
+
+def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
+    """mode 0 partner's trick, 1 opponent ≤ 2 cards, 2 opponent ≤ 4 (bombs allowed),
+    3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play)."""
     plays = legal_plays(hand, last, laizi)
     n = len(hand)
     for play in plays:
         if play != "pass" and len(play.partition("/")[0]) == n:
             return play
-    ll = sim.landlord
-    opponents = ((seat + 1) % 3, (seat + 2) % 3) if seat == ll else (ll,)
-    danger = min(len(sim.hands[o]) for o in opponents)
-    if last is None:
-        low = hand[0]
-        best = None
-        best_len = -1
-        for play in plays:
-            cards = play.partition("/")[0]
-            if cards[0] != low or not _plain(play, laizi):
-                continue
-            size = len(cards)
-            if danger == 1 and size == 1:
-                size = -1  # a lone single into a one-card opponent: last resort
-            if size > best_len:
-                best, best_len = play, size
-        if best is None:
-            return plays[0]
-        if best_len == -1:
-            singles = [p for p in plays if len(p.partition("/")[0]) == 1]
-            return singles[-1]
-        return best
-    if seat != ll and sim.lead_seat != ll:
-        return None  # the partner's trick
+    if mode == 0:
+        return None
     beat = [p for p in plays if p != "pass"]
     if not beat:
         return None
     plain = [p for p in beat if _plain(p, laizi)]
     if plain:
-        if danger <= 2:
+        if mode == 1:
             return plain[-1]
         choice = plain[0]
-        if IDX[choice.partition("/")[0][-1]] >= TWO and danger > 5 and len(hand) > 6:
-            lead_rank = play_info(last, laizi)[1]
-            if lead_rank < TWO - 2:
+        if mode == 4 and IDX[choice.partition("/")[0][-1]] >= TWO:
+            if play_info(last, laizi)[1] < TWO - 2:
                 return None
         return choice
-    if danger <= 4 or len(sim.hands[sim.lead_seat]) <= 4:
+    if mode <= 2:
         return beat[0]
     return None
 
