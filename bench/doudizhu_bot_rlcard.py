@@ -184,11 +184,16 @@ def main() -> None:
     parser.add_argument("--baseline", default="HEAD")
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--work", type=int, default=None, help="bot.SEARCH_WORK override")
+    parser.add_argument("--set", action="append", help="NAME=int: override a bot.py constant")
     args = parser.parse_args()
     counters = {"refused": 0, "unreadable_target": 0}
     if args.work is not None:
         from games.rules.doudizhu import bot
         bot.SEARCH_WORK = args.work
+    for item in args.set or []:
+        from games.rules.doudizhu import bot
+        name, _, value = item.partition("=")
+        setattr(bot, name, type(getattr(bot, name))(int(value)))
     if args.against == "rule":
         sys.path.insert(0, str(ROOT / "var" / "bench-deps"))
         import numpy as np

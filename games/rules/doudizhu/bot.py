@@ -171,7 +171,8 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 
 SEARCH_LEAD = 5  # candidates searched when leading
 SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
-SEARCH_WORK = 6000  # simulated plays per decision (bot_search.search)
+SEARCH_WORK = 3000  # simulated plays per decision (bot_search.search)
+PARTNER_SEARCH = True  # a farmer may overtake his partner's trick when the search says so
 
 
 def _top(items: list[Any], n: int) -> list[Any]:
@@ -252,7 +253,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if not options:
         return {"type": "pass"}
     partner_leads = seat != landlord and lead_seat != landlord
-    if partner_leads:
+    if partner_leads and not (search and PARTNER_SEARCH):
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
@@ -266,6 +267,10 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
         key = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
         ranked.append((key, play))
     ranked.sort()
+    if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
+        overtake = _top([p for _, p in ranked], 2)
+        chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK)
+        return {"type": "pass"} if chosen is None else _action(chosen)
     best = ranked[0] if ranked else None
     bombs = [p for p in options if is_bomb(p)]
     # a farmer keeps the landlord from running his hand: he takes a little more damage to beat
