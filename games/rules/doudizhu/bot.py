@@ -172,7 +172,7 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 SEARCH_LEAD = 5  # candidates searched when leading
 SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
 SEARCH_WORK = 3000  # simulated plays per decision (bot_search.search)
-PARTNER_SEARCH = True  # a farmer may overtake his partner's trick when the search says so
+PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gain measured
 
 
 def _top(items: list[Any], n: int) -> list[Any]:

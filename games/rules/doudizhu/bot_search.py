@@ -18,7 +18,8 @@ The fast policy (:func:`fast_move`) is rule-of-thumb play: go out if one play ca
 longest plain play that starts with the hand's lowest card (no bomb, no 2 or joker unless that is
 all there is); follow with the weakest plain play that beats, never over the partner; a bomb only
 against an opponent close to going out; against an opponent with one card lead no single if
-another play exists.
+another play exists; a farmer feeds a partner down to one or two cards his lowest single or
+pair.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _plain(play: str, laizi: str | None) -> bool:
     return play_info(play, laizi)[2] == 0
 
 
-_LEAD: dict[tuple[str, str | None, bool], str] = {}
+_LEAD: dict[tuple[str, str | None, bool, int], str] = {}
 _FOLLOW: dict[tuple[str, str, str | None, int], str | None] = {}
 
 
@@ -115,10 +116,14 @@ def fast_move(sim: Sim) -> str | None:
     else:
         danger = len(sim.hands[ll])
     if last is None:
-        key = (hand, laizi, danger == 1)
+        feed = 0
+        if seat != ll and danger > 2:
+            feed = len(sim.hands[3 - seat - ll])
+            feed = feed if feed <= 2 else 0
+        key = (hand, laizi, danger == 1, feed)
         got = _LEAD.get(key)
         if got is None:
-            got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1))
+            got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1, feed))
         return got
     if seat != ll and sim.lead_seat != ll:
         mode = 0  # the partner's trick: only go out
@@ -136,12 +141,19 @@ def fast_move(sim: Sim) -> str | None:
     return _remember(_FOLLOW, fkey, _follow(hand, last, laizi, mode))  # type: ignore[no-any-return]
 
 
-def _lead(hand: str, laizi: str | None, one_card_opponent: bool) -> str:
+def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> str:
+    """The lead; ``feed`` is the farmer partner's card count when it is 1 or 2 (and the
+    landlord has more): then the lowest single (or, for two cards, the lowest pair) goes."""
     plays = legal_plays(hand, None, laizi)
     n = len(hand)
     for play in plays:
         if len(play.partition("/")[0]) == n:
             return play
+    if feed:
+        for size in ((2, 1) if feed == 2 else (1,)):
+            for play in plays:
+                if "/" not in play and len(play) == size and play == play[0] * size:
+                    return play
     low = hand[0]
     best = None
     best_len = -1
