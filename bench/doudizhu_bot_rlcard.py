@@ -225,6 +225,12 @@ def main() -> None:
             winner = play_out(to_play(args.variant, seed), [other, other, other])
             for role in roles:
                 ref[role] += (winner == 0) == (role == "landlord")
+        done = i - args.start + 1
+        if done % 100 == 0:  # progress, so a long run that is stopped still tells something
+            print(f"  … {done} deals: " + ", ".join(f"{r} {wins[r]}" for r in roles)
+                  + (", reference " + ", ".join(f"{r} {ref[r]}" for r in roles)
+                     if not args.no_reference else "") + f" ({time.perf_counter() - t0:.0f} s)",
+                  file=sys.stderr, flush=True)
     n = len(deals)
     dt = time.perf_counter() - t0
     print(f"斗地主 bot (working tree) vs {args.against} ({args.variant}), {n} deals "
