@@ -150,13 +150,22 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "mingpai", "dealt": 17}
         return {"type": "ready"}
     s = strength(hand)
+    novice = getattr(st.config, "bot_level", "normal") == "novice"
+    sampled = BID_SEARCH and not novice
     if phase == "bidding":
         if st.variant == "menzhua" and not st.looked[seat]:
             return {"type": "look"}
+        if sampled:
+            return {"type": "bid", "call": bot_search.landlord_chance(st, seat) >= BID_CALL}
         return {"type": "bid", "call": s >= 7}
     if phase == "robbing":
+        if sampled:
+            return {"type": "rob", "rob": bot_search.landlord_chance(st, seat) >= BID_ROB}
         return {"type": "rob", "rob": s >= 10}
     if phase == "doubling":
+        if sampled:
+            chance = bot_search.landlord_chance(st, seat)
+            return {"type": "double", "double": chance >= BID_DOUBLE}
         return {"type": "double", "double": s >= (11 if seat == st.landlord else 9)}
     if phase == "dou":
         if seat == st.landlord:
@@ -164,7 +173,6 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "dou", "farmer": farmer, "dou": s >= 12}
         return {"type": "dou", "dou": s >= 10}
     if phase == "playing":
-        novice = getattr(st.config, "bot_level", "normal") == "novice"
         return _play(ruleset, st, seat, search=not novice)
     return ruleset.auto_action(st, seat)
 
@@ -172,6 +180,10 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 SEARCH_LEAD = 5  # candidates searched when leading
 SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
 SEARCH_WORK = 3000  # simulated plays per decision (bot_search.search)
+# 叫 / 搶 / 加倍 from sampled play-outs (bot_search.landlord_chance): the share of samples the
+# seat's side must win; without (and in 新手場) the strength score's thresholds decide
+BID_SEARCH = True
+BID_CALL, BID_ROB, BID_DOUBLE = 0.5, 0.6, 0.65
 PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gain measured
 
 

@@ -299,3 +299,49 @@ def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
             best = i
     return candidates[best]
 
+
+
+def _bid_seed(st: Any, seat: int) -> int:
+    place = (st.seed, st.deal_no, seat, st.phase, "bid")
+    return int.from_bytes(hashlib.sha256(repr(place).encode()).digest()[:8], "big")
+
+
+def landlord_chance(st: Any, seat: int, samples: int = 24) -> float:
+    """How often this seat's side wins the sampled play-outs if ``seat`` is (bidding, robbing)
+    or stays (加倍) landlord, or, for a farmer in 加倍, the farmers' side.
+
+    Before the 底牌 are shown they are drawn with the other hands from the cards this seat has
+    not seen (shown 明牌 hands stay where they are); the landlord leads and the fast policy plays
+    every seat. Seeded from the hand's seed, the seat and the phase.
+    """
+    rng = random.Random(_bid_seed(st, seat))
+    landlord = seat if st.landlord is None else st.landlord
+    wins = 0
+    for _ in range(samples):
+        if st.landlord is None:
+            hands = _sample_before_dipai(st, seat, rng)
+        else:
+            hands = sample_hands(st, seat, rng)
+        won = rollout(Sim(hands, landlord, landlord, st.laizi))
+        wins += (won == landlord) == (seat == landlord)
+    return wins / samples
+
+
+def _sample_before_dipai(st: Any, seat: int, rng: random.Random) -> list[str]:
+    """Hands with ``seat`` as landlord: his 17 cards and 3 drawn 底牌, the others drawn."""
+    seen = [0] * 15
+    shown = [s for s in range(3) if s != seat and st.mingpai[s]]
+    for ch in st.hands[seat] + "".join(st.hands[s] for s in shown):
+        seen[IDX[ch]] += 1
+    pool = [RANKS[r] for r in range(15) for _ in range(FULL[r] - seen[r])]
+    rng.shuffle(pool)
+    hands = [""] * 3
+    at = 0
+    for s in range(3):
+        if s in shown:
+            hands[s] = st.hands[s]
+        elif s != seat:
+            hands[s] = "".join(pool[at:at + 17])
+            at += 17
+    hands[seat] = st.hands[seat] + "".join(pool[at:at + 3])
+    return ["".join(sorted(h, key=IDX.__getitem__)) for h in hands]

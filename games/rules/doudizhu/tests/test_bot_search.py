@@ -171,3 +171,34 @@ def test_novice_is_a_room_parameter() -> None:
     assert error.value.name == "bot_level"
     assert RULESET.config_from_params({"bot_level": "novice"}).bot_level == "novice"
     assert RULESET.config_from_params({}).bot_level == "normal"
+
+
+def test_bids_come_from_play_outs_and_ignore_hidden_cards() -> None:
+    """叫地主 from sampled play-outs: a hand with both jokers, 2s and a bomb calls, a weak hand
+    does not; dealing the other hands and the 底牌 again (what the bidder cannot see) never
+    changes a bid, and the same position gives the same bid."""
+    strong = "3456789TTTTJ22ABR"
+    weak = "33445567899TJQKA2"
+    calls = []
+    for hand in (strong, weak):
+        st = RULESET.new_game(Config(variant="classic"), "bid-test", 3)
+        while st.phase != "bidding":
+            seat = min(RULESET.to_act(st))
+            RULESET.apply(st, seat, RULESET.auto_action(st, seat))
+        seat = st.turn
+        rest = list(st.hands[0] + st.hands[1] + st.hands[2] + st.dipai)
+        for ch in hand:
+            rest.remove(ch)
+        rng = random.Random(5)
+        decisions = set()
+        for _ in range(3):
+            rng.shuffle(rest)
+            others = [s for s in range(3) if s != seat]
+            st.hands[seat] = sort_cards(hand)
+            st.hands[others[0]] = sort_cards("".join(rest[:17]))
+            st.hands[others[1]] = sort_cards("".join(rest[17:34]))
+            st.dipai = sort_cards("".join(rest[34:]))
+            decisions.add(RULESET.bot_action(st, seat)["call"])
+        assert len(decisions) == 1
+        calls.append(decisions.pop())
+    assert calls == [True, False]
