@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from doudizhu_bot_rlcard import pct, wilson  # noqa: E402
+from doudizhu_bot_rlcard import pct, wilson
 
-from games.rules.doudizhu import RULESET, Config  # noqa: E402
-from games.rules.doudizhu.bot import choose  # noqa: E402
+from games.rules.doudizhu import RULESET, Config
+from games.rules.doudizhu.bot import choose
 
 
 def line(label: str, wins: int, n: int) -> str:
@@ -70,7 +70,7 @@ def main() -> None:
             ll_won = st.winner == ll
             redeals += st.deal_no
 
-            def count(key: str, hit: bool, won: bool) -> None:
+            def count(key: str, hit: bool, won: bool, stats: dict[str, list[int]] = stats) -> None:
                 if hit:
                     stats[key][1] += 1
                     stats[key][0] += won

@@ -47,9 +47,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.rules.doudizhu import RULESET, Config  # noqa: E402
-from games.rules.doudizhu.bot import choose as current_choose  # noqa: E402
-from games.rules.doudizhu.patterns import IDX  # noqa: E402
+from games.rules.doudizhu import RULESET, Config
+from games.rules.doudizhu.bot import choose as current_choose
+from games.rules.doudizhu.patterns import IDX
 
 Player = Callable[[Any, int, list[tuple[int, str]]], dict[str, Any]]
 TIMES: dict[str, list[float]] = {"play": [], "cpu": []}
@@ -68,7 +68,7 @@ def load_baseline(commit: str) -> Callable[..., dict[str, Any]]:
         sys.modules[f"baseline_{name}"] = module
         for other in modules:
             source = source.replace(f"games.rules.doudizhu.{other}", f"baseline_{other}")
-        exec(compile(source, f"{commit}:{name}.py", "exec"), module.__dict__)
+        exec(compile(source, f"{commit}:{name}.py", "exec"), module.__dict__)  # noqa: S102
         modules[name] = module
     return modules["bot"].choose
 

@@ -174,7 +174,8 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
         return {"type": "dou", "dou": s >= 10}
     if phase == "playing":
         return _play(ruleset, st, seat, search=not novice)
-    return ruleset.auto_action(st, seat)
+    fallback: dict[str, Any] = ruleset.auto_action(st, seat)
+    return fallback
 
 
 SEARCH_LEAD = 5  # candidates searched when leading
@@ -269,21 +270,21 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
-    ranked = []
+    ranked_f: list[tuple[tuple[int, int, int], str]] = []
     for play in normal:
         after = cost_after(play)
         rank = _main_rank(play, laizi)
         # do not spend 2s / jokers on a small play unless the opponent is near the end
         high = rank >= TWO and danger > 4 and st.lead["rank"] < ACE - 2
         # against an opponent about to go out, beat as high as possible: he must not follow
-        key = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
-        ranked.append((key, play))
-    ranked.sort()
+        fkey = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
+        ranked_f.append((fkey, play))
+    ranked_f.sort()
     if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
-        overtake = _top([p for _, p in ranked], 2)
+        overtake = _top([p for _, p in ranked_f], 2)
         chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK)
         return {"type": "pass"} if chosen is None else _action(chosen)
-    best = ranked[0] if ranked else None
+    best = ranked_f[0] if ranked_f else None
     bombs = [p for p in options if is_bomb(p)]
     # a farmer keeps the landlord from running his hand: he takes a little more damage to beat
     room = 1 if seat == landlord else (2 if len(st.hands[landlord]) <= 10 else 1)
@@ -293,7 +294,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     elif bombs and (danger <= 4 or base <= 2):
         choice = bombs[0]
     if search:
-        others = _top([p for _, p in ranked], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
+        others = _top([p for _, p in ranked_f], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
         cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
         choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK)
     return {"type": "pass"} if choice is None else _action(choice)

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.doudizhu.patterns import IDX, RANKS, SMALL, TWO, classify, legal_plays
+from games.rules.doudizhu.patterns import IDX, RANKS, TWO, classify, legal_plays
 
 FULL = [4] * 13 + [1, 1]
 _KIND_CACHE: dict[tuple[str, str | None], tuple[str, int, int]] = {}
@@ -192,9 +192,9 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
         if mode == 1:
             return plain[-1]
         choice = plain[0]
-        if mode == 4 and IDX[choice.partition("/")[0][-1]] >= TWO:
-            if play_info(last, laizi)[1] < TWO - 2:
-                return None
+        if (mode == 4 and IDX[choice.partition("/")[0][-1]] >= TWO
+                and play_info(last, laizi)[1] < TWO - 2):
+            return None
         return choice
     if mode <= 2:
         return beat[0]
