@@ -41,12 +41,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--variants", default="classic,laizi,menzhua")
-    parser.add_argument("--strength", action="store_true",
-                        help="bid by the strength score (the bot before sampled bidding)")
+    parser.add_argument("--sampled", action="store_true",
+                        help="bid from sampled play-outs (bot.BID_SEARCH) instead of the score")
     args = parser.parse_args()
-    if args.strength:
+    if args.sampled:
         from games.rules.doudizhu import bot
-        bot.BID_SEARCH = False
+        bot.BID_SEARCH = True
     for variant in args.variants.split(","):
         stats = {k: [0, 0] for k in ("called", "robbed", "ll_double", "farmer_double",
                                      "mingpai", "menzhua")}

@@ -173,10 +173,12 @@ def test_novice_is_a_room_parameter() -> None:
     assert RULESET.config_from_params({}).bot_level == "normal"
 
 
-def test_bids_come_from_play_outs_and_ignore_hidden_cards() -> None:
-    """叫地主 from sampled play-outs: a hand with both jokers, 2s and a bomb calls, a weak hand
-    does not; dealing the other hands and the 底牌 again (what the bidder cannot see) never
-    changes a bid, and the same position gives the same bid."""
+@pytest.mark.parametrize("sampled", [False, True])
+def test_bids_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch, sampled: bool) -> None:
+    """叫地主 by the strength score and (bot.BID_SEARCH) from sampled play-outs: a hand with
+    both jokers, 2s and a bomb calls, a weak hand does not; dealing the other hands and the 底牌
+    again (what the bidder cannot see) never changes a bid."""
+    monkeypatch.setattr(bot, "BID_SEARCH", sampled)
     strong = "3456789TTTTJ22ABR"
     weak = "33445567899TJQKA2"
     calls = []
