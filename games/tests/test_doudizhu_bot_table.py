@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.engine import registry
 from games.models import HandEvent, Seat
-from games.services import tables
+from games.services import seating, tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
 
@@ -25,14 +25,19 @@ pytestmark = pytest.mark.django_db
 STEP_BUDGET = 1.0
 
 
-def test_auto_and_bot_seats_play_the_bot_and_bots_wait_only_think_time(room, make_user):
+def test_auto_and_bot_seats_play_the_bot_and_bots_wait_only_think_time(
+    room, make_user, monkeypatch
+):
     """One player joins, bots fill the other seats, the player is put in 托管; the whole hand
     is played by the clock. Each move by a bot (by='bot') or by 托管 (by='auto') equals the
     game's bot decision on the state before it (one code path), each bot's deadline is the
     think time after the previous move, and no clock step takes longer than the decision budget plus its database work."""
+    from games.rules.doudizhu import bot
+
+    monkeypatch.setattr(bot, "SEARCH_CAP_MS", 1e7)  # the load-dependent cap: tested on its own
     user = make_user(beans=5000)
     table = lobby_services.quick_join(user=user, room_id=room.pk)
-    tables.bots_fill(table_id=table.pk)
+    seating.bots_fill(table_id=table.pk)
     Seat.objects.filter(table=table, user=user).update(auto=True)
     think = settings.LEYOU["BOT_THINK_SECONDS"]
     by_seen: set[str] = set()

@@ -181,6 +181,7 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 SEARCH_LEAD = 5  # candidates searched when leading
 SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
 SEARCH_WORK = 3000  # simulated plays per decision (bot_search.search)
+SEARCH_CAP_MS = 150.0  # wall-clock cap of one search: the one load-dependent part
 # 叫 / 搶 / 加倍 from sampled play-outs (bot_search.landlord_chance): the share of samples the
 # seat's side must win. Off: in self-play (bench/doudizhu_bot_bidding.py, 100 deals) it robbed
 # four times as often and its landlords won no more often than with the strength score's
@@ -258,7 +259,8 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
         ranked.sort()
         if search:
             chosen = bot_search.search(st, seat, _top([p for _, p in ranked], SEARCH_LEAD),
-                                       work=SEARCH_WORK)
+                                       work=SEARCH_WORK,
+                                       hard_ms=SEARCH_CAP_MS)
             if chosen is not None:
                 return _action(chosen)
         return _action(ranked[0][1])
@@ -284,7 +286,8 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     ranked_f.sort()
     if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
         overtake = _top([p for _, p in ranked_f], 2)
-        chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK)
+        chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK,
+                                   hard_ms=SEARCH_CAP_MS)
         return {"type": "pass"} if chosen is None else _action(chosen)
     best = ranked_f[0] if ranked_f else None
     bombs = [p for p in options if is_bomb(p)]
@@ -298,7 +301,8 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if search:
         others = _top([p for _, p in ranked_f], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
         cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
-        choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK)
+        choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK,
+                                   hard_ms=SEARCH_CAP_MS)
     return {"type": "pass"} if choice is None else _action(choice)
 
 
