@@ -45,6 +45,7 @@ class Config:
     seat_beans: tuple[int, ...] | None = None
     laizi_factor: float = 1
     score_cap: int | None = None
+    bot_level: str = "normal"  # 新手場: "novice", a bot without search (games/rules/doudizhu/bot.py)
 
     @property
     def effective_cap(self) -> int | None:
@@ -153,6 +154,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             seat_beans=tuple(int(b) for b in beans) if beans is not None else None,
             laizi_factor=params.get("laizi_factor", 1),
             score_cap=int(cap) if cap is not None else None,
+            bot_level=str(params.get("bot_level", "normal")),
         )
 
     def new_game(self, config: Config, seed: str, seats: int = 3) -> State:
