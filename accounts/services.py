@@ -11,9 +11,14 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.exceptions import (
+    AccountError,
+    AlreadyCheckedIn,
+    FollowRefused,
+    TaskNotClaimable,
+    UnknownUser,
+)
 from accounts.levels import Level, level_for_score
-from accounts.exceptions import AccountError, AlreadyCheckedIn, FollowRefused, TaskNotClaimable
-from accounts.exceptions import UnknownUser
 from accounts.models import (
     Block,
     Checkin,
