@@ -225,3 +225,9 @@ def tasks_for_user(user) -> list[dict]:
             "game_title": _title(task.game) if task.game else "",
         })
     return out
+
+
+def following_ids(user, ids: list[int]) -> list[int]:
+    """Which of ``ids`` the user follows."""
+    return list(Follow.objects.filter(follower=user, followee_id__in=ids)
+                .values_list("followee_id", flat=True))

@@ -129,3 +129,31 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
         }
         break
     return out
+
+
+def table_panel(*, user, table_id: int) -> dict:
+    """The players at a table the viewer may follow, and (at his own private table, seated)
+    the friends he may invite. The caller has checked the viewer may see the table."""
+    from accounts import selectors as account_selectors
+
+    table = Table.objects.get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table=table, user__isnull=False, is_bot=False)
+        .exclude(user=user).select_related("user").order_by("index")
+    )
+    following = set(
+        account_selectors.following_ids(user, [s.user_id for s in seats])
+    )
+    seated = table.seats.filter(user=user).exists()
+    at_table = {s.user_id for s in seats}
+    friends = (
+        [f for f in account_selectors.friends_for_user(user) if f["user"].pk not in at_table]
+        if seated and table.is_private and table.status != Table.Status.CLOSED else []
+    )
+    return {
+        "table_id": table.pk,
+        "players": [{"seat": s.index, "user": s.user, "following": s.user_id in following}
+                    for s in seats],
+        "friends": friends,
+        "can_invite": bool(friends),
+    }

@@ -21,3 +21,4 @@ urlpatterns += [
     path("invitations/<int:invitation_id>/decline/", views.invitation_decline,
          name="invitation_decline"),
 ]
+urlpatterns += [path("tables/<int:table_id>/hall/", views.table_panel, name="table_panel")]

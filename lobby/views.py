@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -198,3 +198,15 @@ def invitation_decline(request, invitation_id: int):
     except TableError as error:
         messages.error(request, error.message)
     return _go(request, reverse("lobby:home"))
+
+
+@login_required
+def table_panel(request, table_id: int):
+    """The hall's panel on a table page: follow the players at the table (from their seat), and
+    at one's own private table invite friends. Refused like the table itself (404)."""
+    codes = request.session.get(game_selectors.INVITE_CODES_KEY, [])
+    if game_selectors.table_access_by_id(user=request.user, table_id=table_id,
+                                         codes=codes) is None:
+        raise Http404
+    return render(request, "lobby/_table_panel.html",
+                  selectors.table_panel(user=request.user, table_id=table_id))
