@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from django.utils import timezone
@@ -19,10 +20,16 @@ from accounts.models import (
     Privacy,
     TaskDefinition,
     TaskProgress,
+    User,
 )
 from games.engine import registry
 from games.selectors import hand_history_for_user
 from ledger.selectors import balance_for_user, balance_history_for_user
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.models import Table
 
 
 def _title(game: str) -> str:
@@ -78,7 +85,7 @@ def lobby_key(user_id: int) -> str:
     return f"hall:lobby:{user_id}"
 
 
-def is_blocked(viewer, other) -> bool:
+def is_blocked(viewer: User | int | None, other: User | int | None) -> bool:
     """Has ``viewer`` blocked ``other``? (No invitations, no quick phrases seen from him.)
 
     The chat's ``is_hidden_for(viewer, speaker)`` calls this.
@@ -90,7 +97,7 @@ def is_blocked(viewer, other) -> bool:
     return Block.objects.filter(blocker_id=viewer_id, blocked_id=other_id).exists()
 
 
-def is_following(user, other) -> bool:
+def is_following(user: User, other: User) -> bool:
     return Follow.objects.filter(follower_id=user.pk, followee_id=other.pk).exists()
 
 
@@ -107,11 +114,11 @@ def _may_see_presence(setting: str, *, follows_viewer: bool, blocked_viewer: boo
     return True  # FOLLOWERS: the viewer follows him (he is in the viewer's list)
 
 
-def presence_for_users(user_ids: list[int]) -> dict[int, dict]:
+def presence_for_users(user_ids: list[int]) -> dict[int, dict[str, Any]]:
     """Where each user is: at a table (seated), watching one, in the lobby, or offline."""
     from games.models import Seat, SeatLease, Table
 
-    where: dict[int, dict] = {uid: {"kind": "offline"} for uid in user_ids}
+    where: dict[int, dict[str, Any]] = {uid: {"kind": "offline"} for uid in user_ids}
     lobby = caches[LOBBY_PRESENCE_CACHE].get_many([lobby_key(uid) for uid in user_ids])
     for uid in user_ids:
         if lobby_key(uid) in lobby:
@@ -127,13 +134,13 @@ def presence_for_users(user_ids: list[int]) -> dict[int, dict]:
     return where
 
 
-def _at_table(kind: str, table) -> dict:
+def _at_table(kind: str, table: Table) -> dict[str, Any]:
     # a private table's number is not shown: its page is refused to others anyway
     return {"kind": kind, "game": table.game, "title": _title(table.game),
             "table_id": None if table.is_private else table.pk}
 
 
-def friends_for_user(user) -> list[dict]:
+def friends_for_user(user: User) -> list[dict[str, Any]]:
     """The players the user follows, each with where he is as far as his setting allows."""
     follows = list(
         Follow.objects.filter(follower=user).select_related("followee").order_by("-created_at")
@@ -163,7 +170,7 @@ def friends_for_user(user) -> list[dict]:
     ]
 
 
-def invitations_for_user(user) -> list[Invitation]:
+def invitations_for_user(user: User) -> list[Invitation]:
     """Pending invitations to the user, newest first, none from a player he blocked."""
     blocked = Block.objects.filter(blocker=user).values("blocked_id")
     return list(
@@ -174,7 +181,7 @@ def invitations_for_user(user) -> list[Invitation]:
     )
 
 
-def public_profile(viewer, other) -> dict:
+def public_profile(viewer: User | AnonymousUser, other: User) -> dict[str, Any]:
     """Another player's public page: name, levels, and the viewer's follow / block state."""
     stats = [
         {"game": s.game, "title": _title(s.game), "score": s.score, "hands": s.hands,
@@ -189,7 +196,7 @@ def public_profile(viewer, other) -> dict:
     }
 
 
-def checkin_status(user) -> dict:
+def checkin_status(user: User) -> dict[str, Any]:
     """Today's 簽到: done or not, the streak, and the reward today's (or the next) one pays."""
     today = timezone.localdate()
     done = Checkin.objects.filter(user=user, day=today).first()
@@ -208,7 +215,7 @@ def checkin_status(user) -> dict:
             "reward": upcoming, "rewards": rewards}
 
 
-def tasks_for_user(user) -> list[dict]:
+def tasks_for_user(user: User) -> list[dict[str, Any]]:
     """Today's active tasks with the user's progress and whether the reward can be claimed."""
     today = timezone.localdate()
     progress = {
@@ -227,7 +234,7 @@ def tasks_for_user(user) -> list[dict]:
     return out
 
 
-def following_ids(user, ids: list[int]) -> list[int]:
+def following_ids(user: User, ids: list[int]) -> list[int]:
     """Which of ``ids`` the user follows."""
     return list(Follow.objects.filter(follower=user, followee_id__in=ids)
                 .values_list("followee_id", flat=True))

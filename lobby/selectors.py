@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Count, Q
 
 from games import wheel_selectors
 from games.models import Seat, Table
 from lobby.models import GAME_CHOICES, Room
 
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 WHEEL_GAME = "dafengshou"
 
@@ -131,7 +136,7 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
     return out
 
 
-def table_panel(*, user, table_id: int) -> dict:
+def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
     """The players at a table the viewer may follow, and (at his own private table, seated)
     the friends he may invite. The caller has checked the viewer may see the table."""
     from accounts import selectors as account_selectors

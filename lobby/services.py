@@ -146,7 +146,7 @@ def private_join(*, user, code: str, address: str = "") -> Table:
 # -- invitations to a private table (issue #15 §3) --------------------------------------------
 
 
-def invitation_send(*, user, recipient_id: object) -> Invitation:
+def invitation_send(*, user: User, recipient_id: object) -> Invitation:
     """邀請: invite a player you follow to the private table you sit at (or own).
 
     He sees it in his lobby at once (pushed on commit to his lobby sockets, every process).
@@ -198,7 +198,7 @@ def invitation_send(*, user, recipient_id: object) -> Invitation:
     return invitation
 
 
-def _invitation_locked(user, invitation_id: object) -> Invitation:
+def _invitation_locked(user: User, invitation_id: object) -> Invitation:
     try:
         pk = int(str(invitation_id))
     except (TypeError, ValueError):
@@ -210,7 +210,7 @@ def _invitation_locked(user, invitation_id: object) -> Invitation:
     return invitation
 
 
-def invitation_accept(*, user, invitation_id: object) -> Table:
+def invitation_accept(*, user: User, invitation_id: object) -> Table:
     """Join the table of an invitation with one click (a seat; a full table may be watched).
 
     Raises UnknownInvite (not his, not pending, table closed) or SeatUnavailable (full: then
@@ -234,7 +234,7 @@ def invitation_accept(*, user, invitation_id: object) -> Table:
     return table
 
 
-def invitation_decline(*, user, invitation_id: object) -> None:
+def invitation_decline(*, user: User, invitation_id: object) -> None:
     """Decline an invitation. Raises UnknownInvite."""
     with transaction.atomic():
         invitation = _invitation_locked(user, invitation_id)

@@ -248,7 +248,7 @@ def test_a_settled_hand_counts_for_tasks_and_boards_once(
 ):
     """Settling a hand counts it for each player's matching tasks (game, win, a result line)
     and his day and week standings, once: a repeated record changes nothing."""
-    play, win, landlord, other = _tasks()
+    play, *_ = _tasks()
     hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
     rows = {hs.user_id: hs for hs in HandSeat.objects.filter(hand=hand)}
     landlord_seat = next(line["seat"] for line in hand.result["lines"]
@@ -272,7 +272,7 @@ def test_a_hand_whose_settlement_rolls_back_counts_for_nothing(
     """Tasks count only hands that really settled: a settlement undone counts nothing, and an
     unsettled hand is not counted."""
     _tasks()
-    table, users = _full_table(room, make_user)
+    table, _users = _full_table(room, make_user)
     Seat.objects.filter(table=table).update(auto=True)
     # finish the hand without settling it (the settlement task is captured, not run)
     with django_capture_on_commit_callbacks(execute=False):
@@ -293,8 +293,8 @@ def test_task_claim_pays_once_and_refuses_what_is_not_due(
 ):
     """A task not done, unknown or claimed is refused with nothing paid; a done task pays its
     reward once through the ledger (key task:user:day:task)."""
-    play, win, landlord, other = _tasks()
-    hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
+    play, _win, _landlord, other = _tasks()
+    _hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
     user = users[0]
     with pytest.raises(TaskNotClaimable):
         services.task_claim(user=user, task_id=other.pk)  # not played
