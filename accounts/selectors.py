@@ -78,7 +78,8 @@ def balance_chart(history: list[tuple], width: int = 600, height: int = 160) -> 
 # -- friends, presence, check-in and tasks (issue #15 §3, §5) ---------------------------------
 
 LOBBY_PRESENCE_CACHE = "ratelimit"  # the shared cache (Redis when configured): every process
-LOBBY_PRESENCE_SECONDS = 45  # a lobby socket renews its mark every 20 s
+# the mark lasts at least this long; a lobby socket renews it every LEYOU["LOBBY_PRESENCE_SECONDS"]
+LOBBY_PRESENCE_SECONDS = 45
 
 
 def lobby_key(user_id: int) -> str:

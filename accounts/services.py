@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -251,11 +252,12 @@ def task_claim(*, user: User, task_id: object) -> TaskProgress:
 
 
 def lobby_presence_mark(user_id: int) -> None:
-    """A lobby socket of the user is open: mark him 在大廳 (renewed by the socket every 20 s,
-    gone on its own ``LOBBY_PRESENCE_SECONDS`` after the last socket closed)."""
+    """A lobby socket of the user is open: mark him 在大廳 (renewed by the socket; the mark
+    outlives three renewals, and is cleared when a socket closes)."""
     from accounts.selectors import LOBBY_PRESENCE_CACHE, LOBBY_PRESENCE_SECONDS, lobby_key
 
-    caches[LOBBY_PRESENCE_CACHE].set(lobby_key(user_id), 1, timeout=LOBBY_PRESENCE_SECONDS)
+    ttl = max(LOBBY_PRESENCE_SECONDS, 3 * settings.LEYOU["LOBBY_PRESENCE_SECONDS"])
+    caches[LOBBY_PRESENCE_CACHE].set(lobby_key(user_id), 1, timeout=ttl)
 
 
 def lobby_presence_clear(user_id: int) -> None:

@@ -2,7 +2,8 @@
 
 A logged-in visitor's sockets also join his own group (``lobby.realtime.user_group``): an
 invitation to a friend's table is pushed there at once, and while a socket is open he is
-marked 在大廳 for his friends' lists.
+marked 在大廳 for his friends' lists; every ``LEYOU["LOBBY_PRESENCE_SECONDS"]`` his own
+friends list is read and pushed (out of band, no form) when it changed.
 
 Only the counts are pushed (out-of-band swaps by id), never the forms: those carry the
 visitor's CSRF token and belong to the page the visitor loaded.
@@ -15,6 +16,7 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts import selectors as account_selectors
@@ -24,7 +26,6 @@ from lobby import selectors
 from lobby.realtime import user_group
 
 MIN_INTERVAL = 1.0  # at most one list push per second per socket
-PRESENCE_RENEW_SECONDS = 20  # < accounts.selectors.LOBBY_PRESENCE_SECONDS
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -49,10 +50,27 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(account_services.lobby_presence_clear)(self.user_id)
 
     async def _presence_loop(self) -> None:
-        """Mark the player 在大廳 while this socket is open (friends' lists read the mark)."""
+        """Mark the player 在大廳 while this socket is open (friends' lists read the mark), and
+        push his friends list when where they are has changed since the last look."""
+        last: str | None = None
         while True:
             await database_sync_to_async(account_services.lobby_presence_mark)(self.user_id)
-            await asyncio.sleep(PRESENCE_RENEW_SECONDS)
+            html = await database_sync_to_async(self._render_friends)()
+            if last is not None and html != last:
+                await self.send(text_data=html)
+            last = html
+            await asyncio.sleep(settings.LEYOU["LOBBY_PRESENCE_SECONDS"])
+
+    def _render_friends(self) -> str:
+        from accounts.models import User
+        from games import selectors as game_selectors
+
+        user = User.objects.get(pk=self.user_id)
+        table = game_selectors.table_for_user(user)
+        return render_to_string("lobby/_friend_list.html", {
+            "friends": account_selectors.friends_for_user(user), "oob": True,
+            "can_invite": table is not None and table.is_private,
+        })
 
     async def lobby_invitation(self, event: dict) -> None:
         """An invitation to this player: his invitation list, swapped in out of band."""

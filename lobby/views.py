@@ -162,8 +162,8 @@ def invite(request, user_id: int):
         messages.success(request, gettext("邀請已送出"))
     table = game_selectors.table_for_user(request.user)
     if request.POST.get("next") == "table" and table is not None:
-        return redirect("games:table", table_id=table.pk)
-    return redirect("lobby:home")
+        return _go(request, reverse("games:table", args=[table.pk]))
+    return _go(request, reverse("lobby:home"))
 
 
 def _go(request, url: str) -> HttpResponse:

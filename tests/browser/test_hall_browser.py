@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.models import CheckinReward, Standing, TaskDefinition, TaskProgress, User
+from accounts.models import CheckinReward, Follow, Standing, TaskDefinition, TaskProgress, User
 from games.models import Seat
 from ledger.selectors import balance_for_user, ledger_drift
 from tests.browser.conftest import register, shot
@@ -29,7 +29,7 @@ def _as(browser, base: str, user):
 def test_follow_invite_and_join_by_one_click(servers, browser):
     """A follows B from B's profile, opens a private table and invites B from the table page;
     B, sitting in the lobby, sees the invitation arrive without reloading and joins with one
-    click, landing in a seat at A's table."""
+    click, landing in a seat at A's table; there B follows A back from A's seat."""
     room = make_room(name="好友測試場")
     base = f"http://127.0.0.1:{servers.daphne('web')}"
     page_a = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -53,6 +53,13 @@ def test_follow_invite_and_join_by_one_click(servers, browser):
     page_b.click("#invitations .invitation-accept")
     page_b.wait_for_url(re.compile(rf"/games/table/{table_id}/"), timeout=10000)
     assert Seat.objects.get(user=b).table_id == table_id
+    # B follows A back from A's seat (the table page's hall panel)
+    a = User.objects.get(username="hall_a")
+    page_b.click(f"#hall-table-panel .panel-player[data-user='{a.pk}'] .seat-follow",
+                 timeout=10000)
+    page_b.wait_for_url(re.compile(rf"/games/table/{table_id}/"))
+    page_b.wait_for_selector(f"#hall-table-panel .panel-player[data-user='{a.pk}'] .muted")
+    assert Follow.objects.filter(follower=b, followee=a).exists()
 
 
 def test_leaderboard_shows_my_rank_outside_the_top_and_links_profiles(servers, browser,

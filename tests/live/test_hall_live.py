@@ -81,3 +81,30 @@ def test_invitation_arrives_in_the_friends_lobby_and_not_from_a_blocked_player(
             lobby_services.invitation_send(user=owner, recipient_id=friend.pk)
         with pytest.raises(AssertionError):
             _frames_until(ws, 'id="invitations"', timeout=2.0)
+
+
+def test_friends_list_follows_a_friend_sitting_down_over_the_lobby_socket(
+    servers, make_user, monkeypatch
+):
+    """While a player's lobby socket is open, his friends list is pushed again when a friend
+    sits down at a public table (在玩 斗地主, with a 觀戰 link), without a reload and without a
+    form; a friend who hides himself (不公開) is pushed as 不公開."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("the server process and this one share the database and the layer")
+    monkeypatch.setenv("LEYOU_LOBBY_PRESENCE_SECONDS", "0.3")
+    room = _room()
+    viewer, friend = make_user(beans=5000), make_user(beans=5000)
+    account_services.follow_create(user=viewer, other_id=friend.pk)
+    account_services.follow_create(user=friend, other_id=viewer.pk)
+    port = servers.daphne("web")
+    with _lobby(port, login_cookie(viewer)) as ws:
+        import time
+
+        time.sleep(1.0)  # the socket has looked at the list once
+        table = lobby_services.quick_join(user=friend, room_id=room.pk)
+        frame = _frames_until(ws, "在玩")
+        assert 'id="friend-list"' in frame and 'hx-swap-oob="true"' in frame
+        assert f"/games/table/{table.pk}/" in frame and "<form" not in frame
+        account_services.privacy_set(user=friend, presence="nobody")
+        frame = _frames_until(ws, "不公開")
+        assert f"/games/table/{table.pk}/" not in frame
