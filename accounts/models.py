@@ -273,6 +273,8 @@ class Standing(models.Model):
         indexes = [
             models.Index(fields=["game", "period", "start", "-score"], name="standing_by_score"),
             models.Index(fields=["game", "period", "start", "-beans"], name="standing_by_beans"),
+            # players active per day (the economy page counts distinct players per day)
+            models.Index(fields=["period", "start", "user"], name="standing_active_day"),
         ]
 
     def __str__(self) -> str:

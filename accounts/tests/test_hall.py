@@ -326,3 +326,18 @@ def test_concurrent_task_claims_pay_once_and_the_ledger_verifies(make_user):
     assert balance_for_user(user) == 250
     assert Transfer.objects.filter(kind=Transfer.Kind.TASK).count() == 1
     call_command("ledger_verify")
+
+
+def test_backfill_counts_old_hands_once(room, make_user, django_capture_on_commit_callbacks):
+    """Hands settled before the hall (no standings) are counted by standings_backfill, once
+    however often it runs."""
+    hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
+    from accounts.models import TaskHand
+
+    Standing.objects.all().delete()
+    TaskHand.objects.all().delete()
+    call_command("standings_backfill")
+    call_command("standings_backfill")
+    row = HandSeat.objects.get(hand=hand, user=users[0])
+    st = Standing.objects.get(user=users[0], period="week")
+    assert (st.score, st.hands) == (row.score, 1)
