@@ -172,11 +172,16 @@ def friends_for_user(user: User) -> list[dict[str, Any]]:
 
 
 def invitations_for_user(user: User) -> list[Invitation]:
-    """Pending invitations to the user, newest first, none from a player he blocked."""
+    """Pending invitations to the user, newest first: none from a player he blocked, none to a
+    table that has closed since."""
+    from games.models import Table
+
     blocked = Block.objects.filter(blocker=user).values("blocked_id")
+    closed = Table.objects.filter(status=Table.Status.CLOSED).values("pk")
     return list(
         Invitation.objects.filter(recipient=user, status=Invitation.Status.PENDING)
         .exclude(sender_id__in=blocked)
+        .exclude(table_id__in=closed)
         .select_related("sender")
         .order_by("-created_at")[:10]
     )

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
-from accounts.exceptions import AccountError
+from accounts.exceptions import AccountError, UnknownUser
 from accounts.forms import RegisterForm
 from accounts.models import User
 from ledger import services as ledger_services
@@ -75,6 +75,9 @@ def relation(request, user_id: int, action: str):
     write, done = RELATIONS[action]
     try:
         write(user=request.user, other_id=user_id)
+    except UnknownUser as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")  # no profile to go back to
     except AccountError as error:
         messages.error(request, error.message)
     else:
