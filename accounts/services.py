@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -172,46 +172,67 @@ def hand_record(hand_id: int) -> int:
     hand's result rows (HandSeat) are written: a hand counts if and only if its settlement
     commits (an ``on_commit`` callback could be lost to a crash between the commit and the
     call). Each (player, hand) is counted once (TaskHand), so a repeated call changes nothing.
-    The day is the settlement's local day; bots count for nothing.
+    The day is the settlement's local day; bots count for nothing. Six statements whatever
+    the number of seats and tasks (three upserts), since it runs under the table's lock.
     """
     from games.models import Hand, HandSeat
 
     hand = Hand.objects.filter(pk=hand_id, settled_at__isnull=False).first()
     if hand is None or not hand.result:
         return 0
+    seats = list(HandSeat.objects.filter(hand=hand, user__is_bot=False).order_by("seat"))
+    if not seats:
+        return 0
     tasks = [t for t in TaskDefinition.objects.filter(is_active=True)
              if not t.game or t.game == hand.game]
     day = timezone.localdate(hand.settled_at)
     week = day - timedelta(days=day.weekday())
-    made = 0
-    for seat_row in HandSeat.objects.filter(hand=hand, user__is_bot=False).order_by("seat"):
-        with transaction.atomic():
-            _, new = TaskHand.objects.get_or_create(user_id=seat_row.user_id, hand_id=hand.pk)
-            if not new:
-                continue
-            for period, start in ((Standing.Period.DAY, day), (Standing.Period.WEEK, week)):
-                Standing.objects.get_or_create(
-                    user_id=seat_row.user_id, game=hand.game, period=period, start=start
-                )
-                Standing.objects.filter(
-                    user_id=seat_row.user_id, game=hand.game, period=period, start=start
-                ).update(score=F("score") + seat_row.score, beans=F("beans") + seat_row.beans,
-                         hands=F("hands") + 1)
-            for task in tasks:
-                if task.kind == TaskDefinition.Kind.PLAY:
-                    hit = not seat_row.escaped
-                elif task.kind == TaskDefinition.Kind.WIN:
-                    hit = seat_row.won
-                else:
-                    hit = _line_hit(hand.result, seat_row.seat, task.line_label, seat_row.won)
-                if not hit:
-                    continue
-                TaskProgress.objects.get_or_create(user_id=seat_row.user_id, task=task, day=day)
-                TaskProgress.objects.filter(
-                    user_id=seat_row.user_id, task=task, day=day
-                ).update(count=F("count") + 1)
-                made += 1
-    return made
+    with connection.cursor() as cursor:
+        # the players this hand has not been counted for yet (a repeated call: none)
+        cursor.execute(
+            f"INSERT INTO {TaskHand._meta.db_table} (user_id, hand_id) VALUES "
+            + ", ".join(["(%s, %s)"] * len(seats))
+            + " ON CONFLICT (user_id, hand_id) DO NOTHING RETURNING user_id",
+            [v for row in seats for v in (row.user_id, hand.pk)],
+        )
+        new = {uid for (uid,) in cursor.fetchall()}
+        counted = [row for row in seats if row.user_id in new]
+        if not counted:
+            return 0
+        standing = Standing._meta.db_table
+        cursor.execute(
+            f'INSERT INTO {standing} (user_id, game, period, "start", score, beans, hands) '
+            "VALUES " + ", ".join(["(%s, %s, %s, %s, %s, %s, 1)"] * (2 * len(counted)))
+            + ' ON CONFLICT (user_id, game, period, "start") DO UPDATE SET '
+            f"score = {standing}.score + EXCLUDED.score, "
+            f"beans = {standing}.beans + EXCLUDED.beans, hands = {standing}.hands + 1",
+            [v for row in counted
+             for period, start in ((Standing.Period.DAY, day), (Standing.Period.WEEK, week))
+             for v in (row.user_id, hand.game, period, start, row.score, row.beans)],
+        )
+        hits = [
+            (row.user_id, task.pk) for row in counted for task in tasks
+            if _task_hit(task, row, hand.result)
+        ]
+        if hits:
+            progress = TaskProgress._meta.db_table
+            cursor.execute(
+                f"INSERT INTO {progress} (user_id, task_id, day, count) VALUES "
+                + ", ".join(["(%s, %s, %s, 1)"] * len(hits))
+                + f" ON CONFLICT (user_id, task_id, day) DO UPDATE SET "
+                f"count = {progress}.count + 1",
+                [v for uid, task_id in hits for v in (uid, task_id, day)],
+            )
+    return len(hits)
+
+
+def _task_hit(task: TaskDefinition, row: Any, result: dict[str, Any]) -> bool:
+    """Does this seat's line of a settled hand count for the task?"""
+    if task.kind == TaskDefinition.Kind.PLAY:
+        return not row.escaped
+    if task.kind == TaskDefinition.Kind.WIN:
+        return bool(row.won)
+    return _line_hit(result, row.seat, task.line_label, row.won)
 
 
 def task_claim(*, user: User, task_id: object) -> TaskProgress:

@@ -341,3 +341,20 @@ def test_backfill_counts_old_hands_once(room, make_user, django_capture_on_commi
     row = HandSeat.objects.get(hand=hand, user=users[0])
     st = Standing.objects.get(user=users[0], period="week")
     assert (st.score, st.hands) == (row.score, 1)
+
+
+def test_counting_a_hand_is_six_statements_under_the_table_lock(
+    room, make_user, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """hand_record runs inside the settlement (the table row locked): 6 statements for a hand
+    of 3 players and 4 tasks (hand, seats, tasks, then one upsert each for the counted
+    players, the standings and the task progress)."""
+    from accounts.models import TaskHand
+
+    _tasks()
+    hand, _users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
+    TaskHand.objects.all().delete()
+    Standing.objects.all().delete()
+    TaskProgress.objects.all().delete()
+    with django_assert_num_queries(6):
+        assert services.hand_record(hand.pk) >= 3  # at least 玩 1 局 for each
