@@ -2,7 +2,8 @@
 
 Client → server frames are JSON (the htmx ws extension's form of them):
 ``{"kind": "move", "action": {...}, "seq": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
-``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``.
+``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``; chat and
+spectator frames (``chat``, ``mute``, ``watching``) go to ``games.chat_consumer``.
 Server → client frames are HTML fragments with top-level ids (swapped out of band by htmx), or
 JSON (``?format=json``, for scripted clients and benchmarks) — both rendered from the same
 per-seat view. Every push carries the table's ``seq``.
@@ -21,9 +22,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import frames, presence_server, realtime, rendering, selectors
+from games.chat_consumer import CHAT_KINDS, ChatSpectatorMixin  # chat and spectators
 from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
-from games.services import presence, tables
+from games.services import presence, spectators, tables
 
 CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_UNAUTHORISED = 4401
@@ -118,7 +120,7 @@ def _access(scope: dict, user, table_id: int) -> str | None:
     return selectors.table_access_by_id(user=user, table_id=table_id, codes=codes)
 
 
-class TableConsumer(LimitedJsonConsumer):
+class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
 
     async def dispatch(self, message: dict) -> None:
@@ -153,10 +155,18 @@ class TableConsumer(LimitedJsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
-        if await db(_access)(self.scope, self.user, self.table_id) is None:
+        access = await db(_access)(self.scope, self.user, self.table_id)
+        if access is None:
             await self.close(code=CLOSE_UNKNOWN_TABLE)  # a private table is not shown to be there
             return
         self.limits_set()
+        # chat and spectators: a watcher is refused while a seated player disallows watching
+        self.chat_init(access)
+        may_watch, self.late, self.hidden = await db(self.watch_terms)()
+        if not may_watch:
+            await self.accept()
+            await self.watching_refuse()
+            return
         self.last_seq = -1
         self.lease_key = presence.lease_key_new()
         try:
@@ -181,6 +191,7 @@ class TableConsumer(LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
+        await db(spectators.watchers_announce)(table_id=self.table_id)  # chat and spectators
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
@@ -190,6 +201,8 @@ class TableConsumer(LimitedJsonConsumer):
             await db(presence.connection_close)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
+            self.chat_stop()  # chat and spectators
+            await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
@@ -221,6 +234,8 @@ class TableConsumer(LimitedJsonConsumer):
                 await db(tables.bots_fill)(
                     table_id=self.table_id, by_user=self.user
                 )
+            elif kind in CHAT_KINDS:  # chat and spectators (games.chat_consumer)
+                await self.chat_receive(kind, message)
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
@@ -239,7 +254,12 @@ class TableConsumer(LimitedJsonConsumer):
             await self.frame_failed(error)
 
     async def table_changed(self, event: dict) -> None:
-        if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
+        if getattr(self, "closing", False):
+            return
+        if self.late:  # chat and spectators: a watcher of a bean room sees the table late
+            await self.watcher_push()
+            return
+        if event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
         encoded = event.get("snapshot")
         if encoded is None:  # a broadcast without its snapshot: read the table
@@ -254,6 +274,9 @@ class TableConsumer(LimitedJsonConsumer):
             await self.send(text_data=frame)
 
     async def _push_snapshot(self, *, at_least: int = -1, fresh: bool = False) -> None:
+        if self.late:  # chat and spectators: a watcher of a bean room sees the table late
+            await self.watcher_push()
+            return
         cached = None if fresh else selectors.table_snapshot_in_cache(self.table_id, at_least)
         if cached is not None:  # this process already holds a snapshot that new
             frame, seq = self._render_snapshot(cached)
@@ -274,6 +297,8 @@ class TableConsumer(LimitedJsonConsumer):
         if snapshot is None:
             return None, -1
         seat = selectors.seat_in_snapshot(snapshot, self.user.pk)
+        if not self.watcher_seen(snapshot, seat):  # chat and spectators: a late watcher
+            return None, -1
         if self.as_json:
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
         return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]

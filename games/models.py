@@ -331,7 +331,9 @@ class PlayerMute(models.Model):
         verbose_name = verbose_name_plural = "玩家屏蔽"
         constraints = [
             models.UniqueConstraint(fields=["owner", "muted"], name="playermute_unique"),
-            models.CheckConstraint(condition=~Q(owner=models.F("muted")), name="playermute_not_self"),
+            models.CheckConstraint(
+                condition=~Q(owner=models.F("muted")), name="playermute_not_self"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
 from games import selectors as game_selectors
+from games import spectating as game_spectating
 from games.exceptions import TableError
 from lobby import selectors, services
 from lobby.exceptions import TooManyGuesses
@@ -18,6 +19,8 @@ def home(request):
     current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
     return render(request, "lobby/home.html", {
         "games": selectors.rooms_with_counts(), "current_table": current,
+        # 觀戰: running public tables to watch (games.spectating)
+        "watchable": game_spectating.tables_watchable() if request.user.is_authenticated else [],
     })
 
 

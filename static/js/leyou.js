@@ -31,7 +31,8 @@
         if (!c) return;
         c.className = "conn down";
         c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-          code === 4401 ? "請先登入" : code === 4404 ? unknownText : "重新連線中…";
+          code === 4401 ? "請先登入" : code === 4404 ? unknownText :
+          code === 4403 ? "這桌有玩家不允許觀戰" : "重新連線中…";
       });
     },
   };
