@@ -77,7 +77,9 @@ def _visible_count(events: list[tuple[int, datetime]], turns: int, seconds: int,
     return shown
 
 
-def _state_after(hand: Hand, actions: list[tuple[int, dict[str, Any]]], key: tuple[int, int]) -> Any:
+def _state_after(
+    hand: Hand, actions: list[tuple[int, dict[str, Any]]], key: tuple[int, int]
+) -> Any:
     cached = _delayed_states.get(key)
     if cached is not None:
         return cached
