@@ -11,7 +11,11 @@
     const base = root.getBoundingClientRect();
     if (seat) {
       const r = seat.getBoundingClientRect();
-      const top = Math.max(0, r.top - base.top - bubble.offsetHeight - 8);
+      // above the seat box, or below it when there is no room above (a seat at the top)
+      const above = r.top - base.top - bubble.offsetHeight - 8;
+      const below = above < 0;
+      const top = below ? r.bottom - base.top + 8 : above;
+      bubble.classList.toggle("chat-below", below);
       const left = Math.min(Math.max(0, r.left - base.left), base.width - bubble.offsetWidth - 4);
       bubble.style.top = top + "px";
       bubble.style.left = Math.max(0, left) + "px";
