@@ -5,8 +5,17 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.models import (
-    ChatMute, Hand, HandEvent, HandSeat, PlayerMute, Seat, Table, WatchPreference, WheelRound,
-    WheelWin, WordFilter,
+    ChatMute,
+    Hand,
+    HandEvent,
+    HandSeat,
+    PlayerMute,
+    Seat,
+    Table,
+    WatchPreference,
+    WheelRound,
+    WheelWin,
+    WordFilter,
 )
 
 

@@ -21,6 +21,8 @@ import asyncio
 import logging
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import chat_rendering, frames, rendering, selectors, spectating
 from games.services import chat, spectators
 
@@ -64,7 +66,7 @@ class ChatSpectatorMixin:
 
     async def watching_refuse(self) -> None:
         """Refuse or end watching: an error frame, then close 4403."""
-        await self.send_error("watching_off", "這桌有玩家不允許觀戰")  # type: ignore[attr-defined]
+        await self.send_error("watching_off", _("這桌有玩家不允許觀戰"))  # type: ignore[attr-defined]
         self.closing = True
         await self.close(code=CLOSE_WATCHING_OFF)  # type: ignore[attr-defined]
 

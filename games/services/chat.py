@@ -33,6 +33,7 @@ from django.core.cache import caches
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games import chat_phrases, realtime
 from games.engine.params import table_params_read
@@ -85,12 +86,12 @@ def text_filter(text: str) -> str:
     """
     clean = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip()
     if not clean:
-        raise ChatRefused("請輸入文字", code="text_empty")
+        raise ChatRefused(_("請輸入文字"), code="text_empty")
     limit = _text_max()
     if len(clean) > limit:
-        raise ChatRefused(f"文字最多 {limit} 個字", code="text_too_long")
+        raise ChatRefused(_("文字最多 %(n)d 個字") % {"n": limit}, code="text_too_long")
     if not clean.isprintable():
-        raise ChatRefused("文字含有不允許的字元", code="malformed")
+        raise ChatRefused(_("文字含有不允許的字元"), code="malformed")
     entries = list(WordFilter.objects.filter(is_active=True).values_list("word", "action"))
     for word, action in entries:
         needle = unicodedata.normalize("NFKC", word).strip()
@@ -98,7 +99,7 @@ def text_filter(text: str) -> str:
             continue
         pattern = re.compile(re.escape(needle), re.IGNORECASE)
         if action == WordFilter.Action.BLOCK and pattern.search(clean):
-            raise ChatRefused("文字含有不允許的字詞，沒有送出", code="text_blocked")
+            raise ChatRefused(_("文字含有不允許的字詞，沒有送出"), code="text_blocked")
         if action == WordFilter.Action.MASK:
             clean = pattern.sub(lambda m: MASK * len(m.group()), clean)
     return clean
@@ -119,37 +120,39 @@ def chat_send(
     the module docstring); nothing is stored either way.
     """
     if sum(value is not None for value in (phrase, emote, text)) != 1:
-        raise ChatRefused("請選一句快捷語、一個表情或輸入文字", code="malformed")
+        raise ChatRefused(_("請選一句快捷語、一個表情或輸入文字"), code="malformed")
     table = Table.objects.filter(pk=table_id).only("id", "game", "is_private", "params").first()
     if table is None:
-        raise UnknownTable("沒有這張牌桌")
+        raise UnknownTable(_("沒有這張牌桌"))
     seat = Seat.objects.filter(table_id=table_id, user_id=user.pk).values_list(
         "index", flat=True).first()
     if seat is None:
-        raise ChatRefused("只有入座的玩家可以發言", code="not_seated")
+        raise ChatRefused(_("只有入座的玩家可以發言"), code="not_seated")
     muted = mute_active(user.pk)
     if muted is not None:
         until = date_format(timezone.localtime(muted.until), "Y-m-d H:i")
         reason = f"（{muted.reason}）" if muted.reason else ""
-        raise ChatRefused(f"你已被禁言至 {until}{reason}", code="chat_muted")
+        raise ChatRefused(_("你已被禁言至 %(until)s%(reason)s") % {"until": until, "reason": reason},
+                          code="chat_muted")
     if phrase is not None:
         if chat_phrases.phrase_text(table.game, phrase) is None:
-            raise ChatRefused("沒有這句快捷語", code="unknown_phrase")
+            raise ChatRefused(_("沒有這句快捷語"), code="unknown_phrase")
         kind, value = "phrase", phrase
     elif emote is not None:
         if chat_phrases.emote_label(emote) is None:
-            raise ChatRefused("沒有這個表情", code="unknown_emote")
+            raise ChatRefused(_("沒有這個表情"), code="unknown_emote")
         kind, value = "emote", emote
     else:
         assert text is not None
         if not table.is_private:
-            raise ChatRefused("只有私人桌可以輸入文字，請用快捷語或表情",
+            raise ChatRefused(_("只有私人桌可以輸入文字，請用快捷語或表情"),
                               code="text_private_only")
         kind, value = "text", text_filter(text)
     room = table_params_read(table.params or {})
     seconds = int(room["chat_throttle_seconds"])
     if not _throttle_take(user.pk, seconds):
-        raise ChatRefused(f"發言太頻繁：每 {seconds} 秒最多一句", code="chat_too_fast")
+        raise ChatRefused(_("發言太頻繁：每 %(n)d 秒最多一句") % {"n": seconds},
+                          code="chat_too_fast")
     bubble = Bubble(table_id=table_id, seat=int(seat), user_id=user.pk, name=str(user),
                     kind=kind, value=value, watchers_see=bool(room["spectators_see_chat"]))
     realtime.publish(realtime.table_group(table_id), bubble.message())
@@ -185,14 +188,15 @@ def player_mute_set(*, owner: Any, muted_id: int, on: bool, table_id: int | None
     from django.contrib.auth import get_user_model
 
     if muted_id == owner.pk:
-        raise ChatRefused("不能屏蔽自己", code="mute_self")
+        raise ChatRefused(_("不能屏蔽自己"), code="mute_self")
     if not get_user_model().objects.filter(pk=muted_id).exists():
-        raise ChatRefused("沒有這位玩家", code="unknown_player")
+        raise ChatRefused(_("沒有這位玩家"), code="unknown_player")
     with transaction.atomic():
         if on:
             try:
                 with transaction.atomic():
-                    _, changed = PlayerMute.objects.get_or_create(owner=owner, muted_id=muted_id)
+                    _mute, changed = PlayerMute.objects.get_or_create(owner=owner,
+                                                                     muted_id=muted_id)
             except IntegrityError:  # a concurrent request made it first
                 changed = False
         else:

@@ -13,7 +13,14 @@ from games import chat_rendering, rendering, selectors, spectating
 from games.engine import registry
 from games.exceptions import TableError
 from games.models import (
-    ChatMute, HandEvent, PlayerMute, Seat, SeatLease, Table, WatchPreference, WordFilter,
+    ChatMute,
+    HandEvent,
+    PlayerMute,
+    Seat,
+    SeatLease,
+    Table,
+    WatchPreference,
+    WordFilter,
 )
 from games.services import chat, spectators, tables
 from games.tests.helpers import current_state
@@ -158,7 +165,7 @@ def test_watching_off_refuses_watchers_and_hides_the_table_from_the_lobby(
     assert not spectating.watching_allowed(table.pk)
     assert not spectating.watch_preference(users[1])
     assert table.pk not in [t["id"] for t in spectating.tables_watchable()]
-    assert ("table.%d" % table.pk, {"type": "table.watch_closed"}) in sent
+    assert (f"table.{table.pk}", {"type": "table.watch_closed"}) in sent
     spectators.watching_set(user=users[1], allow=True)
     assert spectating.watching_allowed(table.pk)
     assert WatchPreference.objects.get(user=users[1]).allow_watching
@@ -180,7 +187,7 @@ def test_watcher_count_counts_unseated_users_with_a_socket(room, make_user, sent
 def _drive(table_id: int, moves: int) -> None:
     for _ in range(moves):
         table, hand, state = current_state(table_id)
-        index = sorted(registry.get(hand.game).to_act(state))[0]
+        index = min(registry.get(hand.game).to_act(state))
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         tables.due_seat_act(table_id=table_id, seat_index=index)
 
@@ -221,7 +228,7 @@ def _no_clock(html: str) -> str:
 
 def test_spectator_html_has_no_concealed_card(room, make_user):
     """No-leak: re-deal what any seat cannot see; the spectator's HTML does not change."""
-    table, users = _full_table(room, make_user)
+    table, _users = _full_table(room, make_user)
     _drive(table.pk, 2)
     snapshot = selectors.table_snapshot(table.pk)
     ruleset = registry.get("doudizhu")

@@ -52,8 +52,8 @@ def frames_for(ws, seconds: float) -> list[dict]:
 
 def _move(table_id: int) -> int:
     """One move of the seat to act, chosen from its own view, through the service: its seq."""
-    table, hand, state = current_state(table_id)
-    seat = sorted(RULES.to_act(state))[0]
+    table, _hand, state = current_state(table_id)
+    seat = min(RULES.to_act(state))
     user = table.seats.get(index=seat).user
     action = choose(json.loads(json.dumps(RULES.view(state, seat))), seat)
     outcome = tables.move_submit(table_id=table_id, user=user, action=action,
@@ -127,7 +127,7 @@ def test_a_watcher_sees_no_concealed_card_and_a_bean_room_late(servers, room, ma
     room.extra = {"spectator_delay_seconds": 2}
     room.save()
     port = servers.daphne("web")
-    table, users = _seat_three(room, make_user)
+    table, _users = _seat_three(room, make_user)
     spectator = ws_connect(port, table.pk, login_cookie(make_user()))
     seen = [next_of(spectator, "table")]
     first = _move(table.pk)
