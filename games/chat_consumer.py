@@ -151,12 +151,19 @@ class ChatSpectatorMixin:
         if not await db(spectating.watching_allowed)(self.table_id):
             await self.watching_refuse()
 
-    def _render_late(self) -> tuple[str | None, tuple[int, int] | None, Any, bool]:
+    def _render_late(self) -> tuple[str | None, tuple[int, int] | None, Any, bool | None]:
+        """(frame, its key, when the next move shows, seated) on a database thread; seated is
+        None when watching is no longer allowed (a player who disallows it sat down)."""
         snapshot, reveal_at = spectating.spectator_snapshot(self.table_id)
         if snapshot is None:
             return None, None, None, False
         if selectors.seat_in_snapshot(snapshot, self.user.pk) is not None:
             return None, None, None, True  # sat down: the live seat view from now on
+        ids = tuple(s["user_id"] for s in snapshot["seats"] if s["user_id"] is not None)
+        if ids != self.seated_ids:
+            self.seated_ids = ids
+            if not spectating.watching_allowed(self.table_id):
+                return None, None, None, None
         hand = snapshot["hand"]
         key = (hand["id"] if hand else 0, snapshot["table"]["seq"])
         if self.as_json:
@@ -175,6 +182,9 @@ class ChatSpectatorMixin:
             return
         async with self.watch_lock:
             frame, key, reveal_at, seated = await db(self._render_late)()
+            if seated is None:
+                await self.watching_refuse()
+                return
             if seated:
                 self.late = False
                 await self._push_snapshot(fresh=True)  # type: ignore[attr-defined]

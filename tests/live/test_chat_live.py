@@ -193,3 +193,26 @@ def test_watching_off_ends_and_refuses_watching_and_watchers_count_toward_caps(
             again.recv(timeout=5)
     assert closed.value.rcvd.code == 4403
     player.close()
+
+
+def test_a_player_who_disallows_watching_sitting_down_ends_the_watching(
+    servers, room, make_user
+):
+    """A watcher of a waiting table is closed (4403) when a player with 允許觀戰 off sits."""
+    from websockets.exceptions import ConnectionClosed
+
+    from games.services import spectators
+
+    port = servers.daphne("web")
+    first = make_user(beans=5000)
+    table = lobby_services.quick_join(user=first, room_id=room.pk)
+    watcher = ws_connect(port, table.pk, login_cookie(make_user()))
+    assert next_of(watcher, "table")["seat"] is None
+    private = make_user(beans=5000)
+    spectators.watching_set(user=private, allow=False)
+    assert lobby_services.quick_join(user=private, room_id=room.pk).pk == table.pk
+    assert next_of(watcher, "error")["code"] == "watching_off"
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            watcher.recv(timeout=5)
+    assert closed.value.rcvd.code == 4403
