@@ -257,3 +257,25 @@ def test_room_form_checks_the_shared_chat_and_spectator_params(make_user):
     assert "chat_throttle_seconds" in room_errors(room)
     room.extra = {"spectator_delay_seconds": 301}
     assert "spectator_delay_seconds" in room_errors(room)
+
+
+def test_operators_edit_the_word_filter_and_mute_a_user_in_the_admin(admin_client, make_user):
+    """The admin adds a 屏蔽詞 and a 禁言 (its author recorded); the lists show them."""
+    from django.contrib.auth import get_user_model
+
+    target = make_user()
+    response = admin_client.post("/admin/games/wordfilter/add/", {
+        "word": "作弊", "action": "block", "is_active": "on"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert WordFilter.objects.get(word="作弊").action == "block"
+    until = timezone.localtime(timezone.now() + timedelta(hours=2))
+    response = admin_client.post("/admin/games/chatmute/add/", {
+        "user": target.pk, "until_0": until.strftime("%Y-%m-%d"),
+        "until_1": until.strftime("%H:%M:%S"), "reason": "辱罵"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    mute = ChatMute.objects.get(user=target)
+    assert mute.created_by == get_user_model().objects.get(username="admin")
+    assert chat.mute_active(target.pk) == mute
+    for url in ("/admin/games/wordfilter/", "/admin/games/chatmute/",
+                "/admin/games/playermute/", "/admin/games/watchpreference/"):
+        assert admin_client.get(url).status_code == 200
