@@ -59,12 +59,12 @@ def watch_toggle_frame(allow: bool, *, as_json: bool) -> str:
 
 
 def bar_context(*, game: str, is_private: bool, watchers: int, muted: list[dict[str, Any]],
-                allow: bool, delay: tuple[int, int]) -> dict[str, Any]:
+                allow: bool, delay: tuple[int, int], can_speak: bool) -> dict[str, Any]:
     """What the table page's chat bar (``games/chat/_bar.html``) shows at load."""
     return {
         "phrases": [(pid, str(text)) for pid, text in chat_phrases.phrases_for(game)],
         "emotes": [(eid, str(label)) for eid, label in chat_phrases.EMOTES],
-        "is_private": is_private, "count": watchers, "muted": muted, "allow": allow,
+        "is_private": is_private, "can_speak": can_speak, "count": watchers, "muted": muted, "allow": allow,
         "delayed": any(delay), "delay_turns": delay[0], "delay_seconds": delay[1],
         "text_max": int(settings.LEYOU.get("CHAT_TEXT_MAX", CHAT_TEXT_MAX_DEFAULT)),
     }

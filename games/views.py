@@ -37,6 +37,7 @@ def table_page(request, table_id: int):
         muted=chat_selectors.muted_users_for(request.user.pk),
         allow=spectating.watch_preference(request.user),
         delay=spectating.spectator_delay(table["params"] or {}) if seat is None else (0, 0),
+        can_speak=seat is not None,
     )
     return render(request, "games/table.html", {
         "table_id": table_id,

@@ -47,6 +47,7 @@ class Param:
     * ``low`` / ``high`` — the inclusive range of an int (of each item of an int list).
     * ``choices`` — ``((value, 中文), …)`` when only those values are allowed.
     * ``length`` — the exact number of items of an int list (None: any, at least one).
+    * ``required`` — False: a form may leave it blank, and the default then applies.
     """
 
     name: str
@@ -58,6 +59,7 @@ class Param:
     high: int | None = None
     choices: tuple[tuple[Any, str], ...] | None = None
     length: int | None = None
+    required: bool = True
 
     def parse(self, raw: Any) -> Any:
         """The value as the engine takes it; :class:`ParamError` if it is not acceptable."""
@@ -124,14 +126,16 @@ def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> 
 # spectators"); the consumer reads them from the table's params, defaults filled in.
 TABLE_PARAMS = (
     Param("chat_throttle_seconds", INT, 3, "發言間隔（秒）",
-          "每位玩家每隔幾秒最多發一句快捷語、表情或文字。", low=1, high=120),
-    Param("spectators_see_chat", BOOL, True, "觀戰者可見聊天",
-          "觀戰者是否看得到玩家的快捷語、表情與文字。"),
+          "每位玩家每隔幾秒最多發一句快捷語、表情或文字。", low=1, high=120,
+          required=False),
+    Param("spectator_chat_hidden", BOOL, False, "對觀戰者隱藏聊天",
+          "勾選後觀戰者看不到玩家的快捷語、表情與文字。"),
     Param("spectator_delay_turns", INT, 1, "觀戰延遲（手）",
-          "歡樂豆場的觀戰畫面落後幾手；與秒數先到者為準；兩者皆 0 為即時。", low=0, high=10),
+          "歡樂豆場的觀戰畫面落後幾手；與秒數先到者為準；兩者皆 0 為即時。", low=0, high=10,
+          required=False),
     Param("spectator_delay_seconds", INT, 15, "觀戰延遲（秒）",
           "歡樂豆場的觀戰畫面最多落後幾秒；與手數先到者為準；兩者皆 0 為即時。",
-          low=0, high=300),
+          low=0, high=300, required=False),
 )
 
 

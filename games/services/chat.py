@@ -4,7 +4,7 @@ A seated player says a quick phrase of his game, an emote, or — at a private t
 only — a short free text. ``chat_send`` checks it and broadcasts a small message to the
 table's group (``table.chat``); each socket renders its own bubble (escaped) unless its viewer
 muted the speaker (``hidden_speakers_for``), or it is a watcher and the room hides chat from
-watchers (``spectators_see_chat``). Nothing is written: no ``HandEvent``, no ``Table.seq``.
+watchers (``spectator_chat_hidden``). Nothing is written: no ``HandEvent``, no ``Table.seq``.
 
 Refusals raise :class:`ChatRefused` (a ``TableError``: a stable code and a message for the
 player) and change nothing; a refused message does not use the speaker's turn to talk:
@@ -154,7 +154,7 @@ def chat_send(
         raise ChatRefused(_("發言太頻繁：每 %(n)d 秒最多一句") % {"n": seconds},
                           code="chat_too_fast")
     bubble = Bubble(table_id=table_id, seat=int(seat), user_id=user.pk, name=str(user),
-                    kind=kind, value=value, watchers_see=bool(room["spectators_see_chat"]))
+                    kind=kind, value=value, watchers_see=not room["spectator_chat_hidden"])
     realtime.publish(realtime.table_group(table_id), bubble.message())
     return bubble
 

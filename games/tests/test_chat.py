@@ -250,7 +250,7 @@ def test_room_form_checks_the_shared_chat_and_spectator_params(make_user):
     """The shared params are declared for every table game and checked on their field."""
     for game in ("doudizhu", "zhajinhua", "paohuzi", "mahjong_huanle"):
         names = [p.name for p in registry.get(game).room_params]
-        assert {"chat_throttle_seconds", "spectators_see_chat", "spectator_delay_turns",
+        assert {"chat_throttle_seconds", "spectator_chat_hidden", "spectator_delay_turns",
                 "spectator_delay_seconds"} <= set(names)
     room = Room(name="x", game="doudizhu", variant="classic", seats=3,
                 extra={"chat_throttle_seconds": 0})
