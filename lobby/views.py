@@ -8,9 +8,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
-from games import selectors as game_selectors
-from games import spectating as game_spectating
 from games.exceptions import TableError
+from games.selectors import spectating as game_spectating
+from games.selectors import tables as game_selectors
 from lobby import selectors, services
 from lobby.exceptions import TooManyGuesses
 
@@ -19,7 +19,7 @@ def home(request):
     current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
     return render(request, "lobby/home.html", {
         "games": selectors.rooms_with_counts(), "current_table": current,
-        # 觀戰: running public tables to watch (games.spectating)
+        # 觀戰: running public tables to watch (games.selectors.spectating)
         "watchable": game_spectating.tables_watchable() if request.user.is_authenticated else [],
     })
 
@@ -34,7 +34,7 @@ def room_list(request):
 def quick_join(request, room_id: int):
     room = selectors.room_get(room_id)
     if room is not None and room.game == "dafengshou":
-        return redirect("games:wheel", room_id=room_id)  # one room-wide round, no tables
+        return redirect("games:dafengshou", room_id=room_id)  # one room-wide round, no tables
     try:
         table = services.quick_join(user=request.user, room_id=room_id)
     except TableError as error:

@@ -38,7 +38,8 @@ from django.utils.translation import gettext as _
 from games import chat_phrases, realtime
 from games.engine.params import table_params_read
 from games.exceptions import TableError, UnknownTable
-from games.models import ChatMute, PlayerMute, Seat, Table, WordFilter
+from games.models import PlayerMute, Seat, Table, WordFilter
+from games.selectors import chat as chat_selectors
 
 CHAT_TEXT_MAX_DEFAULT = 40
 MASK = "＊"
@@ -68,14 +69,6 @@ class Bubble:
 
 def _text_max() -> int:
     return int(settings.LEYOU.get("CHAT_TEXT_MAX", CHAT_TEXT_MAX_DEFAULT))
-
-
-def mute_active(user_id: int) -> ChatMute | None:
-    """The staff mute (禁言) in force for the user now, the longest one, or None."""
-    return (
-        ChatMute.objects.filter(user_id=user_id, until__gt=timezone.now())
-        .order_by("-until").first()
-    )
 
 
 def text_filter(text: str) -> str:
@@ -162,18 +155,16 @@ def chat_send(
 # --- mutes -----------------------------------------------------------------------------------
 
 
-def hidden_speakers_for(viewer_id: int) -> frozenset[int]:
-    """The users whose chat the viewer does not see: those he muted (屏蔽).
-
-    The one place a viewer's filter is decided; a block (engineer ``hall``'s friends) plugs in
-    here by adding the users the viewer blocked or who blocked him.
-    """
-    return frozenset(PlayerMute.objects.filter(owner_id=viewer_id).values_list("muted_id",
-                                                                              flat=True))
+# the viewer's filter and the staff mute are reads (games.selectors.chat), named here too
+hidden_speakers_for = chat_selectors.hidden_speakers_for
+mute_active = chat_selectors.mute_active
 
 
 def is_hidden_for(viewer: Any, speaker: Any) -> bool:
-    """Whether ``viewer`` must not see ``speaker``'s phrases, emotes and text."""
+    """Whether ``viewer`` must not see ``speaker``'s phrases, emotes and text (users or ids).
+
+    Checks ``hidden_speakers_for(viewer)``: today his mutes (``PlayerMute``); a friends' block
+    plugs in there."""
     viewer_id = getattr(viewer, "pk", viewer)
     speaker_id = getattr(speaker, "pk", speaker)
     return speaker_id in hidden_speakers_for(viewer_id)
@@ -208,9 +199,3 @@ def player_mute_set(*, owner: Any, muted_id: int, on: bool, table_id: int | None
                 lambda: realtime.publish(realtime.table_group(table_id), message)
             )
     return changed
-
-
-def muted_users_for(viewer_id: int) -> list[dict[str, Any]]:
-    """The users the viewer muted, for his list (id and name), oldest first."""
-    rows = PlayerMute.objects.filter(owner_id=viewer_id).select_related("muted").order_by("pk")
-    return [{"user_id": m.muted_id, "name": str(m.muted)} for m in rows]

@@ -1,7 +1,8 @@
 """Spectators (觀戰): a player's 允許觀戰 choice and the table's watcher count, broadcast.
 
-Who may watch and what a watcher sees are reads (``games.spectating``); this module writes the
-preference and tells the table's sockets (``table.watchers``, ``table.watch_closed``).
+Who may watch and what a watcher sees are reads (``games.selectors.spectating``); this module
+writes the preference and tells the table's sockets (``table.watchers``,
+``table.watch_closed``).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games import realtime, spectating
+from games import realtime
 from games.models import Seat, WatchPreference
+from games.selectors import spectating
 
 
 def watching_set(*, user: Any, allow: bool) -> bool:

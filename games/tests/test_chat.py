@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import chat_rendering, rendering, selectors, spectating
+from games import chat_rendering, rendering
 from games.engine import registry
 from games.exceptions import TableError
 from games.models import (
@@ -22,6 +22,9 @@ from games.models import (
     WatchPreference,
     WordFilter,
 )
+from games.selectors import chat as chat_selectors
+from games.selectors import spectating
+from games.selectors import tables as selectors
 from games.services import chat, spectators, tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -148,7 +151,7 @@ def test_player_mute_is_for_oneself_and_bad_targets_change_nothing(make_user, se
             chat.player_mute_set(owner=a, muted_id=target, on=True)
         assert caught.value.code == code
     assert PlayerMute.objects.count() == 1
-    assert chat.muted_users_for(a.pk) == [{"user_id": b.pk, "name": str(b)}]
+    assert chat_selectors.muted_users_for(a.pk) == [{"user_id": b.pk, "name": str(b)}]
     assert chat.player_mute_set(owner=a, muted_id=b.pk, on=False)
     assert not chat.is_hidden_for(a, b)
 

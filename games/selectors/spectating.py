@@ -1,7 +1,7 @@
 """Reads for spectators (觀戰): who may watch, how many watch, and the delayed spectator view.
 
-A watcher is a logged-in user at a table without a seat (``selectors.table_access`` says who
-may: any public table, a private one only with its code, as owner or staff). On top of that:
+A watcher is a logged-in user at a table without a seat (``tables.table_access`` says who may:
+any public table, a private one only with its code, as owner or staff). On top of that:
 
 - nobody watches while a seated player has turned 允許觀戰 off (``watching_allowed``);
 - in a bean room (歡樂豆場: the room's 房間係數 N > 0) the watcher sees the table late
@@ -20,10 +20,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import selectors
 from games.engine import registry
 from games.engine.params import table_params_read
 from games.models import Hand, HandEvent, Seat, SeatLease, Table, WatchPreference
+from games.selectors import tables as table_selectors
 
 # (hand id, table seq shown) -> the engine state JSON after the events shown (per process)
 _delayed_states: dict[tuple[int, int], Any] = {}
@@ -102,11 +102,11 @@ def spectator_snapshot(
 ) -> tuple[dict[str, Any] | None, datetime | None]:
     """The table as a watcher sees it now, and when the next hidden move will show (or None).
 
-    Live (``selectors.table_snapshot``) when the room is not delayed or nothing is hidden;
+    Live (``table_selectors.table_snapshot``) when the room is not delayed or nothing is hidden;
     else a snapshot at the last move shown (see the module docstring). Server side only: the
     consumer renders the spectator view from it.
     """
-    live = selectors.table_snapshot(table_id)
+    live = table_selectors.table_snapshot(table_id)
     if live is None or live["hand"] is None:
         return live, None
     turns, seconds = spectator_delay(live["table"]["params"] or {})

@@ -9,8 +9,8 @@ a watcher and the room hides chat from watchers), ``table.mutes`` (this viewer c
 mutes on another socket), ``table.watchers`` (the count), ``table.watch_closed`` (a seated
 player turned watching off: a watcher's socket gets ``watching_off`` and is closed 4403).
 
-A watcher of a bean room sees the table late (``games.spectating``): such a socket never
-renders a pushed live snapshot; on every change, and when the next hidden move is due, it
+A watcher of a bean room sees the table late (``games.selectors.spectating``): such a socket
+never renders a pushed live snapshot; on every change, and when the next hidden move is due, it
 renders ``spectating.spectator_snapshot`` instead (a database read and, when the state shown
 is not yet in this process, a replay of the hand up to it).
 """
@@ -23,7 +23,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat_rendering, frames, rendering, selectors, spectating
+from games import chat_rendering, frames, rendering
+from games.consumers.base import db
+from games.selectors import chat as chat_selectors
+from games.selectors import spectating
+from games.selectors import tables as table_selectors
 from games.services import chat, spectators
 
 logger = logging.getLogger(__name__)
@@ -48,7 +52,7 @@ class ChatSpectatorMixin:
         self.reveal_handle: asyncio.TimerHandle | None = None
         self.watch_lock = asyncio.Lock()
         self.seated_ids: tuple[int, ...] | None = None
-        self.watching = access == selectors.WATCHER
+        self.watching = access == table_selectors.WATCHER
         self.loop = asyncio.get_running_loop()  # renders also run on database threads
         self.game = ""
 
@@ -56,7 +60,7 @@ class ChatSpectatorMixin:
         """(may watch, late, muted speakers) — on a database thread at connect."""
         from games.models import Table
 
-        hidden = chat.hidden_speakers_for(self.user.pk)
+        hidden = chat_selectors.hidden_speakers_for(self.user.pk)
         row = Table.objects.filter(pk=self.table_id).values_list("game", "params").first()
         self.game = row[0] if row else ""
         if not self.watching:
@@ -77,8 +81,6 @@ class ChatSpectatorMixin:
 
     # -- frames in --------------------------------------------------------------------------
     async def chat_receive(self, kind: str, message: dict[str, Any]) -> None:
-        from games.consumers import db
-
         if kind == "chat":
             said = frames.chat_fields(message)
             await db(chat.chat_send)(table_id=self.table_id, user=self.user, phrase=said.phrase,
@@ -95,10 +97,9 @@ class ChatSpectatorMixin:
                 text_data=chat_rendering.watch_toggle_frame(allow, as_json=self.as_json))
 
     async def _mutes_push(self) -> None:
-        from games.consumers import db
-
         def read() -> tuple[frozenset[int], list[dict[str, Any]]]:
-            return chat.hidden_speakers_for(self.user.pk), chat.muted_users_for(self.user.pk)
+            return (chat_selectors.hidden_speakers_for(self.user.pk),
+                    chat_selectors.muted_users_for(self.user.pk))
 
         self.hidden, muted = await db(read)()
         await self.send(  # type: ignore[attr-defined]
@@ -146,8 +147,6 @@ class ChatSpectatorMixin:
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(coroutine_function()))
 
     async def _watch_recheck(self) -> None:
-        from games.consumers import db
-
         if not await db(spectating.watching_allowed)(self.table_id):
             await self.watching_refuse()
 
@@ -157,7 +156,7 @@ class ChatSpectatorMixin:
         snapshot, reveal_at = spectating.spectator_snapshot(self.table_id)
         if snapshot is None:
             return None, None, None, False
-        if selectors.seat_in_snapshot(snapshot, self.user.pk) is not None:
+        if table_selectors.seat_in_snapshot(snapshot, self.user.pk) is not None:
             return None, None, None, True  # sat down: the live seat view from now on
         ids = tuple(s["user_id"] for s in snapshot["seats"] if s["user_id"] is not None)
         if ids != self.seated_ids:
@@ -175,8 +174,6 @@ class ChatSpectatorMixin:
     async def watcher_push(self) -> None:
         """Send the late view if it changed; schedule the next reveal."""
         from django.utils import timezone
-
-        from games.consumers import db
 
         if getattr(self, "closing", False):
             return
