@@ -16,8 +16,9 @@ from accounts import services as account_services
 from accounts.exceptions import AccountError
 from accounts.models import PresenceVisibility
 from config.client_address import client_address
-from games.selectors import tables as game_selectors
 from games.exceptions import TableError
+from games.selectors import spectating as game_spectating
+from games.selectors import tables as game_selectors
 from lobby import leaderboards, selectors, services
 from lobby.exceptions import TooManyGuesses
 from lobby.models import GAME_CHOICES
@@ -28,6 +29,8 @@ def home(request):
     hall = _hall_context(request.user) if request.user.is_authenticated else {}
     return render(request, "lobby/home.html", {
         "games": selectors.rooms_with_counts(), "current_table": current, **hall,
+        # 觀戰: running public tables to watch (games.selectors.spectating)
+        "watchable": game_spectating.tables_watchable() if request.user.is_authenticated else [],
     })
 
 

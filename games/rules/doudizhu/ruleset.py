@@ -10,8 +10,8 @@ from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
+from games.engine.params import TABLE_PARAMS, ParamError
 from games.engine.table_type import Dealer, TableType
-from games.engine.params import ParamError
 from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
 from games.rules.doudizhu.patterns import (
@@ -130,7 +130,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     game_id = "doudizhu"
     title = "歡樂斗地主"
     variants = room_spec.VARIANTS
-    room_params = room_spec.ROOM_PARAMS
+    room_params = room_spec.ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     min_seats = 3
     max_seats = 3
     # the landlord is bid for each hand; the table's dealer stays

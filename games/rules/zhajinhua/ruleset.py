@@ -8,6 +8,7 @@ from typing import Any
 from games.engine.cards import suited_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 from games.engine.table_type import Escape, Seating, Settlement, TableType
 
@@ -82,7 +83,7 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     title = "歡樂三張"
     variants = VARIANTS
     base_label = "底注"
-    room_params = ROOM_PARAMS
+    room_params = ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     action_types = frozenset(ACTION_TYPES)
     free_actions = frozenset({"look", "fold"})  # 看牌 and 棄牌 are taken at any time
     min_seats = 2
