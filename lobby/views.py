@@ -16,12 +16,12 @@ from accounts import services as account_services
 from accounts.exceptions import AccountError
 from accounts.models import PresenceVisibility
 from config.client_address import client_address
+from games.engine import registry
 from games.exceptions import TableError
 from games.selectors import spectating as game_spectating
 from games.selectors import tables as game_selectors
 from lobby import leaderboards, selectors, services
 from lobby.exceptions import TooManyGuesses
-from lobby.models import GAME_CHOICES
 
 
 def home(request):
@@ -120,7 +120,7 @@ def leaderboard(request):
     except leaderboards.BadBoard as error:
         messages.error(request, error.message)
         board, status = None, 400
-    titles = dict(GAME_CHOICES)
+    titles = dict(registry.choices())
     return render(request, "lobby/leaderboard.html", {
         "board": board, "game": game, "period": period, "metric": metric,
         "games": [(g, titles.get(g, g)) for g in leaderboards.GAMES],
