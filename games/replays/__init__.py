@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import registry
 from games.engine.protocol import Ruleset
+from games.fx import board_fx
 from games.models import Hand, HandEvent
 
 # game id → the module that opens its hands and labels its actions
@@ -175,7 +176,8 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
         "view": view,
         "result": result,
         "replay": True,
-        "fx": "",
+        "fx": board_fx(hand.game, view, bottom, replay.events[step - 1] if step else None),
+        "fx_key": f"replay:{hand.pk}:{step}",
         **board_extras(hand.game, view, bottom),
         "around": _rotate(seats, bottom),
         "is_owner": False,

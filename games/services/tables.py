@@ -428,6 +428,7 @@ def _apply(
     _bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
+    hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
     pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
     over = ruleset.is_over(state)
