@@ -75,7 +75,8 @@ def supports(game: str) -> bool:
 
 
 def _module(game: str) -> GameReplay:
-    return importlib.import_module(MODULES[game])  # type: ignore[return-value]
+    module: GameReplay = importlib.import_module(MODULES[game])
+    return module
 
 
 def names_of(hand: Hand) -> list[str]:
@@ -164,7 +165,7 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
         result = {k: v for k, v in hand.result.items() if k != "extra"}
     context = {
         "seq": step,
-        "table": {"id": hand.table_id, "game": hand.game, "status": "replay",
+        "table": {"id": hand.table.pk, "game": hand.game, "status": "replay",
                   "is_private": False, "owner_id": None, "next_hand_at": None,
                   "fill_deadline": None, "invite_code": None},
         "room": _room(hand),

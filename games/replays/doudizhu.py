@@ -1,7 +1,8 @@
 """斗地主 replay: every hand open, actions labelled as the live board's buttons are.
 
 Open view: the bottom seat's own view, with each other seat's hand shown as if 明牌
-(``view["shown"]``) and the bottom seat's hand given even in 悶抓 before it is looked at.
+(``view["shown"]``), the bottom seat's hand even in 悶抓 before it is looked at, and the 底牌
+face up from the deal.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
     hands: list[str] = list(state.hands)
     view["hand"] = hands[bottom]
     view["shown"] = {str(s): hands[s] for s in range(len(hands)) if s != bottom}
+    view["dipai"] = state.dipai  # the 底牌 face up from the deal
     view["options"] = []
     view["can_play"] = False
     view.pop("counter", None)  # 記牌器: a player's aid, meaningless with every hand open

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import registry
 from games.models import Hand, Seat
 from games.tests.test_tables_service import _play_out
 from lobby import services as lobby_services
@@ -27,7 +28,7 @@ IDS = [f"{g}-{v}" for g, v, _, _ in GAMES]
 
 def room_for(game: str, variant: str, seats: int, extra: dict[str, Any]) -> Room:
     return Room.objects.create(
-        name=f"回放 {game} {variant}", game=game, variant=variant, seats=seats, base_score=1,
+        name=f"{registry.get(game).title}回放場", game=game, variant=variant, seats=seats, base_score=1,
         factor=10, rake=0, min_beans=0, max_beans=None, double_threshold=100000,
         turn_seconds=20, bot_wait_seconds=0, extra=extra,
     )

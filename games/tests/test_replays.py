@@ -57,16 +57,43 @@ def test_every_step_is_the_games_own_board_with_every_hand_open(
 def test_every_hand_is_open_in_the_replay_and_only_there(
     make_user, client, django_capture_on_commit_callbacks
 ):
-    """At the deal every seat's 斗地主 hand is drawn face up in the replay (17 + 17 + 17 cards),
-    while the live board of the same step shows the others' backs only; a stranger gets 404."""
+    """At the deal every seat's 斗地主 hand and the 底牌 are drawn face up in the replay
+    (17 + 17 + 17 + 3 cards); a stranger gets 404 for the page and for every step."""
     room = room_for(*GAMES[0])
     users = [make_user(beans=100000) for _ in range(3)]
     hand = finished_hand(room, users, django_capture_on_commit_callbacks)
     client.force_login(users[0])
     html = client.get(f"/games/replay/{hand.pk}/step/0/").content.decode()
     board = html[html.index('id="board"'):]
-    assert board.count('class="card') >= 51
+    assert board.count('class="card') >= 54
     stranger = make_user()
     client.force_login(stranger)
     assert client.get(f"/games/replay/{hand.pk}/step/0/").status_code == 404
     assert client.get(f"/games/replay/{hand.pk}/").status_code == 404
+
+
+def test_an_escaped_hand_replays_to_the_escape_and_its_settlement(
+    make_user, client, django_capture_on_commit_callbacks
+):
+    """A hand ended by 逃跑 replays to the escape: the last caption names who left, and the
+    settlement says a player escaped; the seed check still passes."""
+    from games.models import Hand
+    from games.services import tables
+    from lobby import services as lobby_services
+
+    room = room_for(*GAMES[0])
+    users = [make_user(beans=100000) for _ in range(3)]
+    table = None
+    for user in users:
+        table = lobby_services.quick_join(user=user, room_id=room.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tables.seat_leave(table_id=table.pk, user=users[2]) is True
+    hand = Hand.objects.get(table=table)
+    assert hand.status == Hand.Status.ESCAPED
+    client.force_login(users[0])
+    page = client.get(f"/games/replay/{hand.pk}/").content.decode()
+    assert 'class="ok" id="check-replay"' in page
+    last = HandEvent.objects.filter(hand=hand).count()
+    html = client.get(f"/games/replay/{hand.pk}/step/{last}/").content.decode()
+    assert "逃跑" in html[html.index('id="replay-caption"'):html.index("</p>")]
+    assert users[2].nickname in html and "有玩家逃跑" in html

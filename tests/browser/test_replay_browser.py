@@ -64,6 +64,7 @@ def test_a_finished_hand_replays_with_its_own_board(servers, browser, game, vari
         page.click("[data-go=next]")
         page.wait_for_selector(f"#replay-step[data-step='{n}']", timeout=10000)
         captions.append(page.inner_text("#replay-caption"))
+    shot(page, f"replay-{game}-{variant}-step{min(4, steps)}")
     page.click("[data-go=prev]")
     page.wait_for_selector(f"#replay-step[data-step='{min(4, steps) - 1}']", timeout=10000)
     # play through every remaining step, fast, recording each caption as it shows
