@@ -1,6 +1,8 @@
 // Shared by the table and wheel pages: DOM shorthands, client action ids and the toast.
 (function () {
   "use strict";
+  // UI strings through Django's JavaScript catalog when it is loaded, else as written
+  window.t = window.t || ((s) => (window.gettext ? window.gettext(s) : s));
   window.Leyou = {
     $: (sel, root) => (root || document).querySelector(sel),
     $$: (sel, root) => Array.from((root || document).querySelectorAll(sel)),

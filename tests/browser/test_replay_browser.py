@@ -20,6 +20,9 @@ from tests.live.conftest import login_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
+EFFECTS = {"doudizhu": {"play", "pass"}, "zhajinhua": {"chips"}, "paohuzi": {"discard"},
+           "mahjong_huanle": {"discard"}, "mahjong_yongzhou": {"discard"},
+           "mahjong_yueqing": {"discard"}}
 PIECES = {"doudizhu": "#board svg.card", "zhajinhua": "#board svg.card",
           "paohuzi": "#board svg.zp", "mahjong_huanle": "#board svg.tile",
           "mahjong_yongzhou": "#board svg.tile", "mahjong_yueqing": "#board svg.tile"}
@@ -75,6 +78,13 @@ def test_a_finished_hand_replays_with_its_own_board(servers, browser, game, vari
         .observe(document.getElementById('replay-stage'), {childList: true}); }""")
     page.click("[data-go=play]")
     page.wait_for_selector(f"#replay-step[data-step='{steps}']", timeout=120000)
+    # the steps play their effects as the table does: the 胡 banner at a won mahjong / 跑胡子 hand
+    played = {e["name"] for e in page.evaluate("window.__fx")}
+    assert EFFECTS[game] <= played, played
+    last_action = HandEvent.objects.filter(hand=hand).order_by("-seq").first().action
+    if game not in ("doudizhu", "zhajinhua") and last_action.get("type") == "hu":
+        assert played & {"hu", "zimo"}, played
+        page.wait_for_selector(".fx-layer .fx-hu", state="attached", timeout=3000)
     captions += page.evaluate("window.__captions")
     assert len(captions) >= steps - min(4, steps) + 2
     for caption in captions:
