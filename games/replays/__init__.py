@@ -4,8 +4,8 @@ A replay draws each step with the game's own live board (``templates/games/board
 in its replay mode (``replay`` in the context: no buttons, no 托管 / 離開), from an *open view*:
 the engine's per-seat views merged so that every seat's concealed cards are shown (each game's
 ``games.replays.<module>.open_view``). An open view is served only through
-:func:`hand_for_replay`, i.e. to whoever ``games.selectors.replay_access`` allows, and only for a
-hand that has ended (docs/privacy.md).
+the replay views, behind ``games.selectors.hands.hand_get_finished``, i.e. to whoever
+``replay_access`` allows, and only for a hand that has ended (docs/privacy.md).
 
 A step is ``0`` (the deal) or ``k`` (after the k-th logged event). Each step's caption names the
 actor by nickname and the action by the label the live board's button carries (the same tables:

@@ -78,7 +78,7 @@ def test_an_escaped_hand_replays_to_the_escape_and_its_settlement(
     """A hand ended by 逃跑 replays to the escape: the last caption names who left, and the
     settlement says a player escaped; the seed check still passes."""
     from games.models import Hand
-    from games.services import tables
+    from games.services import seating
     from lobby import services as lobby_services
 
     room = room_for(*GAMES[0])
@@ -87,7 +87,7 @@ def test_an_escaped_hand_replays_to_the_escape_and_its_settlement(
     for user in users:
         table = lobby_services.quick_join(user=user, room_id=room.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        assert tables.seat_leave(table_id=table.pk, user=users[2]) is True
+        assert seating.seat_leave(table_id=table.pk, user=users[2]) is True
     hand = Hand.objects.get(table=table)
     assert hand.status == Hand.Status.ESCAPED
     client.force_login(users[0])
