@@ -1,15 +1,26 @@
-"""A simple strength-based bot for 歡樂三張.
+"""The 歡樂三張 bot (issue #16 §2): hand strength, players left and pot odds.
 
-It plays blind for one to three turns (drawn from the hand's seed, per seat), then 看牌 and
-acts on its hand's strength (the share of all 22,100 hands it beats). It never reads a card it
-has not looked at, nor any other seat's cards.
+It 看牌 (looks) on its first turn — blind play saves half a bet but decides nothing — and then
+acts on its hand's strength s (the share of all 22,100 hands it beats) against the seats still
+in. A seat that has looked and has put in at least one seen bet is read as holding the better
+half of hands (its strength uniform on [0.5, 1]); a seat still blind is read as any hand. The
+chance of beating one seat is then ``(s − 0.5) / 0.5`` or ``s``, and the equity e is the product
+over the live seats. It:
+
+* raises to build the pot when e ≥ 0.6 (to the top level when e ≥ 0.8), up to 4 bets;
+* calls while the hand is better than its share of the pot, e ≥ 1 / (live seats) (against
+  seats that keep calling to the end this is where continuing pays), and while the price is
+  small beside the pot (pot odds: call cost ≤ e · (pot + cost));
+* compares (比牌) when it may not call, or heads-up when its chance against that seat is at
+  least 0.5 and the call would cost at least what the comparison does; else folds.
+
+It reads only its own cards (once looked) and the public record; no randomness, so it is
+deterministic from the hand's seed. 托管 plays :func:`choose` too.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-from games.engine.chance import Chance
 
 from .hands import strength
 
@@ -18,44 +29,51 @@ if TYPE_CHECKING:
 
     from .state import State
 
-STRONG = 0.93  # about a pair of tens and better
-GOOD = 0.75  # about a low pair and A-high
-FAIR = 0.45  # about K-high
+RAISE_EQUITY = 0.6
+TOP_RAISE_EQUITY = 0.8
+MAX_BETS_TO_RAISE = 4
+
+
+def _beats(state: State, seat: int, other: int, power: float) -> float:
+    """The chance this hand beats ``other``'s, read from what ``other`` did in public."""
+    if state.looked[other] and state.bets[other] > 0:
+        return max(0.0, min(1.0, (power - 0.5) / 0.5))
+    return power
 
 
 def choose(rules: Ruleset[Any, State], state: State, seat: int) -> dict[str, Any]:
     """Return a legal action for ``seat`` (which must be to act)."""
     legal = rules.legal_actions(state, seat)
     kinds = {a["type"] for a in legal}
+    if not state.looked[seat]:
+        return {"type": "look"}
     compares = [a for a in legal if a["type"] == "compare"]
     raises = [a for a in legal if a["type"] == "raise"]
-    chance = Chance(state.seed, f"bot:{seat}")
-    blind_turns = 1 + chance.below(3)
-
-    if not state.looked[seat]:
-        if "call" in kinds and state.turns[seat] < blind_turns:
-            return {"type": "call"}
-        return {"type": "look"}
-
     power = strength(state.hands[seat])
-    # the other live seats' count decides how bold a compare is
-    live = sum(1 for s in state.status if s == "in")
-    if power >= STRONG:
-        if raises and state.bets[seat] < 4:
-            return raises[0]
-        if "call" in kinds:
-            return {"type": "call"}
-        return compares[0] if compares else {"type": "fold"}
-    if power >= GOOD:
-        if compares and (state.turns[seat] >= 3 or live == 2 or "call" not in kinds):
-            return compares[0]
-        if "call" in kinds:
-            return {"type": "call"}
-        return compares[0] if compares else {"type": "fold"}
-    if power >= FAIR:
-        if compares and (live == 2 or state.turns[seat] >= 2 or "call" not in kinds):
-            return compares[0]
-        if "call" in kinds and state.unit <= 2 * state.config.ante:
+    others = [s for s in range(state.seats) if s != seat and state.status[s] == "in"]
+    equity = 1.0
+    for other in others:
+        equity *= _beats(state, seat, other, power)
+    pot = sum(state.stakes)
+    cost = state.unit * 2
+    fair = 1.0 / (len(others) + 1)
+    if "call" in kinds:
+        if raises and equity >= RAISE_EQUITY and state.bets[seat] < MAX_BETS_TO_RAISE:
+            return raises[-1] if equity >= TOP_RAISE_EQUITY else raises[0]
+        if compares and len(others) == 1:
+            p = _beats(state, seat, others[0], power)
+            if 0.5 <= p < RAISE_EQUITY and state.bets[seat] >= 2:
+                return compares[0]
+        if equity >= fair or cost <= equity * (pot + cost) * 0.5:
             return {"type": "call"}
         return {"type": "fold"}
+    if compares:
+        target = max(compares, key=lambda a: _beats(state, seat, a["target"], power))
+        p = _beats(state, seat, target["target"], power)
+        fee = 2 * cost
+        if p * (pot + fee) >= fee:
+            return target
     return {"type": "fold"}
+
+
+__all__ = ["choose"]
