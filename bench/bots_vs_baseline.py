@@ -3,8 +3,9 @@
 Pure engine, no Django. For hand h (seed ``f"{seed}-{h}"``) the bot sits in seat h mod seats
 and the baseline fills every other seat. Reported per game:
 
-* the bot's win share (hands it won, 一炮多響 counting each winner) with a 95 % Wilson
-  interval, beside the fair share 1/seats and the 1.5× target of the issue;
+* the bot's share of wins — of the hands somebody won, the share the bot won (一炮多響: the
+  hand counts once, for the bot if it is among the winners) — with a 95 % Wilson interval,
+  beside the fair share 1/seats and the 1.5× target of the issue; also its wins per hand;
 * the bot's score per hand (三張: beans; others: the game's points) with a 95 % normal CI;
 * the no-winner (荒莊 / 流局) rate of the same seeds with the bot in every seat and with the
   baseline in every seat;
@@ -99,6 +100,7 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
     load0 = os.getloadavg()[0]
     t_start = time.perf_counter()
     wins = 0
+    decided = 0
     scores: list[float] = []
     times: list[float] = []
     for h in range(hands):
@@ -106,18 +108,21 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
         players = [bot if s == me else base for s in range(seats)]
         res = play(ruleset, config, f"{seed}-{h}", seats, players, times, me)
         wins += me in res.winners
+        decided += bool(res.winners)
         scores.append(res.scores[me])
     nowin = {"bots": 0, "baselines": 0}
     for h in range(hands):
         for name, p in (("bots", bot), ("baselines", base)):
             res = play(ruleset, config, f"{seed}-{h}", seats, [p] * seats)
             nowin[name] += not res.winners
-    lo, hi = wilson(wins, hands)
+    lo, hi = wilson(wins, decided)
+    share = wins / decided if decided else 0.0
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.pstdev(scores) / math.sqrt(hands)
     out = {
         "game": game, "hands": hands, "seed": seed, "seats": seats,
-        "win_share": wins / hands, "wilson95": [lo, hi], "fair": 1 / seats,
+        "wins": wins, "decided": decided, "win_share": share, "wilson95": [lo, hi],
+        "wins_per_hand": wins / hands, "nowin_mixed": 1 - decided / hands, "fair": 1 / seats,
         "target": 1.5 / seats, "score_per_hand": mean, "score_ci95": [mean - half, mean + half],
         "nowin_bots": nowin["bots"] / hands, "nowin_baselines": nowin["baselines"] / hands,
         "decisions": len(times), "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95),
@@ -125,7 +130,8 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
         "load_start": load0, "load_end": os.getloadavg()[0],
         "wall_s": time.perf_counter() - t_start,
     }
-    print(f"{game:20s} n={hands} bot wins {wins / hands:6.1%} [{lo:.1%}, {hi:.1%}] "
+    print(f"{game:20s} n={hands} bot share of wins {share:6.1%} [{lo:.1%}, {hi:.1%}] "
+          f"({wins}/{decided} won hands; {wins / hands:.1%} of hands) "
           f"(fair {1 / seats:.1%}, target {1.5 / seats:.1%}) score/hand {mean:+.2f} "
           f"[{mean - half:+.2f}, {mean + half:+.2f}] no-winner bots {out['nowin_bots']:.1%} "
           f"baselines {out['nowin_baselines']:.1%} | decision ms p50 {out['p50_ms']:.2f} "
