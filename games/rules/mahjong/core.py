@@ -886,9 +886,19 @@ class MahjongRuleset(Ruleset[Any, State]):
             for a in legal:
                 if a["type"] in ("angang", "jiagang"):
                     return a
-            from games.rules.mahjong.bot_play import choose_discard  # issue #16: ukeire
-
-            return choose_discard(self, state, seat, legal, _keep_value)
+            best: tuple[Any, ...] | None = None
+            choice: Action = legal[0]
+            for a in legal:
+                if a["type"] != "discard":
+                    continue
+                t = a["tile"]
+                rest = list(hand)
+                rest.remove(t)
+                sh = self._shanten_of(state, seat, rest)
+                key = (sh, t in wild, _keep_value(t, rest))
+                if best is None or key < best:
+                    best, choice = key, a
+            return choice
         if state.phase == "robkong":
             return {"type": "pass"}
         now = self._shanten_of(state, seat, hand[:-1] if len(hand) % 3 == 2 else hand)
