@@ -4,7 +4,7 @@ Each game's bot sits against its baseline (``games/rules/<game>/baseline.py``) o
 seeded hands, its seat rotating. The tests prove that every bot decision is legal (the engine
 accepts it) and well under a generous time bound, and that the bot does better than the
 baseline: its share of the won hands is above the fair share (跑胡子, mahjong), or its beans
-per hand are positive (三張). The thresholds are set below the 1,000-hand figures of
+per hand are well above zero (三張). The thresholds are set below the 1,000-hand figures of
 docs/performance.md by a margin safe at this sample size (the hands are seeded, so a run is
 reproducible; a bot made weaker fails them).
 """
@@ -85,8 +85,9 @@ def test_mahjong_bot_plays_legally_and_holds_its_share(game: str, least_share: f
 
 
 def test_zhajinhua_bot_takes_beans_from_baselines() -> None:
-    """At a four-seat 三張 table against three baselines the bot ends 100 hands with more beans
-    than it started (1,000-hand figure: tens of beans a hand), each decision legal and fast."""
+    """At a four-seat 三張 table against three baselines the bot takes over 15 beans a hand
+    over 100 hands (200-hand figure +47, the bot before issue #16: +3 on these hands), each
+    decision legal and fast."""
     _, _, scores, slowest = _run("zhajinhua", 100, "suite")
-    assert sum(scores) > 0, sum(scores)
+    assert sum(scores) / len(scores) > 15, sum(scores)
     assert slowest < GENEROUS_S
