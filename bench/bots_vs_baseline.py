@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.engine import registry  # noqa: E402
+from games.engine import registry
 
 Player = Callable[[Any, Any, int], dict[str, Any]]
 GAMES = ("paohuzi_hunan", "paohuzi_shuangwang", "mahjong_huanle", "mahjong_yongzhou",

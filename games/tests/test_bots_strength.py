@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from bots_vs_baseline import setup  # noqa: E402
+from bots_vs_baseline import setup
 
 GENEROUS_S = 1.0  # per decision; the bench measures p95 / p99 against the 50 / 200 ms budget
 

@@ -85,7 +85,7 @@ def bot_action(ruleset: Ruleset[Any, State], state: State, seat: int) -> Action:
     best_gain = 0.0
     for action in legal:
         if action["type"] == "peng":
-            gain = 3 if state.window and state.window["card"] >= 10 else 1
+            gain: float = 3.0 if state.window and state.window["card"] >= 10 else 1.0
             if gain > best_gain:
                 best, best_gain = action, gain
         elif action["type"] == "chi":
