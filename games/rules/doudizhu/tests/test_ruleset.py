@@ -88,7 +88,7 @@ def test_first_bidder_is_seeded_and_redeal_when_nobody_calls() -> None:
 
 def test_first_mingpai_player_bids_first_and_is_landlord_when_nobody_calls() -> None:
     """The first player to show his cards (明牌) bids first and becomes landlord with the 底牌
-    when nobody calls; only the largest 明牌 multiplier counts (×4, not ×4 × ×3)."""
+    when nobody calls; only the largest 明牌 multiplier counts (seat 2's ×4, not seat 1's ×3)."""
     st = to_bidding(mingpai={2: 5, 1: 12})
     assert st.mingpai == [0, 3, 4] and st.mingpai_order == [2, 1]
     assert st.first_bidder == 2
@@ -367,8 +367,8 @@ def test_escape_counts_held_bombs() -> None:
 
 
 def test_escape_before_deal() -> None:
-    """A player who leaves before the deal pays the fixed escape penalty (20) split between the
-    two others (10 each)."""
+    """A player who leaves before the deal pays each of the two others 10 (the escape rate
+    below ×10), zero-sum."""
     st = R.new_game(Config(), "e", 3)
     res = R.escape_result(st, 1)
     assert res.scores == (10, -20, 10)

@@ -180,8 +180,8 @@ def test_huangzhuang_wang_penalty() -> None:
 
 
 def test_cap() -> None:
-    """雙王 scoring: per-loser points are (底 15 + 1 + 行 6) × 32 for 王闖 under a high cap, and a
-    room cap (封頂 5) limits what the discarder pays."""
+    """雙王 scoring: 囤 = ⌊(息 − 15) ÷ 3⌋ + 1 + 省 (60 息, 6 省 → 22) times the 番 (王闖 ×32)
+    per loser; at the table the room cap (封頂 5) limits what the discarder pays."""
     score = shuangwang_score(60, 0, self_drawn=True, shape="wangchuang", xing=6,
                              cfg=Config(variant="shuangwang", base=1, cap=100))
     assert score.per_loser == (15 + 1 + 6) * 32

@@ -205,8 +205,8 @@ def test_game_over_and_malformed_actions() -> None:
 
 
 def test_dealer_sets_the_first_actor() -> None:
-    """The seat after the dealer acts first, wrapping around the table (dealer 5 of 6 → seat 0,
-    dealer 8 → seat 8 mod 6 + 1)."""
+    """The seat after the dealer acts first, wrapping around the table (dealer 5 of 6 → seat
+    0); a dealer index past the seat count is taken modulo it (dealer 8 of 6 → seat 3)."""
     for dealer, first in ((0, 1), (3, 4), (5, 0), (8, 3)):
         state = deal(6, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d", "4c 6h 9s", "5c 7h Ts", "6c 8h Js"],
                      dealer=dealer)
