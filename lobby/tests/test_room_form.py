@@ -26,21 +26,26 @@ COMMON = {
     "double_threshold": 1234, "turn_seconds": 17, "bot_wait_seconds": 2, "sort_order": 4,
 }
 
+# the chat and spectator settings every table game shares (games.engine.params.TABLE_PARAMS)
+TABLE = {"chat_throttle_seconds": 5, "spectator_chat_hidden": True, "spectator_delay_turns": 2,
+         "spectator_delay_seconds": 20}
+
 # game → (seats, 玩法, every declared parameter at a non-default value, the board's header)
 GAMES = {
-    "doudizhu": (3, "laizi", {"score_cap": 5000, "counter_price": 3}, "底分 <b>2</b>"),
-    "zhajinhua": (5, "classic", {"chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
+    "doudizhu": (3, "laizi", {**TABLE, "score_cap": 5000, "counter_price": 3,
+                              "bot_level": "novice"}, "底分 <b>2</b>"),
+    "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
                                  "compare_from_round": 3, "min_players": 3,
                                  "escape_penalty": 9}, "底注 <b>2</b>"),
-    "paohuzi": (3, "hunan", {"min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
+    "paohuzi": (3, "hunan", {**TABLE, "min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
                              "fan_wu": 6, "fan_duidui": 5, "fan_dazi": 7, "fan_xiaozi": 9,
                              "fan_haidi_ping": 2, "fan_haidi_ming": 3, "cap": 250,
                              "jiadi": True, "fangpao": True}, "底分 <b>2</b>"),
-    "mahjong_huanle": (4, "bafan", {"min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
+    "mahjong_huanle": (4, "bafan", {**TABLE, "min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
                        None),
-    "mahjong_yongzhou": (4, "bao3", {"qi_hu": 1, "multi_win": False, "lou_hu": False},
+    "mahjong_yongzhou": (4, "bao3", {**TABLE, "qi_hu": 1, "multi_win": False, "lou_hu": False},
                          "底分 <b>2</b>"),
-    "mahjong_yueqing": (4, "wuhanhua", {"qi_hu_tai": 2, "escape_multiple": 12}, "底分 <b>2</b>"),
+    "mahjong_yueqing": (4, "wuhanhua", {**TABLE, "qi_hu_tai": 2, "escape_multiple": 12}, "底分 <b>2</b>"),
 }
 
 
@@ -197,8 +202,8 @@ REFUSED = [
     ("zhajinhua", 6, "classic", {"chip_levels": [5, 2], "unit_cap": 30, "round_cap": 5,
                                  "compare_from_round": 2, "min_players": 2,
                                  "escape_penalty": 0}, {}, "chip_levels", "由小到大"),
-    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0}, {}, "variant", "nonsense"),
-    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0}, {}, "seats", "3–3"),
+    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "variant", "nonsense"),
+    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "seats", "3–3"),
     ("mahjong_huanle", 4, "classic", {"min_fans": 8, "wucaishen_fans": 2, "escape_fans": 8}, {},
      "variant", "classic"),
 ]
@@ -273,7 +278,8 @@ def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user)
     """The admin preview shows the entry range, the rake, an example settlement (底分, 倍數,
     積分 × N − A) and the wheel's RTP; a bad setting is named; non-staff are sent to login."""
     client = _staff(make_user)
-    data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0})
+    data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
+                                                  "bot_level": "normal"})
     preview = reverse("admin:lobby_room_preview")
     html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
@@ -307,7 +313,8 @@ def test_open_close_copy_and_the_history_of_changes(room, make_user):
     copy = Room.objects.get(name="測試場（複本）")
     assert (copy.factor, copy.rake, copy.is_open) == (room.factor, room.rake, False)
 
-    data = _form("doudizhu", 3, "menzhua", {"score_cap": 10000, "counter_price": 5},
+    data = _form("doudizhu", 3, "menzhua", {"score_cap": 10000, "counter_price": 5,
+                                            "bot_level": "normal"},
                  name=room.name, factor=30)
     response = client.post(reverse("admin:lobby_room_change", args=[room.pk]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
