@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Count, Q
 
 from games.engine import registry
@@ -9,6 +11,9 @@ from games.selectors import dafengshou as dafengshou_selectors
 from games.models import Seat, Table
 from lobby.models import Room
 
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 WHEEL_GAME = "dafengshou"
 
@@ -127,3 +132,31 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
         }
         break
     return out
+
+
+def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
+    """The players at a table the viewer may follow, and (at his own private table, seated)
+    the friends he may invite. The caller has checked the viewer may see the table."""
+    from accounts import selectors as account_selectors
+
+    table = Table.objects.get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table=table, user__isnull=False, is_bot=False)
+        .exclude(user=user).select_related("user").order_by("index")
+    )
+    following = set(
+        account_selectors.following_ids(user, [s.user_id for s in seats])
+    )
+    seated = table.seats.filter(user=user).exists()
+    at_table = {s.user_id for s in seats}
+    friends = (
+        [f for f in account_selectors.friends_for_user(user) if f["user"].pk not in at_table]
+        if seated and table.is_private and table.status != Table.Status.CLOSED else []
+    )
+    return {
+        "table_id": table.pk,
+        "players": [{"seat": s.index, "user": s.user, "following": s.user_id in following}
+                    for s in seats],
+        "friends": friends,
+        "can_invite": bool(friends),
+    }

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.params import Param, Variant, params_parse
+from games.engine.table_type import TableType
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -84,9 +85,9 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     title: ClassVar[str]  # Chinese name, e.g. "歡樂斗地主"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    # who deals the next hand when the result names no ``next_dealer``: the first winner (True),
-    # or the table keeps its dealer (False: 斗地主, whose landlord is bid for every hand)
-    winner_deals_next: ClassVar[bool] = True
+    # what the live table needs to know (seating, stakes in play, escape, dealer, settlement):
+    # games/engine/table_type.py; the table service and the settlement read only this
+    table_type: ClassVar[TableType] = TableType()
     # the room options an operator may set (games/engine/params.py), declared by each game in
     # games/rules/<game>/params.py: its 玩法 (the first is the default) and its typed parameters
     variants: ClassVar[tuple[Variant, ...]] = ()
@@ -226,6 +227,30 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     def escape_result(self, state: StateT, seat: int) -> Result:
         """The scores when ``seat`` escapes (逃跑) now. Games override with their penalty rule."""
         raise NotImplementedError(f"{self.game_id} has no escape rule")
+
+    def escape_action(self, state: StateT, seat: int) -> Action | None:
+        """With ``table_type.escape`` FOLD: the action the leaver's seat plays (legal off turn),
+        or None when the seat is no longer in the hand (it leaves freely)."""
+        raise NotImplementedError(f"{self.game_id} has no escape action")
+
+    # -- the table's declarations (games/engine/table_type.py) --------------------------------
+    def deal_minimum(self, config: ConfigT) -> int:
+        """With OPEN seating: the beans a seated player needs to be dealt in (0: any)."""
+        return 0
+
+    def opening_stakes(self, state: StateT) -> list[Event]:
+        """With ``stakes_in_play``: the ``stake`` events made at the deal (e.g. the 底注)."""
+        return []
+
+    def turn_seconds(self, state: StateT) -> int | None:
+        """The turn clock for the seats to act now when the game fixes it (a short phase in
+        which every seat decides at once); None: the room's ``turn_seconds``."""
+        return None
+
+    def action_stamp(self, state: StateT, action: Action, seconds_since_deal: float) -> Action:
+        """The action with what the server's clock says filled in (the engine never reads a
+        clock); by default the action unchanged."""
+        return action
 
     # -- serialisation ------------------------------------------------------------------------
     @abstractmethod

@@ -10,7 +10,8 @@ from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
-from games.engine.params import ParamError
+from games.engine.params import TABLE_PARAMS, ParamError
+from games.engine.table_type import Dealer, TableType
 from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
 from games.rules.doudizhu.patterns import (
@@ -44,6 +45,7 @@ class Config:
     seat_beans: tuple[int, ...] | None = None
     laizi_factor: float = 1
     score_cap: int | None = None
+    bot_level: str = "normal"  # 新手場: "novice", a bot without search (games/rules/doudizhu/bot.py)
 
     @property
     def effective_cap(self) -> int | None:
@@ -119,14 +121,20 @@ def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
                    lead["cards"], lead["reading"])
 
 
+DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
+# phases in which every seat decides at once and the clock is short (seconds)
+SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
+
+
 class DoudizhuRuleset(Ruleset[Config, State]):
     game_id = "doudizhu"
     title = "歡樂斗地主"
     variants = room_spec.VARIANTS
-    room_params = room_spec.ROOM_PARAMS
+    room_params = room_spec.ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     min_seats = 3
     max_seats = 3
-    winner_deals_next = False  # the landlord is bid for each hand; the table's dealer stays
+    # the landlord is bid for each hand; the table's dealer stays
+    table_type = TableType(dealer=Dealer.KEEP)
     action_types = frozenset(
         {"start", "ready", "mingpai", "bid", "menzhua", "look", "rob", "double", "dou", "play",
          "pass"}
@@ -146,6 +154,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             seat_beans=tuple(int(b) for b in beans) if beans is not None else None,
             laizi_factor=params.get("laizi_factor", 1),
             score_cap=int(cap) if cap is not None else None,
+            bot_level=str(params.get("bot_level", "normal")),
         )
 
     def new_game(self, config: Config, seed: str, seats: int = 3) -> State:
@@ -704,6 +713,17 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return {RANKS[r]: max(0, full[r] - seen[r]) for r in range(15)}
 
     # -- automation ---------------------------------------------------------------------------
+    def turn_seconds(self, st: State) -> int | None:
+        """開始 and the deal (明牌 offers) are decided by every seat at once, on a short clock."""
+        return SHORT_PHASE_SECONDS.get(st.phase)
+
+    def action_stamp(self, st: State, action: Action, seconds_since_deal: float) -> Action:
+        """明牌 during the deal: the server's clock, not the client, says how many cards had been
+        dealt (明牌 ×4 up to 8 cards, ×3 after)."""
+        if action.get("type") == "mingpai" and st.phase == "dealing":
+            return {**action, "dealt": min(17, int(seconds_since_deal / DEAL_CARD_SECONDS))}
+        return action
+
     def auto_action(self, st: State, seat: int) -> Action:
         """托管: refuse every option (no 明牌, ready, no call, no rob, no double, no 倒/拉);
         in play lead the weakest legal play, and pass whenever following."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 from games.rules.paohuzi import bot
 from games.rules.paohuzi.cards import (
@@ -139,7 +140,7 @@ class PaohuziRuleset(Ruleset[Config, State]):
     game_id = "paohuzi"
     title = "跑胡子"
     variants = ROOM_VARIANTS
-    room_params = ROOM_PARAMS
+    room_params = ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     min_seats = 3
     max_seats = 3
     action_types = ACTION_TYPES
