@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-from games import chat_rendering, rendering
+from games import chat_rendering, rendering, replays
 from games.boards import dafengshou as dafengshou_board
 from games.engine import registry
 from games.exceptions import UnknownDafengshouRoom
@@ -54,16 +54,29 @@ def table_page(request, table_id: int):
 
 @login_required
 def replay_page(request, hand_id: int):
-    """Step through a finished hand from its event log (who may: ``hands.replay_access``)."""
+    """Step through a finished hand with its own board, every hand open (who may:
+    ``hands.replay_access``)."""
     hand = hand_selectors.hand_get_finished(hand_id, user=request.user)
-    if hand is None:
+    if hand is None or not replays.supports(hand.game):
         raise Http404("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放")
-    frames = hand_selectors.hand_replay_frames(hand)
+    replay = replays.replay_build(hand)
     return render(request, "games/replay.html", {
-        "hand": hand, "frames": frames, "players": hand.players,
+        "hand": hand, "last": replay.last, "names": replays.names_of(hand),
+        "first_step": mark_safe(replays.step_html(hand, replay, 0, request.user)),
+        "check": replays.seed_check(hand, replay),
         "title": registry.get(hand.game).title,
         "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
     })
+
+
+@login_required
+def replay_step(request, hand_id: int, step: int):
+    """One step of a replay (caption + board), for the replay page's controls."""
+    hand = hand_selectors.hand_get_finished(hand_id, user=request.user)
+    if hand is None or not replays.supports(hand.game):
+        raise Http404("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放")
+    replay = replays.replay_build(hand)
+    return HttpResponse(replays.step_html(hand, replay, step, request.user))
 
 
 @login_required

@@ -13,9 +13,9 @@ from django import forms
 
 from games.engine import params as spec
 from games.engine import registry
-from lobby.models import GAME_CHOICES, Room
+from lobby.models import Room
 
-DEFAULT_GAME = GAME_CHOICES[0][0]
+DEFAULT_GAME = next(iter(registry.GAME_MODULES))
 
 
 def _field(param: spec.Param) -> forms.Field:
@@ -92,7 +92,7 @@ class RoomFormBase(forms.ModelForm):
 
 def room_form_for(game: str | None) -> type[RoomFormBase]:
     """A room form class for ``game``: its 玩法 as a choice and its parameters as fields."""
-    game = game if game in dict(GAME_CHOICES) else DEFAULT_GAME
+    game = game if game in dict(registry.choices()) else DEFAULT_GAME
     try:
         ruleset = registry.get(game)
     except KeyError:

@@ -200,8 +200,8 @@ class YueqingRuleset(MahjongRuleset):
                 if state.vars["bihu"] is None:
                     state.vars["bihu"] = s
 
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        events = super().apply(state, seat, action)
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = super()._apply_action(state, seat, action)
         self._update_ming(state)
         return events
 
