@@ -200,8 +200,8 @@ REFUSED = [
     ("zhajinhua", 6, "classic", {"chip_levels": [5, 2], "unit_cap": 30, "round_cap": 5,
                                  "compare_from_round": 2, "min_players": 2,
                                  "escape_penalty": 0}, {}, "chip_levels", "由小到大"),
-    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0}, {}, "variant", "nonsense"),
-    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0}, {}, "seats", "3–3"),
+    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "variant", "nonsense"),
+    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "seats", "3–3"),
     ("mahjong_huanle", 4, "classic", {"min_fans": 8, "wucaishen_fans": 2, "escape_fans": 8}, {},
      "variant", "classic"),
 ]
@@ -267,7 +267,11 @@ def test_yueqing_refuses_qi_hu_tai_99():
 def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user):
     client = _staff(make_user)
     data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
+<<<<<<< HEAD
                                             "bot_level": "normal"})
+=======
+                                                  "bot_level": "normal"})
+>>>>>>> main
     preview = reverse("admin:lobby_room_preview")
     html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
