@@ -46,7 +46,6 @@ class ChatSpectatorMixin:
     # -- set-up -----------------------------------------------------------------------------
     def chat_init(self, access: str | None) -> None:
         self.hidden: frozenset[int] = frozenset()
-        self.hidden_checked: dict[int, bool] = {}  # speaker -> chat.is_hidden_for (blocks too)
         self.seat_now: int | None = None
         self.late = False  # a watcher of a delayed (bean) room: late frames only
         self.watch_key: tuple[int, int] | None = None
@@ -103,22 +102,13 @@ class ChatSpectatorMixin:
                     chat_selectors.muted_users_for(self.user.pk))
 
         self.hidden, muted = await db(read)()
-        self.hidden_checked = {}
         await self.send(  # type: ignore[attr-defined]
             text_data=chat_rendering.mutes_frame(muted, as_json=self.as_json))
 
     # -- group messages ---------------------------------------------------------------------
     async def table_chat(self, event: dict[str, Any]) -> None:
-        speaker = event["user_id"]
-        if getattr(self, "closing", False) or speaker in self.hidden:
-            return
-        if speaker != self.user.pk:  # a hall block hides him too: asked once per speaker
-            hidden = self.hidden_checked.get(speaker)
-            if hidden is None:
-                hidden = await db(chat.is_hidden_for)(self.user.pk, speaker)
-                self.hidden_checked[speaker] = hidden
-            if hidden:
-                return
+        if getattr(self, "closing", False) or event["user_id"] in self.hidden:
+            return  # muted or blocked (selectors.chat.hidden_speakers_for, read at connect)
         if self.seat_now is None and not event["watchers_see"]:
             return  # the room hides chat from watchers
         await self.send(text_data=chat_rendering.bubble_frame(  # type: ignore[attr-defined]

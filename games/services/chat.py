@@ -162,15 +162,11 @@ mute_active = chat_selectors.mute_active
 
 def is_hidden_for(viewer: Any, speaker: Any) -> bool:
     """Whether ``viewer`` must not see ``speaker``'s phrases, emotes and text (users or ids):
-    he muted him at a table (``PlayerMute``) or blocked him in the hall
-    (``accounts.selectors.is_blocked``)."""
-    from accounts import selectors as account_selectors
-
+    he muted him at a table (``PlayerMute``) or blocked him in the hall (both in
+    ``selectors.chat.hidden_speakers_for``)."""
     viewer_id = getattr(viewer, "pk", viewer)
     speaker_id = getattr(speaker, "pk", speaker)
-    if speaker_id in hidden_speakers_for(viewer_id):
-        return True
-    return bool(account_selectors.is_blocked(viewer_id, speaker_id))
+    return speaker_id in hidden_speakers_for(viewer_id)
 
 
 def player_mute_set(*, owner: Any, muted_id: int, on: bool, table_id: int | None = None) -> bool:

@@ -267,11 +267,7 @@ def test_yueqing_refuses_qi_hu_tai_99():
 def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user):
     client = _staff(make_user)
     data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
-<<<<<<< HEAD
-                                            "bot_level": "normal"})
-=======
                                                   "bot_level": "normal"})
->>>>>>> main
     preview = reverse("admin:lobby_room_preview")
     html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
