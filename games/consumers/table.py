@@ -110,7 +110,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
-        await db(spectators.watchers_announce)(table_id=self.table_id)  # chat and spectators
+        if self.watching:  # chat and spectators: the table shows how many watch
+            await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
@@ -121,7 +122,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
             self.chat_stop()  # chat and spectators
-            await db(spectators.watchers_announce)(table_id=self.table_id)
+            if self.watching:
+                await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
