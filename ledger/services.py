@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -22,7 +23,7 @@ POT = "pot"  # stakes of a hand in play (歡樂三張), paid out to the winner a
 TransferKind = Transfer.Kind
 
 
-def account_for_user(user) -> Account:
+def account_for_user(user: Any) -> Account:
     """Return the user's bean account, creating it (balance 0) on first use."""
     account, _ = Account.objects.get_or_create(user=user, defaults={"kind": Account.Kind.PLAYER})
     return account
@@ -39,7 +40,7 @@ def transfer_create(
     kind: str,
     reason: str = "",
     idempotency_key: str | None = None,
-    staff=None,
+    staff: Any = None,
 ) -> Transfer:
     """Write one balanced transfer and update the balances, atomically.
 
@@ -109,7 +110,7 @@ def balances_lock(accounts: Iterable[Account]) -> dict[int, int]:
     return {pk: account.balance for pk, account in _accounts_lock(a.pk for a in accounts).items()}
 
 
-def grant_signup(user) -> Transfer:
+def grant_signup(user: Any) -> Transfer:
     """Give a new player the operator-set signup grant (once per user)."""
     amount = EconomySettings.current().signup_grant
     return transfer_create(
@@ -120,7 +121,7 @@ def grant_signup(user) -> Transfer:
     )
 
 
-def relief_claim(user) -> Transfer:
+def relief_claim(user: Any) -> Transfer:
     """Pay the daily relief (救濟) to a player below the threshold; at most N times a day."""
     economy = EconomySettings.current()
     account = account_for_user(user)
@@ -142,7 +143,7 @@ def relief_claim(user) -> Transfer:
     raise ReliefNotAvailable(f"今天的救濟已領 {economy.relief_per_day} 次")
 
 
-def staff_grant(*, staff, user, amount: int, reason: str, correction: bool = False) -> Transfer:
+def staff_grant(*, staff: Any, user: Any, amount: int, reason: str, correction: bool = False) -> Transfer:
     """A staff grant (positive) or correction (either sign), recorded with reason and staff."""
     if not reason.strip():
         raise UnbalancedTransfer("a staff transfer needs a reason")

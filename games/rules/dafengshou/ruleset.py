@@ -339,7 +339,7 @@ class DafengshouRuleset(Ruleset[Config, State]):
         return data
 
     def state_from_json(self, data: dict[str, Any]) -> State:
-        cfg = {
+        cfg: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value
             for key, value in data["config"].items()
         }

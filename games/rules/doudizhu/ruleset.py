@@ -182,7 +182,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if p == "dealing":
             return frozenset(s for s in range(3) if not st.ready[s])
         if p in ("bidding", "robbing", "playing"):
-            return frozenset([st.turn])
+            return frozenset() if st.turn is None else frozenset([st.turn])
         if p == "doubling":
             return frozenset(s for s in range(3) if st.double_eligible[s] and not st.doubled[s])
         if p == "dou":
@@ -190,7 +190,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return frozenset()
 
     def _dou_pending(self, st: State) -> list[int]:
-        seats = []
+        seats: list[int] = []
+        if st.landlord is None:
+            return seats
         for f in range(3):
             if f != st.landlord and st.dou_open[f]:
                 seats.append(f if st.dou[f] % 2 == 0 else st.landlord)
@@ -422,7 +424,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         st.bids[seat] = "搶地主" if rob else "不搶"
         if seat == st.caller:
             st.caller_asked = True
-        if not st.rob_queue and st.robbers and not st.caller_asked:
+        if not st.rob_queue and st.robbers and not st.caller_asked and st.caller is not None:
             st.rob_queue.append(st.caller)  # the caller gets the last chance (RULES-NOTES §2 #2)
         if st.rob_queue:
             st.turn = st.rob_queue[0]
@@ -434,6 +436,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def _finish_bidding(self, st: State) -> None:
         """The 底牌 go to the landlord, shown to all; 癩子 drawn; then 加倍 / 倒拉壘沃 / play."""
         landlord = st.landlord
+        assert landlord is not None  # bidding has just named him
         st.hands[landlord] = sort_cards(st.hands[landlord] + st.dipai)
         st.looked = [True] * 3
         st.rob_queue = []
@@ -505,7 +508,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return [Event("dou", {"seat": seat, "farmer": farmer, "word": word, "dou": yes})]
 
     # playing ----------------------------------------------------------------------------------
-    def read_play(self, st: State, seat: int, cards: str, reading: str | None) -> Pattern:
+    def read_play(self, st: State, seat: int, cards: Any, reading: str | None) -> Pattern:
         """Validate a play for the seat now and return the reading it is played as."""
         if not isinstance(cards, str) or not cards:
             raise IllegalAction(ErrorCode.MALFORMED, "'cards' must be a non-empty card string")
@@ -582,7 +585,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         farmers = [s for s in range(3) if s != st.landlord]
         if winner == st.landlord:
             st.spring = all(st.plays_count[f] == 0 for f in farmers)
-        else:
+        elif st.landlord is not None:
             st.anti_spring = st.plays_count[st.landlord] == 1
 
     # -- results ------------------------------------------------------------------------------

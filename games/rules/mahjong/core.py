@@ -439,7 +439,7 @@ class MahjongRuleset(Ruleset[Any, State]):
         if tile not in hand:
             raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
         # 搶槓: the other seats that could win on this tile
-        options = [[] for _ in range(state.seats)]
+        options: list[list[Action]] = [[] for _ in range(state.seats)]
         probe = copy.copy(state)
         probe.phase = "robkong"
         probe.claim = {"tile": tile, "from": seat, "kind": "robkong"}

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.params import TABLE_PARAMS
-from games.engine.protocol import Result, ResultLine
+from games.engine.protocol import Event, Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
@@ -253,7 +253,8 @@ class HuanleRuleset(MahjongRuleset):
             params["room_kind"] = _ROOM_ALIASES.get(kind, kind)
             if params["room_kind"] not in ROOM_KINDS:
                 raise ValueError(f"unknown room kind {kind!r}")
-        return super().config_from_params(params)
+        config: HuanleConfig = super().config_from_params(params)
+        return config
 
     def wall_tiles(self, config: Any) -> list[str]:
         return standard_wall(with_flowers=True)  # RULES-NOTES §6 #1: 144 tiles
@@ -261,7 +262,7 @@ class HuanleRuleset(MahjongRuleset):
     def shapes(self, config: Any) -> frozenset[str]:
         return frozenset(SPECIAL_SHAPES)
 
-    def setup(self, state: State, config: Any) -> list:
+    def setup(self, state: State, config: Any) -> list[Event]:
         """Flip the 財神 indicator from the front of the wall (flowers set aside)."""
         aside: list[str] = []
         while True:
