@@ -164,3 +164,23 @@ def account_for_user_id(user_id: int) -> Account:
         user_id=user_id, defaults={"kind": Account.Kind.PLAYER}
     )
     return account
+
+
+def grant_checkin(*, user_id: int, day: str, amount: int, streak: int) -> Transfer:
+    """Pay a 簽到 reward from the mint; key (user, day): a doubled check-in pays once."""
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user_id(user_id), amount)],
+        kind=Transfer.Kind.CHECKIN,
+        reason=f"每日簽到 連續第 {streak} 天",
+        idempotency_key=f"checkin:{user_id}:{day}",
+    )
+
+
+def grant_task(*, user_id: int, day: str, task_id: int, amount: int, title: str) -> Transfer:
+    """Pay a daily task's reward from the mint; key (user, day, task): paid once."""
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user_id(user_id), amount)],
+        kind=Transfer.Kind.TASK,
+        reason=f"每日任務 {title}",
+        idempotency_key=f"task:{user_id}:{day}:{task_id}",
+    )

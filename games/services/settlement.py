@@ -137,6 +137,7 @@ def hand_settle(hand_id: int) -> bool:
         }
         hand.settled_at = timezone.now()
         hand.save(update_fields=["result", "settled_at"])
+        account_services.hand_record(hand.pk)  # leaderboards and daily tasks, in this transaction
         # The settlement is a change of the table like any other: a new seq, pushed on commit.
         table.seq += 1
         table.save(update_fields=["seq"])

@@ -295,7 +295,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand | None:
              "avatar": s.user.avatar_seed, "table_seat": s.index}
             for s in seats
         ],
-        state=ruleset.state_to_json(state),
+        state=ruleset.state_to_json(state), engine_version=ruleset.engine_version,
     )
     table.status = Table.Status.PLAYING
     table.fill_deadline = None
@@ -371,6 +371,7 @@ def action_apply(
     seq_bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
+    hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
     if ruleset.table_type.stakes_in_play:
         stakes.stakes_take(hand, events, table.seq)  # each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
