@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.levels import Level, level_for_score
@@ -35,3 +36,13 @@ def score_add(
     stat.escapes += int(escaped)
     stat.save()
     return before, level_for_score(stat.score)
+
+
+def user_language_set(*, user: User, language: str) -> bool:
+    """Store the player's chosen UI language; False (and nothing stored) for an unknown code."""
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        return False
+    if user.language != language:
+        User.objects.filter(pk=user.pk).update(language=language)
+        user.language = language
+    return True
