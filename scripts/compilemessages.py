@@ -23,7 +23,7 @@ LOCALE = ROOT / "locale"
 def _unquote(line: str) -> str:
     value = ast.literal_eval(line)  # a C-style quoted string; Python's escapes are a superset
     if not isinstance(value, str):
-        raise ValueError(f"not a string: {line!r}")
+        raise TypeError(f"not a string: {line!r}")
     return value
 
 

@@ -104,7 +104,8 @@ def _transfer(legs, *, key: str, reason: str, kind=None) -> None:
             postings=legs, kind=kind or Transfer.Kind.STAKE, reason=reason, idempotency_key=key,
         )
     except InsufficientBeans:
-        raise IllegalAction(ErrorCode.OVER_LIMIT, "歡樂豆不足 (not enough beans)") from None
+        raise IllegalAction(ErrorCode.OVER_LIMIT, "not enough beans",
+                            {"reason": "not_enough_beans"}) from None
 
 
 def antes_take(hand: Hand, state: Any) -> None:

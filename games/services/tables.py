@@ -419,7 +419,8 @@ def _apply(
     before = pot.table_seats(hand, ruleset.to_act(state))
     index = pot.engine_seat(hand, seat)
     if index is None:  # 三張: sat down during this hand
-        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你這一局沒有參加，請等下一局")
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not dealt in this hand",
+                            {"reason": "not_dealt_in"})
     if action.get("type") == "mingpai" and getattr(state, "phase", "") == "dealing":
         # the server's clock, not the client, says how many cards had been dealt (明牌 ×4 / ×3)
         elapsed = (timezone.now() - hand.started_at).total_seconds()
@@ -531,10 +532,10 @@ def move_submit(
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
             or not frames.json_storable(action):
-        raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
+        raise IllegalAction(ErrorCode.MALFORMED, "the action is not an object")
     if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID
                                   or not action_id.isprintable()):
-        raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
+        raise IllegalAction(ErrorCode.MALFORMED, "bad action_id")
     _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
         with transaction.atomic():

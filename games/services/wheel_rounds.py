@@ -219,7 +219,8 @@ def bet_place(
             rnd is None or rnd.phase != WheelRound.Phase.BETTING or rnd.closes_at <= now
             or (round_number is not None and rnd.number != round_number)
         ):
-            raise IllegalAction(ErrorCode.WINDOW_CLOSED, "本局已停止押注 (betting is closed)")
+            raise IllegalAction(ErrorCode.WINDOW_CLOSED, "betting is closed",
+                                {"reason": "betting_closed"})
         if rnd.bets.filter(user=user, action_id=action_id).exists():
             raise DuplicateAction("這一注已經收到了")
         ruleset = _ruleset()

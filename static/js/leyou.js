@@ -1,6 +1,9 @@
 // Shared by the table and wheel pages: DOM shorthands, client action ids and the toast.
 (function () {
   "use strict";
+  // the UI text in the page's language: Django's JavaScript catalog (/jsi18n/, in _base.html)
+  // defines gettext; the source text (繁體中文) is shown when it is missing
+  window.t = (s) => (window.gettext ? window.gettext(s) : s);
   window.Leyou = {
     $: (sel, root) => (root || document).querySelector(sel),
     $$: (sel, root) => Array.from((root || document).querySelectorAll(sel)),
@@ -30,8 +33,8 @@
         const code = e.detail && e.detail.event ? e.detail.event.code : 0;
         if (!c) return;
         c.className = "conn down";
-        c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-          code === 4401 ? "請先登入" : code === 4404 ? unknownText : "重新連線中…";
+        c.textContent = code === 1008 ? t("訊息太頻繁，連線已中斷，請重新整理") :
+          code === 4401 ? t("請先登入") : code === 4404 ? unknownText : t("重新連線中…");
       });
     },
   };

@@ -93,8 +93,8 @@ class State:
     anti_spring: bool = False
 
 
-def _err(code: ErrorCode, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
+def _err(code: ErrorCode, message: str, **params: str | int) -> IllegalAction:
+    return IllegalAction(code, message, params)
 
 
 def _held(hand: str, cards: str) -> bool:
@@ -341,7 +341,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         self._need_phase(st, "bidding")
         call = self._flag(action, "call")
         if st.variant == "menzhua" and not st.looked[seat]:
-            raise _err(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first")
+            raise _err(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first", reason="menzhua_first")
         if call:
             st.bids[seat] = "叫地主"
             st.caller = seat
@@ -402,7 +402,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.variant != "menzhua":
             raise _err(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
         if st.looked[seat]:
-            raise _err(ErrorCode.ILLEGAL, "already looked")
+            raise _err(ErrorCode.ILLEGAL, "already looked", reason="already_looked")
         st.looked[seat] = True
         st.bids[seat] = "看牌"
         return [Event("look", {"seat": seat})]
@@ -508,7 +508,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         except (ValueError, KeyError):
             raise _err(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
         if not _held(st.hands[seat], cards):
-            raise _err(ErrorCode.NOT_HELD, f"you do not hold {cards}")
+            raise _err(ErrorCode.NOT_HELD, f"you do not hold {cards}", cards=cards)
         if read != cards and st.laizi is None:
             raise _err(ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is")
         last = lead_pattern(st.lead)
@@ -518,17 +518,19 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             if len({p.reading for p in options}) > 1:
                 raise _err(ErrorCode.ILLEGAL,
                            f"{cards} reads several ways; say which with 'as' "
-                           f"({', '.join(sorted({p.reading for p in options}))})")
+                           f"({', '.join(sorted({p.reading for p in options}))})",
+                           reason="ambiguous_laizi")
         if not options:
             if read != cards:
-                raise _err(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}")
-            raise _err(ErrorCode.BAD_PATTERN, f"{cards} is no card type")
+                raise _err(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}", cards=read)
+            raise _err(ErrorCode.BAD_PATTERN, f"{cards} is no card type", cards=cards)
         if last is None:
             return options[0]
         beating = [p for p in options if p.beats(last)]
         if not beating:
             raise _err(ErrorCode.DOES_NOT_BEAT,
-                       f"{options[0].name} {cards} does not beat {last.name} {last.cards}")
+                       f"{options[0].name} {cards} does not beat {last.name} {last.cards}",
+                       cards=cards)
         return max(beating, key=lambda p: (p.tier, p.rank))
 
     def _act_play(self, st: State, seat: int, action: Action) -> list[Event]:

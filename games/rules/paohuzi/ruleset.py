@@ -37,8 +37,8 @@ NON_CLAIMS = ("pass", "pao", "wei", "ti")
 ACTION_TYPES = frozenset({"discard", *CLAIMS, *NON_CLAIMS})
 
 
-def _err(code: ErrorCode, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
+def _err(code: ErrorCode, message: str, **params: str | int) -> IllegalAction:
+    return IllegalAction(code, message, params)
 
 
 # -- small queries ------------------------------------------------------------------------------
@@ -265,12 +265,12 @@ class PaohuziRuleset(Ruleset[Config, State]):
         except ValueError as error:
             raise _err(ErrorCode.MALFORMED, str(error)) from None
         if card == WANG:
-            raise _err(ErrorCode.ILLEGAL, "王霸不能打出 (a 王 is never discarded)")
+            raise _err(ErrorCode.ILLEGAL, "a 王 is never discarded", reason="wang_discard")
         hand = state.hands[seat]
         if hand[card] == 0:
-            raise _err(ErrorCode.NOT_HELD, f"{card_name(card)} is not in the hand")
+            raise _err(ErrorCode.NOT_HELD, f"{card} is not in the hand", card=card_name(card))
         if hand[card] >= 3:
-            raise _err(ErrorCode.ILLEGAL, f"{card_name(card)} is a 坎: a 坎 is never split")
+            raise _err(ErrorCode.ILLEGAL, f"{card} is a 坎: a 坎 is never split", reason="kan_split")
         state.moves += 1
         hand[card] -= 1
         if card not in state.discarded[seat]:
@@ -326,15 +326,18 @@ class PaohuziRuleset(Ruleset[Config, State]):
         cfg = state.config
         card, src = w["card"], w["src"]
         if src == "discard" and not (cfg.variant == SHUANGWANG and cfg.fangpao):
-            raise _err(ErrorCode.ILLEGAL, "任何人打出的牌都不能胡 (no hu on a discard)")
+            raise _err(ErrorCode.ILLEGAL, "no hu on a discard", reason="no_hu_on_discard")
         if state.hands[seat][WANG] and not (src in ("draw", "own") and w["from"] == seat):
-            raise _err(ErrorCode.ILLEGAL, "手中有王霸只能自摸 (a 王 holder wins only on his draw)")
+            raise _err(ErrorCode.ILLEGAL, "a 王 holder wins only on his draw",
+                       reason="wang_self_draw")
         if [card, meld_huxi(state, seat)] in state.chou_hu[seat]:
-            raise _err(ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed")
+            raise _err(ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed",
+                       reason="chou_hu")
         loose = Config(**{**_config_dict(cfg), "min_huxi": 0})
         hu = self._hu_on(state, seat, card, src, w["from"], config=loose, check_chou=False)
         if hu is not None and hu.huxi < cfg.min_huxi:
-            raise _err(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}")
+            raise _err(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}",
+                       reason="min_huxi", huxi=hu.huxi, need=cfg.min_huxi)
         raise _err(ErrorCode.ILLEGAL, "the hand is not complete with this card")
 
     # -- windows --------------------------------------------------------------------------------
