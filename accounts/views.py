@@ -3,6 +3,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
@@ -20,11 +21,11 @@ def register(request):
                 nickname=form.cleaned_data.get("nickname") or "",
             )
         except IntegrityError:
-            form.add_error("username", "這個帳號已被使用")
+            form.add_error("username", _("這個帳號已被使用"))
         else:
             # several backends (axes first): a new account logs in through the model backend
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "註冊成功，已送你歡樂豆！")
+            messages.success(request, _("註冊成功，已送你歡樂豆！"))
             return redirect("lobby:home")
     return render(request, "accounts/register.html", {"form": form})
 
@@ -42,5 +43,5 @@ def relief(request):
     except LedgerError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "已領取救濟歡樂豆")
+        messages.success(request, _("已領取救濟歡樂豆"))
     return redirect("accounts:profile")

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games import rendering, selectors, wheel_selectors
 from games.boards import dafengshou as wheel_board
@@ -18,10 +19,10 @@ from games.services import wheel_rounds
 def table_page(request, table_id: int):
     codes = request.session.get(selectors.INVITE_CODES_KEY, [])
     if selectors.table_access_by_id(user=request.user, table_id=table_id, codes=codes) is None:
-        raise Http404("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）")
+        raise Http404(_("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）"))
     snapshot = selectors.table_snapshot(table_id)
     if snapshot is None:
-        raise Http404("沒有這張牌桌")
+        raise Http404(_("沒有這張牌桌"))
     seat = selectors.seat_index_for_user(table_id, request.user)
     board = rendering.render_html(snapshot, seat, request.user)
     return render(request, "games/table.html", {
@@ -36,7 +37,7 @@ def replay_page(request, hand_id: int):
     """Step through a finished hand from its event log (who may: ``selectors.replay_access``)."""
     hand = selectors.hand_get_finished(hand_id, user=request.user)
     if hand is None:
-        raise Http404("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放")
+        raise Http404(_("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放"))
     frames = selectors.hand_replay_frames(hand)
     return render(request, "games/replay.html", {
         "hand": hand, "frames": frames, "players": hand.players,
@@ -54,7 +55,8 @@ def wheel_page(request, room_id: int):
         raise Http404(error.message) from None
     view = wheel_selectors.wheel_view(room_id, request.user)
     return render(request, "games/wheel.html", {
-        "room_id": room_id, "title": "大豐收", "board_html": mark_safe(wheel_board.render_html(view)),
+        "room_id": room_id, "title": "大豐收",
+        "board_html": mark_safe(wheel_board.render_html(view)),
     })
 
 
@@ -62,5 +64,5 @@ def wheel_verify_page(request, room_id: int, number: int):
     """Re-derive a settled round from its revealed seed: the hash and the spin both check."""
     check = wheel_selectors.wheel_round_verify(room_id, number)
     if check is None:
-        raise Http404("沒有這一局，或尚未開獎")
-    return render(request, "games/wheel_verify.html", {"check": check, "title": "大豐收驗證"})
+        raise Http404(_("沒有這一局，或尚未開獎"))
+    return render(request, "games/wheel_verify.html", {"check": check, "title": _("大豐收驗證")})

@@ -16,9 +16,10 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import frames, realtime
-from games.services import pot
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
@@ -32,6 +33,7 @@ from games.exceptions import (
     UnknownTable,
 )
 from games.models import Hand, HandEvent, Seat, Table
+from games.services import pot
 from ledger import selectors as ledger_selectors
 
 logger = logging.getLogger("leyou.tables")
@@ -83,7 +85,7 @@ def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
         f"SELECT * FROM {Table._meta.db_table} WHERE id = %s{lock}", [table_id])), None)
     rows = _rows_after_move.pop(table_id, None)
     if table is None:
-        raise UnknownTable("沒有這張牌桌")
+        raise UnknownTable(_("沒有這張牌桌"))
     if reuse_rows and rows is not None and rows[0] == table.seq:
         table._seats_locked, table._hand_playing = rows[1], rows[2]
     return table
@@ -128,7 +130,7 @@ def _seat_for(table: Table, user) -> Seat | None:
 def _seat_of(table: Table, user) -> Seat:
     seat = _seat_for(table, user)
     if seat is None:
-        raise NotSeated("你不在這張牌桌")
+        raise NotSeated(_("你不在這張牌桌"))
     return seat
 
 
@@ -153,9 +155,13 @@ def _check_beans(user, params: dict) -> None:
     beans = ledger_selectors.balance_for_user(user)
     low, high = params.get("min_beans") or 0, params.get("max_beans")
     if beans < low:
-        raise BeansOutOfRange(f"歡樂豆不足：本場需要至少 {low}，你有 {beans}")
+        raise BeansOutOfRange(
+            format_lazy(_("歡樂豆不足：本場需要至少 {low}，你有 {beans}"), low=low, beans=beans)
+        )
     if high is not None and beans > high:
-        raise BeansOutOfRange(f"歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次")
+        raise BeansOutOfRange(format_lazy(
+            _("歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次"),
+            high=high, beans=beans))
 
 
 def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
@@ -163,19 +169,19 @@ def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
-            raise SeatUnavailable("牌桌已關閉")
+            raise SeatUnavailable(_("牌桌已關閉"))
         existing = table.seats.filter(user=user).first()
         if existing is not None:
             return existing
         if Seat.objects.filter(user=user).exists():
-            raise SeatUnavailable("你已經在另一張牌桌上")
+            raise SeatUnavailable(_("你已經在另一張牌桌上"))
         _check_beans(user, table.params)
         free = table.seats.select_for_update().filter(user__isnull=True)
         if index is not None:
             free = free.filter(index=index)
         seat = free.order_by("index").first()
         if seat is None:
-            raise SeatUnavailable("牌桌已滿")
+            raise SeatUnavailable(_("牌桌已滿"))
         seat.user, seat.is_bot, seat.auto, seat.ready = user, bool(user.is_bot), False, True
         seat.timeouts, seat.disconnected_at = 0, None
         seat.save()
@@ -196,7 +202,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     with transaction.atomic():
         table = _lock_table(table_id)
         if by_user is not None and table.owner_id != by_user.pk:
-            raise SeatUnavailable("只有房主可以加入機器人")
+            raise SeatUnavailable(_("只有房主可以加入機器人"))
         if table.status == Table.Status.CLOSED:
             return 0
         if not table.seats.filter(user__isnull=False, is_bot=False).exists():
@@ -548,17 +554,19 @@ def move_submit(
                 _refuse_if_already_sent(table_id, action_id)
             if expected_seq is not None and not table.move_seq <= expected_seq <= table.seq:
                 # stale only if the hand moved since (another seat's 托管 / 在線 does not count)
-                raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
+                raise StaleSeq(
+                    format_lazy(_("牌桌已更新（{seq}），請重試"), seq=table.seq), seq=table.seq
+                )
             hand = _current_hand(table)
             if hand is None:
-                raise NoHand("現在沒有進行中的牌局")
+                raise NoHand(_("現在沒有進行中的牌局"))
             if not seat.is_bot and (seat.auto or seat.timeouts):
                 seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
                 seat.save(update_fields=["auto", "timeouts"])
             return _apply(table, hand, seat, action, action_id=action_id, by="player")
     except IntegrityError as error:
         if "event_action_id_unique" in str(error):
-            raise DuplicateAction("這個動作已經送出過了") from None
+            raise DuplicateAction(_("這個動作已經送出過了")) from None
         raise
 
 
@@ -583,12 +591,12 @@ def _refuse_if_surely_stale(
         return  # only 托管 / 在線 / seats changed since: not stale
     _refuse_if_already_sent(table_id, action_id)
     seq = snapshot["table"]["seq"]
-    raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)
+    raise StaleSeq(format_lazy(_("牌桌已更新（{seq}），請重試"), seq=seq), seq=seq)
 
 
 def _refuse_if_already_sent(table_id: int, action_id: str | None) -> None:
     if action_id and HandEvent.objects.filter(table_id=table_id, action_id=action_id).exists():
-        raise DuplicateAction("這個動作已經送出過了")
+        raise DuplicateAction(_("這個動作已經送出過了"))
 
 
 # --- the clock ----------------------------------------------------------------------------------
@@ -689,12 +697,12 @@ def counter_buy(*, table_id: int, user) -> None:
         seat = _seat_of(table, user)
         hand = _current_hand(table)
         if hand is None:
-            raise NoHand("現在沒有進行中的牌局")
+            raise NoHand(_("現在沒有進行中的牌局"))
         price = int(hand.params.get("counter_price") or 0)
         if price <= 0:
-            raise SeatUnavailable("本場記牌器免費", code="not_for_sale")
+            raise SeatUnavailable(_("本場記牌器免費"), code="not_for_sale")
         if seat.index in hand.counter_seats:
-            raise DuplicateAction("這一局已經買過記牌器了")
+            raise DuplicateAction(_("這一局已經買過記牌器了"))
         try:
             ledger.transfer_create(
                 postings=[(ledger.account_for_user(user), -price),
@@ -703,7 +711,9 @@ def counter_buy(*, table_id: int, user) -> None:
                 idempotency_key=f"counter:{hand.pk}:{seat.index}",
             )
         except InsufficientBeans:
-            raise BeansOutOfRange(f"歡樂豆不足，記牌器要 {price} 豆") from None
+            raise BeansOutOfRange(
+                format_lazy(_("歡樂豆不足，記牌器要 {price} 豆"), price=price)
+            ) from None
         hand.counter_seats = [*hand.counter_seats, seat.index]
         hand.save(update_fields=["counter_seats"])
         _bump(table)
