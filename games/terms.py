@@ -40,10 +40,15 @@ GLOSSARY: dict[str, str] = {
 
 
 def _gloss(text: str) -> str:
-    if text in GLOSSARY:
-        return f"{text} ({GLOSSARY[text]})"
-    return _HAN_RUN.sub(lambda m: _gloss(m.group(0)) if m.group(0) in GLOSSARY else m.group(0),
-                        text)
+    """Each glossary term in the text followed by its gloss (once: a glossed text is kept)."""
+
+    def one(m: re.Match[str]) -> str:
+        run = m.group(0)
+        if run not in GLOSSARY or text[m.end():m.end() + 2].lstrip().startswith("("):
+            return run
+        return f"{run} ({GLOSSARY[run]})"
+
+    return _HAN_RUN.sub(one, text)
 
 
 def hans(text: str) -> str:

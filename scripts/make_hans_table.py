@@ -18,6 +18,8 @@ import opencc
 
 ROOT = Path(__file__).resolve().parent.parent
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# characters OpenCC keeps that mainland readers write otherwise
+EXTRA = {"暱": "昵"}
 SKIP = {".venv", "build", "var", "node_modules", ".git", "locale"}
 
 
@@ -28,7 +30,10 @@ def main() -> None:
             continue
         chars.update(HAN.findall(path.read_text(encoding="utf-8", errors="ignore")))
     convert = opencc.OpenCC("t2s").convert
-    pairs = sorted((c, convert(c)) for c in chars if len(convert(c)) == 1 and convert(c) != c)
+    pairs = sorted({
+        **{c: convert(c) for c in chars if len(convert(c)) == 1 and convert(c) != c},
+        **{c: s for c, s in EXTRA.items() if c in chars},
+    }.items())
     trad = "".join(t for t, _s in pairs)
     simp = "".join(s for _t, s in pairs)
     lines = [
