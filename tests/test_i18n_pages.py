@@ -69,7 +69,7 @@ class _Reader(HTMLParser):
     """What a player reads: text and a few attributes, outside <svg>, <script>, <style> and the
     language switch (each language is named in itself there)."""
 
-    SKIP = {"svg", "script", "style", "select"}
+    SKIP = frozenset({"svg", "script", "style", "select"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
