@@ -49,7 +49,10 @@ class UserLanguageMiddleware:
         cookie = settings.LANGUAGE_COOKIE_NAME
         if stored and request.COOKIES.get(cookie) != stored and not response.cookies.get(cookie):
             response.set_cookie(
-                cookie, stored, max_age=settings.LANGUAGE_COOKIE_AGE,
-                path=settings.LANGUAGE_COOKIE_PATH, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                cookie,
+                stored,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
             )
         return response

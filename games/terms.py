@@ -21,6 +21,7 @@ _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 # 中文 term → a short English gloss. A term missing here stays Chinese without a gloss in English
 # (tests/test_i18n_pages.py fails on such a term on any page).
+# fmt: off
 GLOSSARY: dict[str, str] = {
     "一": "small 1", "一句話": "run", "一條": "1 bamboo", "一筒": "1 dots", "一般高": "Pure Double Chow",
     "一色三同順": "Pure Triple Chow", "一色三步高": "Pure Shifted Chows", "一色三節高": "Pure Shifted Pungs",
@@ -110,6 +111,7 @@ GLOSSARY: dict[str, str] = {
     "飛機帶翅膀": "airplane with wings", "骰子": "dice", "鳥牌": "bird tile", "麻將": "mahjong",
     "點炮": "dealt in",
 }
+# fmt: on
 
 
 # 跑胡子's cards (小 一…十, 大 壹…拾, 王): a run of them is glossed in the project's notation

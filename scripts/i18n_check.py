@@ -10,7 +10,6 @@ Chinese with a gloss: ``地主 (landlord)``). Exit status 1 while English entrie
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import opencc
@@ -18,7 +17,7 @@ import opencc
 ROOT = Path(__file__).resolve().parent.parent
 FIXES = [("暱", "昵"), ("帐号", "账号"), ("帐户", "账户")]  # where OpenCC keeps the Taiwan form
 _convert = opencc.OpenCC("tw2sp").convert
-ENTRY = re.compile(r'((?:^msgid .*\n)(?:^".*\n)*)(^msgstr ""\n)(?!")', re.M)
+ENTRY = re.compile(r'((?:^msgid .*\n)(?:^".*\n)*)(^msgstr ""\n)(?!")', re.MULTILINE)
 
 
 def hans(text: str) -> str:
