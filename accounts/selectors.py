@@ -5,7 +5,7 @@ from __future__ import annotations
 from accounts.levels import level_for_score
 from accounts.models import GameStat
 from games.engine import registry
-from games.selectors import hand_history_for_user
+from games.selectors.hands import hand_history_for_user
 from ledger.selectors import balance_for_user, balance_history_for_user
 
 

@@ -1,8 +1,8 @@
 """Incoming WebSocket frames (客戶端訊息): decode and check them before any service sees them.
 
-One layer for the table socket (``games.consumers``) and 大豐收's socket
-(``games.wheel_consumer``). A frame is refused with ``FrameError`` (a stable code and a message
-for the player; nothing has changed) when it is
+One layer for the table socket (``games.consumers.table``) and 大豐收's socket
+(``games.consumers.dafengshou``). A frame is refused with ``FrameError`` (a stable code and a
+message for the player; nothing has changed) when it is
 
 - not JSON, or JSON nested deeper than ``MAX_DEPTH`` (checked before ``json.loads`` recurses),
 - carrying ``NaN`` / ``Infinity`` / a number that overflows to infinity (``1e400``) or an integer
@@ -35,7 +35,7 @@ MAX_ACTION_ID = 64
 SEQ_RANGE = (-(2**31), 2**31 - 1)  # the client sends -1 before its first snapshot
 
 TABLE_KINDS = frozenset({"move", "resync", "auto", "leave", "counter_buy", "bots"})
-WHEEL_KINDS = frozenset({"bet", "resync", "ping"})
+DAFENGSHOU_KINDS = frozenset({"bet", "resync", "ping"})
 
 _SPECIAL = re.compile(r'[\[\]{}"\\]')
 _DIRTY = re.compile("[\x00\ud800-\udfff]")
@@ -207,7 +207,7 @@ class Bet:
 
 
 def bet_fields(message: dict) -> Bet:
-    """The fields of a wheel ``bet`` frame, checked for type (the service checks the values)."""
+    """The fields of a 大豐收 ``bet`` frame, checked for type (the service checks the values)."""
     obj, amount = message.get("object"), message.get("amount")
     if not isinstance(obj, str) or len(obj) > 32:
         raise _malformed(_("押注的對象不正確"))

@@ -4,6 +4,11 @@ Authoritative state is ``Hand.seed`` + the ``HandEvent`` rows in ``seq`` order; 
 a snapshot cache of the engine state after the last event, written in the same transaction, so
 any process can continue any table. ``Table.seq`` counts every accepted change of the table
 (actions, seats, new hands) and is what clients resynchronise by.
+
+Models ↔ code: ``Table`` / ``Seat`` / ``Hand`` / ``HandEvent`` are written by
+``games.services.{tables, seating, stakes, items}``, ``SeatLease`` by ``services.presence``,
+``HandSeat`` by ``services.settlement``; ``WheelRound`` / ``WheelBet`` / ``WheelWin`` are
+大豐收's (``services.dafengshou``; the names predate it and stay, so no migration).
 """
 
 from __future__ import annotations
@@ -179,6 +184,9 @@ class HandSeat(models.Model):
 
 class WheelRound(models.Model):
     """One room-wide round of 大豐收 (the harvest wheel): the betting window, the spin, the payout.
+
+    The ``Wheel*`` models are 大豐收's (``games.services.dafengshou`` writes them,
+    ``games.selectors.dafengshou`` reads them); they keep their names so no migration is needed.
 
     The row is the round's authority: ``closes_at`` and ``settle_at`` are the stored deadlines
     the clock acts on; ``seed`` stays on the server until the round is settled (only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 
-from games import wheel_selectors
+from games.selectors import dafengshou as dafengshou_selectors
 from games.models import Seat, Table
 from lobby.models import GAME_CHOICES, Room
 
@@ -26,7 +26,7 @@ def room_params(room_id: int) -> dict | None:
     return room.params() if room else None
 
 
-def wheel_room_params(room_id: int) -> dict | None:
+def dafengshou_room_params(room_id: int) -> dict | None:
     """An open 大豐收 room's params (its odds table, chips, limits, clocks), else None."""
     room = Room.objects.filter(pk=room_id, game="dafengshou", is_open=True).first()
     return room.params() if room else None
@@ -50,7 +50,7 @@ def rooms_with_counts() -> list[dict]:
         Table.objects.filter(status=Table.Status.PLAYING, room_id__isnull=False)
         .values("room_id").annotate(n=Count("id")).values_list("room_id", "n")
     )
-    wheels = wheel_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
+    wheels = dafengshou_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
     names = dict(GAME_CHOICES)
     games: dict[str, dict] = {}
     for room in rooms:
@@ -65,7 +65,7 @@ def rooms_with_counts() -> list[dict]:
             # live round's bettor count instead
             live = wheels.get(room.pk)
             entry["wheel"] = {
-                **(wheel_selectors.room_card(room.params()) or {}),
+                **(dafengshou_selectors.room_card(room.params()) or {}),
                 "number": live["number"] if live else None,
                 "phase": live["phase"] if live else None,
                 "bettors": live["bettors"] if live else 0,

@@ -11,8 +11,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from games.engine import registry
+from games.exceptions import SeatUnavailable
 from games.models import Seat, Table
-from games.services import tables
+from games.services import seating
 from lobby.exceptions import RoomUnavailable, TooManyGuesses, UnknownInvite
 from lobby.models import Room
 
@@ -54,7 +55,7 @@ def quick_join(*, user, room_id: int) -> Table:
     if held is not None:
         return held
     params = room.params()
-    tables._check_beans(user, params)
+    seating.beans_check(user, params)
     for _ in range(3):
         candidate = (
             Table.objects.filter(
@@ -64,11 +65,11 @@ def quick_join(*, user, room_id: int) -> Table:
         )
         try:
             with transaction.atomic():  # a table made for a seat we cannot take is undone
-                table = candidate or tables.table_create(
+                table = candidate or seating.table_create(
                     game=room.game, params=params, seat_count=room.seats
                 )
-                tables.seat_take(table_id=table.pk, user=user)
-        except tables.SeatUnavailable:
+                seating.seat_take(table_id=table.pk, user=user)
+        except SeatUnavailable:
             held = _seat_held(user, room)  # our own other request may have seated us
             if held is not None:
                 return held
@@ -87,17 +88,17 @@ def private_create(*, user, room_id: int) -> Table:
     room = _open_room(room_id)
     if Seat.objects.filter(user=user).exists():
         raise RoomUnavailable(gettext_lazy("你已經在另一張牌桌上，請先離開"))
-    tables._check_beans(user, room.params())
+    seating.beans_check(user, room.params())
     with transaction.atomic():
         for _ in range(10):
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
             if not Table.objects.filter(invite_code=code).exists():
                 break
-        table = tables.table_create(
+        table = seating.table_create(
             game=room.game, params=room.params(), seat_count=room.seats, is_private=True,
             owner=user, invite_code=code,
         )
-        tables.seat_take(table_id=table.pk, user=user)
+        seating.seat_take(table_id=table.pk, user=user)
     return table
 
 
@@ -135,8 +136,8 @@ def private_join(*, user, code: str, address: str = "") -> Table:
             cache.incr(key)
         raise UnknownInvite(gettext_lazy("邀請碼不存在或牌桌已關閉"))
     try:
-        tables.seat_take(table_id=table.pk, user=user)
-    except tables.SeatUnavailable as error:
+        seating.seat_take(table_id=table.pk, user=user)
+    except SeatUnavailable as error:
         error.table = table  # the code was right (a full table): he may watch it
         raise
     return table

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
-from games import selectors as game_selectors
+from games.selectors import tables as game_selectors
 from games.exceptions import TableError
 from lobby import selectors, services
 from lobby.exceptions import TooManyGuesses
@@ -31,7 +31,7 @@ def room_list(request):
 def quick_join(request, room_id: int):
     room = selectors.room_get(room_id)
     if room is not None and room.game == "dafengshou":
-        return redirect("games:wheel", room_id=room_id)  # one room-wide round, no tables
+        return redirect("games:dafengshou", room_id=room_id)  # one room-wide round, no tables
     try:
         table = services.quick_join(user=request.user, room_id=room_id)
     except TableError as error:

@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.hans_table import TRAD
 from games.models import Hand, Seat
-from games.services import pot, tables, wheel_rounds
+from games.services import dafengshou, seating, stakes, tables
 from games.terms import is_term
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -135,7 +135,7 @@ def _steps(table_id: int, n: int) -> Hand | None:
         table, hand, state = current_state(table_id)
         if hand is None:
             return None
-        index = min(pot.table_seats(hand, registry.get(hand.game).to_act(state)))
+        index = min(stakes.table_seats(hand, registry.get(hand.game).to_act(state)))
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         tables.due_seat_act(table_id=table_id, seat_index=index)
     return current_state(table_id)[1]
@@ -165,7 +165,7 @@ def test_every_board_in_every_language(game_id, fields, make_user, client, seede
     with django_capture_on_commit_callbacks(execute=True):
         table = lobby_services.quick_join(user=users[0], room_id=room.pk)
         for user in users[1:]:
-            tables.seat_take(table_id=table.pk, user=user)
+            seating.seat_take(table_id=table.pk, user=user)
     Seat.objects.filter(table=table).update(auto=True, connections=1)
     client.force_login(users[0])
     url = f"/games/table/{table.pk}/"
@@ -198,6 +198,6 @@ def test_every_page_in_every_language(make_user, client, room):
     check(client, "/")
     check(client, "/accounts/profile/")
     check(client, f"/games/wheel/{wheel.pk}/")
-    rnd = wheel_rounds.round_enter(room_id=wheel.pk)
+    rnd = dafengshou.round_enter(room_id=wheel.pk)
     check(client, f"/games/wheel/{wheel.pk}/verify/{rnd.number}/", status=404)
     check(client, "/games/table/999999/", status=404)

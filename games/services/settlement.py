@@ -12,7 +12,7 @@ Bean formula (DESIGN §4, 001, 002, RULES-NOTES §2 #12): the engine's result li
 
 So a loser pays X·N + A, a winner gets X·N − A, a player with no payment pays A, and a player
 who both pays and receives (樂清's 花) pays A once. Nobody receives more than was paid. 三張 keeps
-its pot rule (``games/services/pot.py``: A once, from the pot).
+its pot rule (``games/services/stakes.py``: A once, from the pot).
 """
 
 from __future__ import annotations

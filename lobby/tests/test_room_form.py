@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rendering, selectors as game_selectors
+from games import rendering
+from games.selectors import tables as game_selectors
 from games.engine import registry
 from games.models import Hand, Seat, Table
 from games.services import settlement, tables

@@ -14,10 +14,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games import wheel_consumer, wheel_selectors
+from games.consumers import dafengshou as dafengshou_consumer
+from games.selectors import dafengshou as dafengshou_selectors
+from games import realtime
 from games.boards import dafengshou as board
 from games.models import WheelRound
-from games.services import wheel_rounds
+from games.services import dafengshou
 from lobby.models import Room
 
 
@@ -31,15 +33,15 @@ def make_room(**extra) -> Room:
 
 
 def place(room, user, obj="apple", amount=10):
-    rnd = wheel_rounds.round_enter(room_id=room.pk)
-    return wheel_rounds.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
+    rnd = dafengshou.round_enter(room_id=room.pk)
+    return dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
                                   object=obj, amount=amount, action_id=uuid.uuid4().hex)
 
 
 @pytest.fixture
 def published(monkeypatch):
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(wheel_rounds.realtime, "publish",
+    monkeypatch.setattr(dafengshou.realtime, "publish",
                         lambda group, message, **kw: sent.append((group, message)))
     return sent
 
@@ -51,7 +53,7 @@ def test_the_wheel_publishes_through_realtime_after_commit(
     only once the transaction committed."""
     import inspect
 
-    assert "async_to_sync" not in inspect.getsource(wheel_rounds)
+    assert "async_to_sync" not in inspect.getsource(dafengshou)
     room = make_room()
     user = make_user(beans=1000)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -60,7 +62,7 @@ def test_the_wheel_publishes_through_realtime_after_commit(
     for callback in callbacks:
         callback()
     kinds = [m["type"] for _g, m in published]
-    assert kinds.count("wheel.bet") == 1 and "lobby.changed" in kinds
+    assert kinds.count("dafengshou.bet") == 1 and "lobby.changed" in kinds
 
 
 @pytest.mark.django_db
@@ -76,9 +78,9 @@ def test_a_bet_push_carries_only_public_totals_and_the_lobby_hears_first_bets(
         place(room, alice, "rice", 10)
         place(room, bob, "apple", 10)
     rnd = WheelRound.objects.get(room_id=room.pk)
-    bets = [m for g, m in published if m["type"] == "wheel.bet"]
-    assert all(g == wheel_rounds.wheel_group(room.pk) for g, m in published
-               if m["type"] == "wheel.bet")
+    bets = [m for g, m in published if m["type"] == "dafengshou.bet"]
+    assert all(g == realtime.dafengshou_group(room.pk) for g, m in published
+               if m["type"] == "dafengshou.bet")
     assert [m["version"] for m in bets] == [1, 2, 3]
     last = bets[-1]
     assert set(last) == {"type", "room_id", "number", "version", "totals", "round_total",
@@ -101,11 +103,11 @@ def test_a_phase_change_still_pushes_the_whole_board(
     WheelRound.objects.filter(pk=rnd.pk).update(closes_at=timezone.now() - timedelta(1))
     published.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert wheel_rounds.round_close(round_id=rnd.pk)
+        assert dafengshou.round_close(round_id=rnd.pk)
         WheelRound.objects.filter(pk=rnd.pk).update(settle_at=timezone.now() - timedelta(1))
-        assert wheel_rounds.round_settle(round_id=rnd.pk)
+        assert dafengshou.round_settle(round_id=rnd.pk)
     kinds = [m["type"] for _g, m in published]
-    assert kinds == ["wheel.changed", "wheel.changed", "lobby.changed"]
+    assert kinds == ["dafengshou.changed", "dafengshou.changed", "lobby.changed"]
 
 
 def test_the_totals_fragment_is_top_level_swaps_by_id_and_nothing_private():
@@ -129,7 +131,7 @@ def test_the_board_has_the_ids_the_totals_fragment_replaces(make_user):
     room = make_room()
     user = make_user(beans=1000)
     place(room, user, "peach", 100)
-    html = board.render_html(wheel_selectors.wheel_view(room.pk, user))
+    html = board.render_html(dafengshou_selectors.dafengshou_view(room.pk, user))
     for crop in board.CROP_STYLE:
         assert f'id="wheel-total-{crop}"' in html
     assert 'id="wheel-round-total"' in html and 'id="wheel-bettors">1<' in html
@@ -183,7 +185,7 @@ async def test_a_burst_of_bets_reaches_others_as_a_few_totals_frames(make_user):
     seen = await _frames(socks["b"], 1.0)
     elapsed = time.monotonic() - started
     assert seen and all(f["type"] == "totals" for f in seen), [f["type"] for f in seen]
-    assert len(seen) <= elapsed / wheel_consumer.TOTALS_INTERVAL + 2, (len(seen), elapsed)
+    assert len(seen) <= elapsed / dafengshou_consumer.TOTALS_INTERVAL + 2, (len(seen), elapsed)
     assert len(seen) < 20
     assert seen[-1]["totals"]["apple"] == 200 and seen[-1]["round_total"] == 200
     assert seen[-1]["bettors"] == 1 and "seed" not in json.dumps(seen)
@@ -203,12 +205,12 @@ def test_the_spinning_board_names_the_winning_crops_and_my_payout_not_the_seed(m
         place(room, user, crop, 100)
     rnd = WheelRound.objects.get(room_id=room.pk)
     WheelRound.objects.filter(pk=rnd.pk).update(closes_at=timezone.now() - timedelta(1))
-    assert wheel_rounds.round_close(round_id=rnd.pk)
+    assert dafengshou.round_close(round_id=rnd.pk)
     rnd.refresh_from_db()
     config = config_from_params(rnd.params)
     won = payout(config, {"apple": 100, "orange": 100, "rice": 100}, spin(config, rnd.seed))
-    html = board.render_html(wheel_selectors.wheel_view(room.pk, user))
-    ring = {c["cell"]: c for c in wheel_rounds._ruleset().ring(config)}
+    html = board.render_html(dafengshou_selectors.dafengshou_view(room.pk, user))
+    ring = {c["cell"]: c for c in dafengshou._ruleset().ring(config)}
     crops = sorted({ring[c].get("object") for c in rnd.outcome["lit"]} - {None, ""})
     assert f'data-win-objects="{",".join(crops)}"' in html
     assert 'id="wheel-my-round" hidden' in html

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.models import WheelRound, WheelWin
 from games.rules.dafengshou.wheel import OBJECT_IDS, OBJECT_NAMES_ZH, expected_rtp, object_rtp
-from games.services.wheel_rounds import GAME, timings
+from games.services.dafengshou import GAME, timings
 from ledger.selectors import balance_for_user
 
 HISTORY = 10
@@ -53,8 +53,8 @@ def _history(room_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def wheel_view(room_id: int, user) -> dict[str, Any] | None:
-    """Everything the wheel page shows this player, or None if the room never had a round."""
+def dafengshou_view(room_id: int, user) -> dict[str, Any] | None:
+    """Everything the 大豐收 page shows this player, or None if the room never had a round."""
     rnd = WheelRound.objects.filter(room_id=room_id).order_by("-number").first()
     if rnd is None:
         return None
@@ -134,7 +134,7 @@ def room_rtp(room_id: int, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def wheel_round_verify(room_id: int, number: int) -> dict[str, Any] | None:
+def round_verify(room_id: int, number: int) -> dict[str, Any] | None:
     """Re-derive a settled round from its revealed seed (the page's 驗證 link)."""
     from games.engine.chance import seed_commitment
     from games.rules.dafengshou.wheel import lit_cells, spin

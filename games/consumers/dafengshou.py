@@ -1,11 +1,11 @@
-"""大豐收's WebSocket: authenticate, parse, call the wheel service, render. Nothing else.
+"""大豐收's WebSocket: authenticate, parse, call the 大豐收 service, render. Nothing else.
 
 Client → server (JSON, the htmx ws extension's form of it): ``{"kind": "bet", "object":
 "apple", "amount": 100, "round": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
 ``{"kind": "ping"}``. Server → client: the player's whole board as one fragment with a
 top-level id (``#wheel-board``), or JSON with ``?format=json``; errors as ``#wheel-toast``.
-A phase change (``wheel.changed``) and the bettor's own accepted bet push the whole board,
-rendered from the database for this player. Other players' bets (``wheel.bet``) push only
+A phase change (``dafengshou.changed``) and the bettor's own accepted bet push the whole board,
+rendered from the database for this player. Other players' bets (``dafengshou.bet``) push only
 the public totals (``#wheel-total-<crop>``, ``#wheel-round-total``, ``#wheel-bettors``, or
 ``{"type": "totals"}``), rendered from the message with no database read and coalesced to
 at most one frame per ``TOTALS_INTERVAL`` per socket, so a busy room costs each socket a few
@@ -22,18 +22,19 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import frames, wheel_selectors
+from games import frames, realtime
 from games.boards import dafengshou as board
-from games.consumers import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
+from games.consumers.base import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
 from games.engine.errors import IllegalAction
-from games.exceptions import TableError
-from games.services import wheel_rounds
+from games.exceptions import TableError, UnknownDafengshouRoom
+from games.selectors import dafengshou as dafengshou_selectors
+from games.services import dafengshou
 
 TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per socket
 
 
-class WheelConsumer(LimitedJsonConsumer):
-    kinds = frames.WHEEL_KINDS
+class DafengshouConsumer(LimitedJsonConsumer):
+    kinds = frames.DAFENGSHOU_KINDS
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -48,11 +49,11 @@ class WheelConsumer(LimitedJsonConsumer):
         self.totals_task: asyncio.Task | None = None
         self.totals_sent_at = 0.0
         try:
-            await database_sync_to_async(wheel_rounds.round_enter)(room_id=self.room_id)
-        except wheel_rounds.UnknownWheelRoom:
+            await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
+        except UnknownDafengshouRoom:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
-        self.group = wheel_rounds.wheel_group(self.room_id)
+        self.group = realtime.dafengshou_group(self.room_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push(fresh=True)
@@ -72,7 +73,7 @@ class WheelConsumer(LimitedJsonConsumer):
             kind = message.get("kind")
             if kind == "bet":
                 bet = frames.bet_fields(message)
-                await database_sync_to_async(wheel_rounds.bet_place)(
+                await database_sync_to_async(dafengshou.bet_place)(
                     room_id=self.room_id, user=self.user, round_number=bet.round_number,
                     object=bet.object, amount=bet.amount, action_id=bet.action_id,
                 )
@@ -80,7 +81,7 @@ class WheelConsumer(LimitedJsonConsumer):
             elif kind == "resync":
                 await self._push(fresh=True)
             elif kind == "ping":
-                await database_sync_to_async(wheel_rounds.round_enter)(room_id=self.room_id)
+                await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
@@ -92,12 +93,12 @@ class WheelConsumer(LimitedJsonConsumer):
         except Exception as error:  # noqa: BLE001 — see frame_failed
             await self.frame_failed(error)
 
-    async def wheel_changed(self, event: dict) -> None:
+    async def dafengshou_changed(self, event: dict) -> None:
         if getattr(self, "closing", False) or (event["number"], event["version"]) <= self.last:
             return  # already sent a view at least this new
         await self._push()
 
-    async def wheel_bet(self, event: dict) -> None:
+    async def dafengshou_bet(self, event: dict) -> None:
         """Someone's bet: queue the round's public totals; send them at most every interval."""
         if getattr(self, "closing", False):
             return
@@ -151,7 +152,7 @@ class WheelConsumer(LimitedJsonConsumer):
         return key
 
     def _render(self) -> tuple[str | None, tuple[int, int]]:
-        view = wheel_selectors.wheel_view(self.room_id, self.user)
+        view = dafengshou_selectors.dafengshou_view(self.room_id, self.user)
         if view is None:
             return None, (-1, -1)
         key = (view["number"], view["version"])

@@ -1,4 +1,4 @@
-"""歡樂三張 on the live table: the pot, the seat mapping, escapes. Called from ``tables``.
+"""Stakes that move during play (歡樂三張): the pot, the seat mapping, escapes. Used by ``tables``.
 
 Only ``zhajinhua`` tables use this module; every function is a no-op (or the identity) for
 the other games, so ``tables`` can call it unconditionally where noted.
@@ -213,6 +213,6 @@ def escape(table: Table, hand: Hand, seat: Seat) -> bool:
             kind=Transfer.Kind.ESCAPE, reason=f"三張 逃跑 牌局 #{hand.pk}",
             idempotency_key=f"pot:{hand.pk}:escape:{e}",
         )
-    tables._apply(table, hand, seat, {"type": "fold", "escape": True, "penalty": penalty},
+    tables.action_apply(table, hand, seat, {"type": "fold", "escape": True, "penalty": penalty},
                   action_id=None, by="escape")
     return True

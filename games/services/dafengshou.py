@@ -16,9 +16,9 @@ light has stopped on the result; settling opens the next round while anyone is w
   all rooms, and its balance is the room's house result.
 * The seed never leaves the server before the round is settled; only its hash is shown.
 * Fan-out (``games.realtime.publish``, which never blocks this database thread on the
-  channel layer), after commit: a phase change (open, close, settle) sends ``wheel.changed``
+  channel layer), after commit: a phase change (open, close, settle) sends ``dafengshou.changed``
   (room, round number, version) and each socket renders its own player's whole board from
-  the database; a bet sends ``wheel.bet`` carrying only public figures (the per-crop totals,
+  the database; a bet sends ``dafengshou.bet`` carrying only public figures (the per-crop totals,
   the round total and how many players bet), which sockets coalesce into a few small frames
   a second without reading the database. Totals are absolute, so a lost message is repaired
   by the next one, and a lost phase change by the next push or a reconnect. The lobby hears
@@ -43,7 +43,12 @@ from games import realtime
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
-from games.exceptions import DuplicateAction, MalformedMessage, TableError
+from games.exceptions import (
+    DuplicateAction,
+    MalformedMessage,
+    NotEnoughBeans,
+    UnknownDafengshouRoom,
+)
 from games.models import WheelBet, WheelRound, WheelWin
 from games.rules.dafengshou import HOUSE, OBJECTS
 from games.rules.dafengshou.wheel import OBJECT_NAMES_ZH
@@ -51,7 +56,7 @@ from ledger import services as ledger
 from ledger.exceptions import InsufficientBeans
 from ledger.models import Transfer
 
-logger = logging.getLogger("leyou.wheel")
+logger = logging.getLogger("leyou.dafengshou")
 
 GAME = "dafengshou"
 DEFAULT_BET_SECONDS = 15  # the betting window (room extra "bet_seconds")
@@ -63,14 +68,6 @@ MAX_ACTION_ID = 40
 _room_source: Callable[[int], dict | None] | None = None
 
 
-class UnknownWheelRoom(TableError):
-    code = "unknown_room"
-
-
-class NotEnoughBeans(TableError):
-    code = "not_enough_beans"
-
-
 def room_source_set(func: Callable[[int], dict | None]) -> None:
     """Let the lobby supply an open 大豐收 room's live params (games never imports lobby)."""
     global _room_source
@@ -80,7 +77,7 @@ def room_source_set(func: Callable[[int], dict | None]) -> None:
 def _room_params(room_id: int) -> dict:
     params = _room_source(room_id) if _room_source else None
     if params is None or params.get("game") != GAME:
-        raise UnknownWheelRoom(_("沒有這個大豐收場次，或場次暫停開放"))
+        raise UnknownDafengshouRoom(_("沒有這個大豐收場次，或場次暫停開放"))
     return params
 
 
@@ -95,10 +92,6 @@ def timings(params: dict[str, Any]) -> tuple[int, int]:
     return max(3, bet), max(2, spin)
 
 
-def wheel_group(room_id: int) -> str:
-    return f"wheel.{room_id}"
-
-
 def house_account(room_id: int):
     """The room's bank (a system account: it may go below zero on a lucky round)."""
     return ledger.system_account(f"house:wheel:{room_id}")
@@ -106,16 +99,16 @@ def house_account(room_id: int):
 
 def _publish(room_id: int, message: dict[str, Any], *, lobby: bool = False) -> None:
     try:
-        realtime.publish(wheel_group(room_id), message)
+        realtime.publish(realtime.dafengshou_group(room_id), message)
         if lobby:
             realtime.publish(realtime.LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the change is saved; sockets resync on the next push or reconnect
-        logger.exception("wheel broadcast failed for room %s: %s", room_id, message["type"])
+        logger.exception("dafengshou broadcast failed for room %s: %s", room_id, message["type"])
 
 
 def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool = False
                          ) -> None:
-    message = {"type": "wheel.changed", "room_id": room_id, "number": number,
+    message = {"type": "dafengshou.changed", "room_id": room_id, "number": number,
                "version": version}
     # after commit: nobody is told of a spin or a new round that could still roll back
     transaction.on_commit(lambda: _publish(room_id, message, lobby=lobby))
@@ -124,7 +117,7 @@ def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool
 def _bet_broadcast_on_commit(rnd: WheelRound, bettors: int, *, lobby: bool) -> None:
     """Tell the room's sockets the round's new public totals (never who staked what)."""
     message = {
-        "type": "wheel.bet", "room_id": rnd.room_id, "number": rnd.number,
+        "type": "dafengshou.bet", "room_id": rnd.room_id, "number": rnd.number,
         "version": rnd.version, "totals": dict(rnd.totals), "round_total": rnd.staked_total,
         "bettors": bettors,
     }
@@ -155,7 +148,7 @@ def _open(room_id: int, params: dict, number: int, now: datetime, active_until: 
 def round_enter(*, room_id: int) -> WheelRound:
     """Return the room's live round, opening one if none runs; mark the room as watched.
 
-    Raises UnknownWheelRoom for a room that is not an open 大豐收 room (a round already
+    Raises UnknownDafengshouRoom for a room that is not an open 大豐收 room (a round already
     running in a room that was just closed is still returned, so it can finish).
     """
     now = timezone.now()
@@ -333,7 +326,7 @@ def round_settle(*, round_id: int) -> bool:
         if rnd.active_until > now:
             try:
                 params = _room_params(rnd.room_id)
-            except UnknownWheelRoom:
+            except UnknownDafengshouRoom:
                 params = None  # the operator closed the room: no next round
             if params is not None:
                 nxt = _open(rnd.room_id, params, rnd.number + 1, now, rnd.active_until)
@@ -356,5 +349,5 @@ def due_rounds_run(now: datetime | None = None) -> int:
             try:
                 steps += step(round_id=pk)
             except Exception:
-                logger.exception("clock: %s wheel round %s failed", doing, pk)
+                logger.exception("clock: %s dafengshou round %s failed", doing, pk)
     return steps

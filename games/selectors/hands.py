@@ -1,0 +1,69 @@
+"""Reads of finished hands: a player's history, who may replay a hand (回放), its frames."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import registry
+from games.models import Hand, HandEvent, HandSeat
+
+
+def replay_access(user, hand: Hand) -> bool:
+    """Who may replay a finished hand (回放): its players and staff; other logged-in users
+    only for a public table's hand finished ``REPLAY_PUBLIC_AFTER_HOURS`` ago or more.
+
+    A private table's hands stay with their players (and staff) for good.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or any(p.get("user_id") == user.pk for p in hand.players):
+        return True
+    if hand.table.is_private:
+        return False
+    hours = settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"]
+    finished = hand.finished_at or hand.started_at
+    return finished <= timezone.now() - timedelta(hours=hours)
+
+
+def hand_history_for_user(user, limit: int = 20) -> list[HandSeat]:
+    return list(
+        HandSeat.objects.filter(user=user).select_related("hand").order_by("-hand_id")[:limit]
+    )
+
+
+def hand_get_finished(hand_id: int, *, user) -> Hand | None:
+    """The finished hand if ``user`` may replay it (``replay_access``), else None."""
+    hand = (
+        Hand.objects.select_related("table").filter(pk=hand_id)
+        .filter(~Q(status=Hand.Status.PLAYING)).first()
+    )
+    return hand if hand is not None and replay_access(user, hand) else None
+
+
+def hand_replay_frames(hand: Hand) -> list[dict[str, Any]]:
+    """The spectator's view after the deal and after every event, re-derived from seed + log.
+
+    Only finished hands are replayed, so every hand is open (all seats' cards are shown by
+    giving the view of each seat in turn).
+    """
+    ruleset = registry.get(hand.game)
+    config = ruleset.config_from_params(hand.params)
+    state = ruleset.new_game(config, hand.seed, len(hand.players))
+    frames = [{"seq": None, "seat": None, "action": None,
+               "views": [ruleset.view(state, s) for s in range(len(hand.players))]}]
+    for event in HandEvent.objects.filter(hand=hand).order_by("seq"):
+        if event.action.get("type") == "escape":
+            frames.append({"seq": event.seq, "seat": event.seat, "action": event.action,
+                           "views": frames[-1]["views"]})
+            continue
+        ruleset.apply(state, event.seat, event.action)
+        frames.append({
+            "seq": event.seq, "seat": event.seat, "action": event.action,
+            "views": [ruleset.view(state, s) for s in range(len(hand.players))],
+        })
+    return frames
