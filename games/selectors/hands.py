@@ -1,4 +1,7 @@
-"""Reads of finished hands: a player's history, who may replay a hand (回放), its frames."""
+"""Reads of finished hands: a player's history, who may replay a hand (回放).
+
+The replay itself (every step drawn by the game's own board, all hands open) is
+``games.replays``."""
 
 from __future__ import annotations
 
@@ -43,27 +46,3 @@ def hand_get_finished(hand_id: int, *, user) -> Hand | None:
         .filter(~Q(status=Hand.Status.PLAYING)).first()
     )
     return hand if hand is not None and replay_access(user, hand) else None
-
-
-def hand_replay_frames(hand: Hand) -> list[dict[str, Any]]:
-    """The spectator's view after the deal and after every event, re-derived from seed + log.
-
-    Only finished hands are replayed, so every hand is open (all seats' cards are shown by
-    giving the view of each seat in turn).
-    """
-    ruleset = registry.get(hand.game)
-    config = ruleset.config_from_params(hand.params)
-    state = ruleset.new_game(config, hand.seed, len(hand.players))
-    frames = [{"seq": None, "seat": None, "action": None,
-               "views": [ruleset.view(state, s) for s in range(len(hand.players))]}]
-    for event in HandEvent.objects.filter(hand=hand).order_by("seq"):
-        if event.action.get("type") == "escape":
-            frames.append({"seq": event.seq, "seat": event.seat, "action": event.action,
-                           "views": frames[-1]["views"]})
-            continue
-        ruleset.apply(state, event.seat, event.action)
-        frames.append({
-            "seq": event.seq, "seat": event.seat, "action": event.action,
-            "views": [ruleset.view(state, s) for s in range(len(hand.players))],
-        })
-    return frames

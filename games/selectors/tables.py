@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import Hand, Seat, Table
+from games.models import Hand, HandEvent, Seat, Table
 
 
 def seat_index_for_user(table_id: int, user) -> int | None:
@@ -80,7 +80,13 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
 
 def _snapshot_read(table: Table) -> dict[str, Any]:
     seats = list(table.seats.select_related("user").order_by("index"))
-    return snapshot_build(table, seats, table.hands.order_by("-number").first())
+    hand = table.hands.order_by("-number").first()
+    if hand is not None:  # the hand's last move, as the writer of that move pushed it
+        last = (HandEvent.objects.filter(table_id=table.pk, hand_id=hand.pk).order_by("-seq")
+                .values("seat", "action").first())
+        hand.last_move = None if last is None else {"seat": last["seat"],
+                                                    "action": last["action"]}
+    return snapshot_build(table, seats, hand)
 
 
 def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
@@ -117,6 +123,7 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
             "state": hand.state, "result": hand.result, "params": hand.params,
             "players": hand.players, "settled": hand.settled_at is not None,
             "counter_seats": hand.counter_seats,
+            "last": getattr(hand, "last_move", None),  # the move just made (games/fx.py)
         },
     }
 

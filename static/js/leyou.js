@@ -3,7 +3,7 @@
   "use strict";
   // the UI text in the page's language: Django's JavaScript catalog (/jsi18n/, in _base.html)
   // defines gettext; the source text (繁體中文) is shown when it is missing
-  window.t = (s) => (window.gettext ? window.gettext(s) : s);
+  if (!window.t) window.t = (s) => (window.gettext ? window.gettext(s) : s);
   window.Leyou = {
     $: (sel, root) => (root || document).querySelector(sel),
     $$: (sel, root) => Array.from((root || document).querySelectorAll(sel)),
@@ -34,7 +34,8 @@
         if (!c) return;
         c.className = "conn down";
         c.textContent = code === 1008 ? t("訊息太頻繁，連線已中斷，請重新整理") :
-          code === 4401 ? t("請先登入") : code === 4404 ? unknownText : t("重新連線中…");
+          code === 4401 ? t("請先登入") : code === 4404 ? unknownText :
+          code === 4403 ? t("這桌有玩家不允許觀戰") : t("重新連線中…");
       });
     },
   };
