@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.hans_table import TRAD
 from games.models import Hand, Seat
-from games.services import dafengshou, seating, stakes, tables
+from games.services import dafengshou, seating, tables
 from games.terms import is_term
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -135,7 +135,7 @@ def _steps(table_id: int, n: int) -> Hand | None:
         table, hand, state = current_state(table_id)
         if hand is None:
             return None
-        index = min(stakes.table_seats(hand, registry.get(hand.game).to_act(state)))
+        index = min(tables.table_seats(hand, registry.get(hand.game).to_act(state)))
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         tables.due_seat_act(table_id=table_id, seat_index=index)
     return current_state(table_id)[1]
