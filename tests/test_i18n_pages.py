@@ -184,8 +184,9 @@ def test_every_board_in_every_language(game_id, fields, make_user, client, seede
 
 
 def test_every_page_in_every_language(make_user, client, room):
-    """The lobby (signed out and in), login, register, profile, 大豐收 and its check page, and
-    a 404 show no untranslated text in any of the three languages."""
+    """The lobby (signed out and in), login, register, profile, another player's page, the
+    leaderboard, 大豐收 and its check page, and a 404 show no untranslated text in any of the
+    three languages."""
     wheel = Room.objects.create(
         name="wheel", game="dafengshou", seats=1, base_score=1, factor=1, min_beans=0,
         extra={"bet_seconds": 12, "chips": [10, 100, 1000, 10000], "player_limit": 100000,
@@ -194,9 +195,12 @@ def test_every_page_in_every_language(make_user, client, room):
     Room.objects.filter(pk=room.pk).update(name="room")
     for url in ("/", "/accounts/login/", "/accounts/register/"):
         check(client, url)
+    other = make_user(beans=5000, name="otheruser")
     client.force_login(make_user(beans=5000, name="pageuser"))
     check(client, "/")
     check(client, "/accounts/profile/")
+    check(client, f"/accounts/u/{other.pk}/")
+    check(client, "/leaderboard/")
     check(client, f"/games/wheel/{wheel.pk}/")
     rnd = dafengshou.round_enter(room_id=wheel.pk)
     check(client, f"/games/wheel/{wheel.pk}/verify/{rnd.number}/", status=404)
