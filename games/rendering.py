@@ -37,7 +37,7 @@ def _base_label(game: str) -> str | None:
     try:
         return registry.get(game).base_label
     except KeyError:
-        return "底分"
+        return "底分"  # a game term: shown through games.terms.term
 
 
 def viewer_model(

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from ledger.exceptions import InsufficientBeans, ReliefNotAvailable, UnbalancedTransfer
 from ledger.models import Account, EconomySettings, Transfer
@@ -126,7 +128,9 @@ def relief_claim(user: Any) -> Transfer:
     economy = EconomySettings.current()
     account = account_for_user(user)
     if account.balance >= economy.relief_threshold:
-        raise ReliefNotAvailable(f"救濟只給歡樂豆少於 {economy.relief_threshold} 的玩家")
+        raise ReliefNotAvailable(format_lazy(
+            gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
+            relief_threshold=economy.relief_threshold))
     today = timezone.localdate().isoformat()
     for n in range(1, economy.relief_per_day + 1):
         key = f"relief:{user.pk}:{today}:{n}"
@@ -140,7 +144,9 @@ def relief_claim(user: Any) -> Transfer:
                 reason="每日救濟",
                 idempotency_key=key,
             )
-    raise ReliefNotAvailable(f"今天的救濟已領 {economy.relief_per_day} 次")
+    raise ReliefNotAvailable(format_lazy(
+        gettext_lazy("今天的救濟已領 {relief_per_day} 次"),
+        relief_per_day=economy.relief_per_day))
 
 
 def staff_grant(*, staff: Any, user: Any, amount: int, reason: str, correction: bool = False) -> Transfer:
@@ -149,7 +155,9 @@ def staff_grant(*, staff: Any, user: Any, amount: int, reason: str, correction: 
         raise UnbalancedTransfer("a staff transfer needs a reason")
     if amount == 0 or (amount < 0 and not correction):
         # a zero amount would record an empty transfer; taking beans away is a correction
-        raise UnbalancedTransfer("贈送須為正數；扣除請用更正" if amount else "金額不能為 0")
+        raise UnbalancedTransfer(
+            gettext_lazy("贈送須為正數；扣除請用更正") if amount else gettext_lazy("金額不能為 0")
+        )
     kind = Transfer.Kind.STAFF_CORRECTION if correction else Transfer.Kind.STAFF_GRANT
     return transfer_create(
         postings=[(system_account(MINT), -amount), (account_for_user(user), amount)],

@@ -15,6 +15,8 @@ import json
 
 from channels.consumer import get_handler_name
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import frames, presence_server, realtime, rendering
 from games.consumers.base import (
@@ -160,9 +162,9 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
-            await self.send_error(str(error.code), error.message)
+            await self.send_error(str(error.code), self.illegal_worded(error))
         except (TypeError, ValueError):
-            await self.send_error("malformed", "訊息格式不正確")
+            await self.send_error("malformed", _("訊息格式不正確"))
         except StaleSeq as error:
             await self.send_error(error.code, error.message)
             if error.seq is not None:  # this process's snapshot will do if it is that new
@@ -222,9 +224,11 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             return None, -1
         if self.as_json:
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
-        return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
+        with translation.override(self.language):  # each socket renders in its player's language
+            return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
 
-    async def send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: object) -> None:
+        message = self.worded(message)
         if self.as_json:
             await self.send(text_data=json.dumps({"type": "error", "code": code,
                                                   "message": message}, ensure_ascii=False))

@@ -66,7 +66,7 @@
     const lit = (b.dataset.lit || "").split(",").filter(Boolean);
     cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
     const text = $("#wheel-result-text");
-    if (text && !text.textContent && b.dataset.resultName) text.textContent = "開獎：" + b.dataset.resultName;
+    if (text && !text.textContent && b.dataset.resultName) text.textContent = t("開獎：") + b.dataset.resultName;
     const won = (b.dataset.winObjects || "").split(",").filter(Boolean);
     $$(".bet-obj", b).forEach((o) => o.classList.toggle("won", won.includes(o.dataset.object)));
     const mine = $("#wheel-my-round");
@@ -84,11 +84,11 @@
     }
     const verify = e.target.closest(".verify-hash");
     if (verify) {
-      if (!(window.crypto && crypto.subtle)) { toast("此瀏覽器無法計算 sha256，請用「重算」", true); return; }
+      if (!(window.crypto && crypto.subtle)) { toast(t("此瀏覽器無法計算 sha256，請用「重算」"), true); return; }
       crypto.subtle.digest("SHA-256", new TextEncoder().encode(verify.dataset.seed)).then((buf) => {
         const hex = Array.from(new Uint8Array(buf)).map((x) => x.toString(16).padStart(2, "0")).join("");
         const ok = hex === verify.dataset.hash;
-        verify.textContent = ok ? "雜湊相符 ✓" : "雜湊不符 ✗";
+        verify.textContent = ok ? t("雜湊相符 ✓") : t("雜湊不符 ✗");
         verify.classList.toggle("ok", ok);
       });
     }
@@ -98,7 +98,7 @@
     const p = e.detail.parameters;
     if (p.kind !== "bet") return;
     const b = board();
-    if (!b || b.dataset.phase !== "betting") { toast("本局已停止押注", true); e.preventDefault(); return; }
+    if (!b || b.dataset.phase !== "betting") { toast(t("本局已停止押注"), true); e.preventDefault(); return; }
     p.amount = chip;
     p.round = parseInt(b.dataset.number, 10);
     p.action_id = newId();
@@ -108,7 +108,7 @@
     const t = $("#wheel-toast");
     if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
   });
-  window.Leyou.watchConnection("場次不存在或暫停開放", (e) => {
+  window.Leyou.watchConnection(t("場次不存在或暫停開放"), (e) => {
     socket = e.detail && e.detail.socketWrapper;
   });
   // keep the room's rounds coming while this page is open

@@ -1,7 +1,8 @@
 // Shared by the table and wheel pages: DOM shorthands, client action ids and the toast.
 (function () {
   "use strict";
-  // a UI string in the page's language (Django's JavaScript catalog, once it is loaded)
+  // the UI text in the page's language: Django's JavaScript catalog (/jsi18n/, in _base.html)
+  // defines gettext; the source text (繁體中文) is shown when it is missing
   if (!window.t) window.t = (s) => (window.gettext ? window.gettext(s) : s);
   window.Leyou = {
     $: (sel, root) => (root || document).querySelector(sel),
@@ -32,9 +33,9 @@
         const code = e.detail && e.detail.event ? e.detail.event.code : 0;
         if (!c) return;
         c.className = "conn down";
-        c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-          code === 4401 ? "請先登入" : code === 4404 ? unknownText :
-          code === 4403 ? window.t("這桌有玩家不允許觀戰") : "重新連線中…";
+        c.textContent = code === 1008 ? t("訊息太頻繁，連線已中斷，請重新整理") :
+          code === 4401 ? t("請先登入") : code === 4404 ? unknownText :
+          code === 4403 ? t("這桌有玩家不允許觀戰") : t("重新連線中…");
       });
     },
   };

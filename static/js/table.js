@@ -67,7 +67,7 @@
   document.addEventListener("click", (e) => {
     if (!e.target.closest("[data-hint]")) return;
     const hints = JSON.parse(board().dataset.hints || "[]");
-    if (!hints.length) { toast("沒有能大過上家的牌", false); return; }
+    if (!hints.length) { toast(t("沒有能大過上家的牌"), false); return; }
     hintIndex = (hintIndex + 1) % hints.length;
     const want = hints[hintIndex].split("/")[0].split("");
     $$("#my-hand .card").forEach((c) => setSelected(c, false));
@@ -90,7 +90,7 @@
       p.action_id = newId();
       if (p.action && p.action.type === "play" && !p.action.cards) {
         const cards = selectedRanks();
-        if (!cards) { toast("請先選擇要出的牌", true); e.preventDefault(); return; }
+        if (!cards) { toast(t("請先選擇要出的牌"), true); e.preventDefault(); return; }
         // 癩子場: the same cards may be read several ways; let the player choose the reading
         const sorted = (x) => x.split("").sort().join("");
         const readings = JSON.parse(board().dataset.hints || "[]")
@@ -112,11 +112,11 @@
   function showReadings(cards, readings) {
     const picker = $("#reading-picker");
     if (!picker) return;
-    picker.innerHTML = "<span>癩子當作：</span>";
+    picker.innerHTML = "<span>" + t("癩子當作：") + "</span>";
     readings.forEach((reading) => {
       const btn = document.createElement("button");
       btn.className = "btn btn-small";
-      btn.textContent = reading === null ? "原牌 " + cards : reading;
+      btn.textContent = reading === null ? t("原牌") + " " + cards : reading;
       const action = { type: "play", cards: cards };
       if (reading !== null) action.as = reading;
       btn.setAttribute("ws-send", "");
@@ -137,6 +137,6 @@
     const t = $("#toast");
     if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
   });
-  window.Leyou.watchConnection("牌桌不存在");
+  window.Leyou.watchConnection(t("牌桌不存在"));
   document.addEventListener("DOMContentLoaded", syncFromBoard);
 })();

@@ -349,7 +349,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         self._need_phase(st, "bidding")
         call = self._flag(action, "call")
         if st.variant == "menzhua" and not st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first")
+            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first",
+                                {"reason": "menzhua_first"})
         if call:
             st.bids[seat] = "叫地主"
             st.caller = seat
@@ -410,7 +411,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.variant != "menzhua":
             raise IllegalAction(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
         if st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "already looked")
+            raise IllegalAction(ErrorCode.ILLEGAL, "already looked",
+                                {"reason": "already_looked"})
         st.looked[seat] = True
         st.bids[seat] = "看牌"
         return [Event("look", {"seat": seat})]
@@ -519,7 +521,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         except (ValueError, KeyError):
             raise IllegalAction(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
         if not _held(st.hands[seat], cards):
-            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}",
+                                {"cards": cards})
         if read != cards and st.laizi is None:
             raise IllegalAction(
                 ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is"
@@ -531,17 +534,21 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             if len({p.reading for p in options}) > 1:
                 raise IllegalAction(ErrorCode.ILLEGAL,
                                     f"{cards} reads several ways; say which with 'as' "
-                                    f"({', '.join(sorted({p.reading for p in options}))})")
+                                    f"({', '.join(sorted({p.reading for p in options}))})",
+                                    {"reason": "ambiguous_laizi"})
         if not options:
             if read != cards:
-                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}")
-            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type")
+                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}",
+                                    {"cards": read})
+            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type",
+                                {"cards": cards})
         if last is None:
             return options[0]
         beating = [p for p in options if p.beats(last)]
         if not beating:
             raise IllegalAction(ErrorCode.DOES_NOT_BEAT,
-                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}")
+                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}",
+                                {"cards": cards})
         return max(beating, key=lambda p: (p.tier, p.rank))
 
     def _act_play(self, st: State, seat: int, action: Action) -> list[Event]:

@@ -171,7 +171,8 @@ class YongzhouRuleset(MahjongRuleset):
         claim = state.claim or {}
         if action["type"] == "hu" and claim["tile"] in state.vars["lou_hu"][seat]:
             raise IllegalAction(ErrorCode.NOT_ALLOWED, f"漏胡: {claim['tile']} was passed; no 胡 "
-                                "on it until this seat 動牌 (碰/上/杠/摸)")
+                                "on it until this seat 動牌 (碰/上/杠/摸)",
+                                {"reason": "passed_win"})
         super()._explain_bad_claim(state, seat, action, options)
 
     def _draw(self, state: State, seat: int, *, back: bool) -> list[Event]:
