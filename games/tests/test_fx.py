@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from games import realtime, rendering, selectors
+from games import realtime, rendering
+from games.selectors import tables as selectors
 from games.fx import board_fx
 from games.models import Seat
 from games.tests.replay_hands import GAMES, IDS, room_for
