@@ -12,9 +12,9 @@ import re
 import pytest
 
 from games import realtime, rendering
-from games.selectors import tables as selectors
 from games.fx import board_fx
 from games.models import Seat
+from games.selectors import tables as selectors
 from games.tests.replay_hands import GAMES, IDS, room_for
 from games.tests.test_tables_service import _play_out
 from lobby import services as lobby_services
