@@ -8,12 +8,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-from games import rendering, replays
+from games import chat_rendering, rendering, replays
 from games.boards import dafengshou as dafengshou_board
 from games.engine import registry
 from games.exceptions import UnknownDafengshouRoom
+from games.selectors import chat as chat_selectors
 from games.selectors import dafengshou as dafengshou_selectors
 from games.selectors import hands as hand_selectors
+from games.selectors import spectating
 from games.selectors import tables as table_selectors
 from games.services import dafengshou
 
@@ -24,15 +26,29 @@ def table_page(request, table_id: int):
     access = table_selectors.table_access_by_id(user=request.user, table_id=table_id, codes=codes)
     if access is None:
         raise Http404("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）")
-    snapshot = table_selectors.table_snapshot(table_id)
+    if access == table_selectors.WATCHER and not spectating.watching_allowed(table_id):
+        return render(request, "games/watch_refused.html", {"title": "觀戰"}, status=403)
+    seat = table_selectors.seat_index_for_user(table_id, request.user)
+    # a watcher of a bean room sees the table late (games.selectors.spectating)
+    snapshot = (table_selectors.table_snapshot(table_id) if seat is not None
+                else spectating.spectator_snapshot(table_id)[0])
     if snapshot is None:
         raise Http404("沒有這張牌桌")
-    seat = table_selectors.seat_index_for_user(table_id, request.user)
     board = rendering.render_html(snapshot, seat, request.user)
+    table = snapshot["table"]
+    chat_bar = chat_rendering.bar_context(
+        game=table["game"], is_private=table["is_private"],
+        watchers=spectating.watchers_count(table_id),
+        muted=chat_selectors.muted_users_for(request.user.pk),
+        allow=spectating.watch_preference(request.user),
+        delay=spectating.spectator_delay(table["params"] or {}) if seat is None else (0, 0),
+        can_speak=seat is not None,
+    )
     return render(request, "games/table.html", {
         "table_id": table_id,
         "title": registry.get(snapshot["table"]["game"]).title,
         "board_html": mark_safe(board),
+        **chat_bar,
     })
 
 

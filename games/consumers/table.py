@@ -2,7 +2,8 @@
 
 Client → server frames are JSON (the htmx ws extension's form of them):
 ``{"kind": "move", "action": {...}, "seq": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
-``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``.
+``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``; chat and
+spectator frames (``chat``, ``mute``, ``watching``) go to ``games.consumers.chat``.
 Server → client frames are HTML fragments with top-level ids (swapped out of band by htmx), or
 JSON (``?format=json``, for scripted clients and benchmarks) — both rendered from the same
 per-seat view. Every push carries the table's ``seq``.
@@ -24,10 +25,11 @@ from games.consumers.base import (
     TokenBucket,
     db,
 )
+from games.consumers.chat import CHAT_KINDS, ChatSpectatorMixin  # chat and spectators
 from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
 from games.selectors import tables as table_selectors
-from games.services import items, presence, seating, tables
+from games.services import items, presence, seating, spectators, tables
 
 
 def _access(scope: dict, user, table_id: int) -> str | None:
@@ -37,7 +39,7 @@ def _access(scope: dict, user, table_id: int) -> str | None:
     return table_selectors.table_access_by_id(user=user, table_id=table_id, codes=codes)
 
 
-class TableConsumer(LimitedJsonConsumer):
+class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
 
     async def dispatch(self, message: dict) -> None:
@@ -72,10 +74,18 @@ class TableConsumer(LimitedJsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
-        if await db(_access)(self.scope, self.user, self.table_id) is None:
+        access = await db(_access)(self.scope, self.user, self.table_id)
+        if access is None:
             await self.close(code=CLOSE_UNKNOWN_TABLE)  # a private table is not shown to be there
             return
         self.limits_set()
+        # chat and spectators: a watcher is refused while a seated player disallows watching
+        self.chat_init(access)
+        may_watch, self.late, self.hidden = await db(self.watch_terms)()
+        if not may_watch:
+            await self.accept()
+            await self.watching_refuse()
+            return
         self.last_seq = -1
         self.lease_key = presence.lease_key_new()
         try:
@@ -100,6 +110,7 @@ class TableConsumer(LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
+        await db(spectators.watchers_announce)(table_id=self.table_id)  # chat and spectators
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
@@ -109,6 +120,8 @@ class TableConsumer(LimitedJsonConsumer):
             await db(presence.connection_close)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
+            self.chat_stop()  # chat and spectators
+            await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
@@ -140,6 +153,8 @@ class TableConsumer(LimitedJsonConsumer):
                 await db(seating.bots_fill)(
                     table_id=self.table_id, by_user=self.user
                 )
+            elif kind in CHAT_KINDS:  # chat and spectators (games.consumers.chat)
+                await self.chat_receive(kind, message)
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
@@ -158,7 +173,12 @@ class TableConsumer(LimitedJsonConsumer):
             await self.frame_failed(error)
 
     async def table_changed(self, event: dict) -> None:
-        if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
+        if getattr(self, "closing", False):
+            return
+        if self.late:  # chat and spectators: a watcher of a bean room sees the table late
+            await self.watcher_push()
+            return
+        if event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
         encoded = event.get("snapshot")
         if encoded is None:  # a broadcast without its snapshot: read the table
@@ -173,6 +193,9 @@ class TableConsumer(LimitedJsonConsumer):
             await self.send(text_data=frame)
 
     async def _push_snapshot(self, *, at_least: int = -1, fresh: bool = False) -> None:
+        if self.late:  # chat and spectators: a watcher of a bean room sees the table late
+            await self.watcher_push()
+            return
         cached = None if fresh else table_selectors.table_snapshot_in_cache(self.table_id, at_least)
         if cached is not None:  # this process already holds a snapshot that new
             frame, seq = self._render_snapshot(cached)
@@ -193,6 +216,8 @@ class TableConsumer(LimitedJsonConsumer):
         if snapshot is None:
             return None, -1
         seat = table_selectors.seat_in_snapshot(snapshot, self.user.pk)
+        if not self.watcher_seen(snapshot, seat):  # chat and spectators: a late watcher
+            return None, -1
         if self.as_json:
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
         return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]

@@ -52,7 +52,6 @@ from games.rules.dafengshou import HOUSE, OBJECTS
 from games.rules.dafengshou.wheel import OBJECT_NAMES_ZH
 from ledger import services as ledger
 from ledger.exceptions import InsufficientBeans
-from ledger.models import Transfer
 
 logger = logging.getLogger("leyou.dafengshou")
 
@@ -227,7 +226,7 @@ def bet_place(
             ledger.transfer_create(
                 postings=[(ledger.account_for_user(user), -amount),
                           (house_account(room_id), amount)],
-                kind=Transfer.Kind.STAKE,
+                kind=ledger.TransferKind.STAKE,
                 reason=f"大豐收 第{rnd.number}局 押{OBJECT_NAMES_ZH[object]} {amount}",
                 idempotency_key=f"wheel:{rnd.pk}:bet:{user.pk}:{action_id}",
             )
@@ -283,14 +282,14 @@ def round_close(*, round_id: int) -> bool:
     return True
 
 
-def win_pay(win: WheelWin, rnd: WheelRound) -> Transfer | None:
+def win_pay(win: WheelWin, rnd: WheelRound) -> Any:
     """派彩: pay one player's win of a round; the key (round, player) makes it at most once."""
     if win.payout <= 0:
         return None
     return ledger.transfer_create(
         postings=[(house_account(rnd.room_id), -win.payout),
                   (ledger.account_for_user_id(win.user_id), win.payout)],
-        kind=Transfer.Kind.PAYOUT,
+        kind=ledger.TransferKind.PAYOUT,
         reason=f"大豐收 第{rnd.number}局 派彩",
         idempotency_key=f"wheel:{rnd.pk}:payout:{win.user_id}",
     )

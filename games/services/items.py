@@ -12,7 +12,6 @@ def counter_buy(*, table_id: int, user) -> None:
     """Buy the 記牌器 for this hand through the ledger (once per seat and hand)."""
     from ledger import services as ledger
     from ledger.exceptions import InsufficientBeans
-    from ledger.models import Transfer
 
     with transaction.atomic():
         table = tables.table_lock(table_id)
@@ -29,7 +28,7 @@ def counter_buy(*, table_id: int, user) -> None:
             ledger.transfer_create(
                 postings=[(ledger.account_for_user(user), -price),
                           (ledger.system_account(ledger.SHOP), price)],
-                kind=Transfer.Kind.PURCHASE, reason=f"記牌器 牌局 #{hand.pk}",
+                kind=ledger.TransferKind.PURCHASE, reason=f"記牌器 牌局 #{hand.pk}",
                 idempotency_key=f"counter:{hand.pk}:{seat.index}",
             )
         except InsufficientBeans:

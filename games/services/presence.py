@@ -163,7 +163,7 @@ def leases_by_process() -> dict[str, int]:
 
 def grace_expire(*, table_id: int, seat_index: int) -> bool:
     """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
-    from games.services import stakes, tables
+    from games.services import tables
 
     with transaction.atomic():
         table = tables.table_lock(table_id)
@@ -176,12 +176,9 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         if timezone.now() - seat.disconnected_at < limit:
             return False
         hand = tables.hand_current(table)
-        if hand is not None and stakes.is_pot_game(hand.game):
-            stakes.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
-        elif hand is not None:
-            tables.hand_escape(table, hand, seat)
-        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
-        seat.disconnected_at = None
+        if hand is not None:
+            tables.hand_escape(table, hand, seat)  # as the game's table_type.escape says
+        tables.seat_vacate(seat)
         seat.save()
         tables.seq_bump(table)
         tables.table_close_if_empty(table)

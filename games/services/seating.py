@@ -11,9 +11,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine import registry
+from games.engine.table_type import Seating
 from games.exceptions import BeansOutOfRange, SeatUnavailable
 from games.models import Seat, Table
-from games.services import stakes
 from games.services import tables
 from ledger import selectors as ledger_selectors
 
@@ -59,8 +60,7 @@ def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
         seat = free.order_by("index").first()
         if seat is None:
             raise SeatUnavailable("牌桌已滿")
-        seat.user, seat.is_bot, seat.auto, seat.ready = user, bool(user.is_bot), False, True
-        seat.timeouts, seat.disconnected_at = 0, None
+        tables.seat_vacate(seat, user=user)
         seat.save()
         tables.seq_bump(table)
         if not table.is_private and table.fill_deadline is None and not user.is_bot:
@@ -88,11 +88,10 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
             return 0
         filled = 0
         free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
-        if stakes.is_pot_game(table.game) and by_user is None:
-            free = free[: stakes.bots_wanted(table, free.count())]  # 三張: up to the room's minimum
+        if by_user is None and registry.get(table.game).table_type.seating is Seating.OPEN:
+            free = free[: _bots_wanted(table, free.count())]  # the clock: up to the minimum
         for seat in free:
-            seat.user = bot_user_for_seat(table.params)
-            seat.is_bot, seat.auto, seat.ready = True, False, True
+            tables.seat_vacate(seat, user=bot_user_for_seat(table.params))
             seat.save()
             filled += 1
         table.fill_deadline = None
@@ -103,20 +102,20 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     return filled
 
 
+def _bots_wanted(table: Table, free: int) -> int:
+    """OPEN seating: how many empty seats the clock fills with bots (up to the room's minimum)."""
+    seated = table.seats.filter(user__isnull=False).count()
+    return max(0, min(free, tables.min_players(table) - seated))
+
+
 def seat_leave(*, table_id: int, user) -> bool:
     """Leave the table. Leaving during a hand is an escape (逃跑): returns True then."""
     with transaction.atomic():
         table = tables.table_lock(table_id)
         seat = tables.seat_get(table, user)
         hand = tables.hand_current(table)
-        escaped = False
-        if hand is not None and stakes.is_pot_game(hand.game):
-            escaped = stakes.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
-        elif hand is not None:
-            tables.hand_escape(table, hand, seat)
-            escaped = True
-        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
-        seat.connections, seat.ready = 0, False
+        escaped = hand is not None and tables.hand_escape(table, hand, seat)
+        tables.seat_vacate(seat)
         seat.save()
         tables.seq_bump(table)
         tables.table_close_if_empty(table)
@@ -144,8 +143,7 @@ def table_tick(*, table_id: int) -> None:
                 gone = seat.connections == 0 and not seat.is_bot
                 if gone or not _beans_ok(seat, table.params):
                     # a player who left after a hand (or can no longer afford the room) stands up
-                    seat.user, seat.is_bot, seat.auto, seat.ready = None, False, False, False
-                    seat.disconnected_at = None
+                    tables.seat_vacate(seat)
                     seat.save()
             tables.seq_bump(table)
             if table.seats.filter(user__isnull=True).exists():

@@ -1,8 +1,11 @@
 """The live table's hand flow: locking, the deal, moves, turn clocks, 托管, the end and escape.
 
-Seats are taken and left in ``seating``, presence (在線) is ``presence``, 三張's stakes during
-play are ``stakes``, the 記牌器 is ``items``; they all write through the helpers here
-(``table_lock``, ``seq_bump``, ``table_notify`` …) so that there is one way to change a table.
+Seats are taken and left in ``seating``, presence (在線) is ``presence``, stakes that move
+during play are ``stakes``, the 記牌器 is ``items``; they all write through the helpers here
+(``table_lock``, ``seq_bump``, ``table_notify``, ``seat_vacate`` …) so that there is one way to
+change a table. No game is named here: what differs between games (how seats are dealt,
+whether stakes move during play, what an escape does, who deals next, how beans follow from
+the result) is the ruleset's ``table_type`` (``games/engine/table_type.py``).
 
 One writer per table: every write locks the table row (``select_for_update``) inside one
 transaction; on SQLite the IMMEDIATE transaction mode serialises writers the same way. An
@@ -13,6 +16,7 @@ transaction; only after commit is anyone told (``realtime.table_changed``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -22,19 +26,17 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import frames, realtime
-from games.services import stakes
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.table_type import Dealer, Escape, Seating, Settlement
 from games.exceptions import DuplicateAction, NoHand, NotSeated, StaleSeq, UnknownTable
 from games.models import Hand, HandEvent, Seat, Table
+from games.services import stakes
 from ledger import selectors as ledger_selectors
 
 logger = logging.getLogger("leyou.tables")
 
-# Phases in which every seat decides at once and the clock is short (seconds).
-SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
-DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
 BETWEEN_HANDS_SECONDS = 8
 MAX_ACTION_ID = 64
 
@@ -128,13 +130,30 @@ def seat_get(table: Table, user) -> Seat:
     return seat
 
 
+# What an empty seat holds. Every path that empties a seat (leave, escape, standing up between
+# hands, closing the table) or gives it to someone starts from this, so none leaves a field of
+# the previous sitter behind (his 托管, missed turns, sockets, clock).
+SEAT_EMPTY: dict[str, Any] = {
+    "user": None, "is_bot": False, "auto": False, "ready": False, "timeouts": 0,
+    "connections": 0, "disconnected_at": None, "deadline": None, "deadline_seq": None,
+}
+
+
+def seat_vacate(seat: Seat, *, user: Any = None) -> None:
+    """Empty the seat (not saved), or, with ``user``, give it to him ready to play."""
+    for name, value in SEAT_EMPTY.items():
+        setattr(seat, name, value)
+    if user is not None:
+        seat.user, seat.is_bot, seat.ready = user, bool(user.is_bot), True
+
+
 def table_close_if_empty(table: Table) -> None:
     """A table with no human left closes; its bots go home."""
     if table.seats.filter(user__isnull=False, is_bot=False).exists():
         return
     if hand_current(table) is not None:
         return
-    table.seats.update(user=None, is_bot=False, deadline=None, auto=False)
+    table.seats.update(**SEAT_EMPTY)
     table.status = Table.Status.CLOSED
     table.fill_deadline = None
     table.next_hand_at = None
@@ -152,7 +171,7 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         hand = hand_current(table)
         if hand is not None:
             state = registry.get(hand.game).state_from_json(hand.state)
-            if seat.index in stakes.table_seats(hand, registry.get(hand.game).to_act(state)):
+            if seat.index in table_seats(hand, registry.get(hand.game).to_act(state)):
                 seat.deadline = _deadline_for(seat, table, state)
         seat.save()
         seq_bump(table)
@@ -189,12 +208,53 @@ def table_notify(table: Table, *, lobby: bool = False, hand: Hand | None = None)
     )
 
 
+# --- the seat map: engine seat e ↔ table seat Hand.players[e]["table_seat"] ---------------
+# With FIXED seating every seat is dealt in and e is the table seat; with OPEN seating a hand
+# is dealt to the seated players only, packed in table order, and a player who sat down during
+# the hand has no engine seat in it.
+
+
+def min_players(table: Table) -> int:
+    """OPEN seating: how many seated players a hand needs (the room's ``min_players``)."""
+    least = registry.get(table.game).min_seats
+    try:
+        return max(least, int(table.params.get("min_players") or least))
+    except (TypeError, ValueError):
+        return least
+
+
+def engine_seat(hand: Hand, seat: Seat) -> int | None:
+    """The seat's index in the hand's engine state (None: not dealt in this hand)."""
+    for e, player in enumerate(hand.players):
+        if player.get("table_seat", e) == seat.index and player.get("user_id") == seat.user_id:
+            return e
+    return None
+
+
+def table_seats(hand: Hand | dict[str, Any], engine_seats: Iterable[int]) -> frozenset[int]:
+    """Engine seats → table seat indices."""
+    players = hand["players"] if isinstance(hand, dict) else hand.players
+    return frozenset(players[e].get("table_seat", e) for e in engine_seats)
+
+
+def table_seat(hand: Hand, e: int) -> int:
+    return int(hand.players[e].get("table_seat", e))
+
+
+def _dealer_engine_seat(seats: list[Seat], table_dealer: int) -> int:
+    """The engine index of the table's dealer seat, or of the last dealt seat before it."""
+    before = [e for e, s in enumerate(seats) if s.index <= table_dealer]
+    return before[-1] if before else len(seats) - 1
+
+
 def hand_start_if_ready(table: Table) -> Hand | None:
+    """Deal a hand if the table's seating allows it (``table_type.seating``)."""
     seats = list(table.seats.select_related("user").order_by("index"))
-    if stakes.is_pot_game(table.game):
-        if not stakes.ready_to_start(table, seats):  # 三張: 2–6 seats, the room's minimum
+    seated = [seat for seat in seats if seat.user_id is not None]
+    if registry.get(table.game).table_type.seating is Seating.OPEN:
+        if len(seated) < min_players(table):
             return None
-    elif any(seat.user_id is None for seat in seats):
+    elif len(seated) < len(seats):
         return None
     if hand_current(table) is not None:
         return None
@@ -203,7 +263,7 @@ def hand_start_if_ready(table: Table) -> Hand | None:
     return _hand_start(table, seats)
 
 
-def _hand_start(table: Table, seats: list[Seat]) -> Hand:
+def _hand_start(table: Table, seats: list[Seat]) -> Hand | None:
     ruleset = registry.get(table.game)
     if _room_params_source is not None and table.room_id:
         fresh = _room_params_source(table.room_id)
@@ -211,13 +271,12 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
             table.params = fresh
     seats = [seat for seat in seats if seat.user_id is not None]
     balances = ledger_selectors.balances_for_users([seat.user_id for seat in seats])
-    dealer = table.dealer
-    if stakes.is_pot_game(table.game):
-        # 三張: deal the seated players who can pay the 底注, packed in table order
-        seats = stakes.dealt_seats(seats, balances, ruleset.config_from_params(table.params).ante)
-        if len(seats) < 2:
-            return None
-        dealer = stakes.engine_dealer(seats, table.dealer)
+    # deal the seated players who can pay the game's minimum (0 for most), in table order
+    least = ruleset.deal_minimum(ruleset.config_from_params(table.params))
+    seats = [seat for seat in seats if balances.get(seat.user_id, 0) >= least]
+    if len(seats) < ruleset.min_seats:
+        return None
+    dealer = _dealer_engine_seat(seats, table.dealer)
     params = {
         **table.params,
         **table.carry,
@@ -236,7 +295,7 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
              "avatar": s.user.avatar_seed, "table_seat": s.index}
             for s in seats
         ],
-        state=ruleset.state_to_json(state),
+        state=ruleset.state_to_json(state), engine_version=ruleset.engine_version,
     )
     table.status = Table.Status.PLAYING
     table.fill_deadline = None
@@ -244,8 +303,8 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
     seq_bump(table)
     table.move_seq = table.seq  # a new deal
     table.save()
-    if stakes.is_pot_game(table.game):
-        stakes.antes_take(hand, state)  # 三張: the 底注 go into the pot at the deal
+    if ruleset.table_type.stakes_in_play:
+        stakes.opening_take(hand, ruleset.opening_stakes(state))  # e.g. the 底注, at the deal
     _set_deadlines(table, hand, state, previous=frozenset(), actor=None)
     return hand
 
@@ -256,8 +315,8 @@ def _deadline_for(seat: Seat, table: Table, state: Any) -> Any:
         return now + timedelta(seconds=_conf("BOT_THINK_SECONDS"))
     if seat.auto or (seat.connections == 0 and seat.disconnected_at is not None):
         return now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
-    phase = getattr(state, "phase", "")
-    seconds = SHORT_PHASE_SECONDS.get(phase, table.params.get("turn_seconds", 20))
+    # the game's own clock for this moment (e.g. a short all-at-once phase), else the room's
+    seconds = registry.get(table.game).turn_seconds(state) or table.params.get("turn_seconds", 20)
     return now + timedelta(seconds=seconds)
 
 
@@ -265,7 +324,7 @@ def _set_deadlines(
     table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
 ) -> None:
     ruleset = registry.get(hand.game)
-    to_act = stakes.table_seats(hand, ruleset.to_act(state))
+    to_act = table_seats(hand, ruleset.to_act(state))
     changed = []
     for seat in seats_locked(table):
         if seat.index in to_act:
@@ -302,20 +361,19 @@ def action_apply(
     """Apply one action under the table lock and record it. IllegalAction changes nothing."""
     ruleset = registry.get(hand.game)
     state = ruleset.state_from_json(hand.state)
-    before = stakes.table_seats(hand, ruleset.to_act(state))
-    index = stakes.engine_seat(hand, seat)
-    if index is None:  # 三張: sat down during this hand
+    before = table_seats(hand, ruleset.to_act(state))
+    index = engine_seat(hand, seat)
+    if index is None:  # OPEN seating: sat down during this hand
         raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你這一局沒有參加，請等下一局")
-    if action.get("type") == "mingpai" and getattr(state, "phase", "") == "dealing":
-        # the server's clock, not the client, says how many cards had been dealt (明牌 ×4 / ×3)
-        elapsed = (timezone.now() - hand.started_at).total_seconds()
-        action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
+    # what the server's clock says goes into the action here (the engine never reads a clock)
+    action = ruleset.action_stamp(state, action, (timezone.now() - hand.started_at).total_seconds())
     events = ruleset.apply(state, index, action)
     seq_bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
     hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
-    stakes.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
+    if ruleset.table_type.stakes_in_play:
+        stakes.stakes_take(hand, events, table.seq)  # each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
     over = ruleset.is_over(state)
     if over:
@@ -371,7 +429,9 @@ def hand_end(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> N
     from games import tasks
 
     hand.result = result_json(result)
-    stakes.hand_finish(hand)  # 三張: the pot to the winner (a no-op for the other games)
+    table_type = registry.get(hand.game).table_type
+    if table_type.settlement is Settlement.POT:
+        stakes.pot_pay(hand)  # the pot to the winner, in the transaction that ends the hand
     if escaped_seat is not None:
         hand.result["escaped_seat"] = escaped_seat
     hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
@@ -388,24 +448,42 @@ def hand_end(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> N
                    if key.startswith("next_") and key != "next_dealer"}
     if extra.get("next_dealer") is not None:
         table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 荒莊 …)
-    elif result.winners and registry.get(hand.game).winner_deals_next:
-        table.dealer = stakes.table_seat(hand, result.winners[0])
+    elif result.winners and table_type.dealer is Dealer.WINNER:
+        table.dealer = table_seat(hand, result.winners[0])
     hand_id = hand.pk
     # Settle only once the finished hand is durable; a lost task is re-sent by the clock.
     transaction.on_commit(lambda: tasks.hand_settle_task.delay(hand_id))
 
 
-def hand_escape(table: Table, hand: Hand, seat: Seat) -> None:
+def hand_escape(table: Table, hand: Hand, seat: Seat) -> bool:
+    """逃跑 from the hand in play, as the game's ``table_type.escape`` says; True if it was one.
+
+    END_HAND: the hand ends with the ruleset's ``escape_result`` (its penalty rule). FOLD: the
+    leaver pays the room's ``escape_penalty`` and his seat plays the ruleset's
+    ``escape_action``; the hand goes on. A seat not dealt in (or, FOLD, already out) leaves
+    freely: nothing is taken.
+    """
     ruleset = registry.get(hand.game)
+    e = engine_seat(hand, seat)
+    if e is None:
+        return False
     state = ruleset.state_from_json(hand.state)
-    result = ruleset.escape_result(state, seat.index)
+    if ruleset.table_type.escape is Escape.FOLD:
+        action = ruleset.escape_action(state, e)
+        if action is None:
+            return False
+        penalty = stakes.escape_penalty_take(hand, seat.user, e)
+        action_apply(table, hand, seat, {**action, "penalty": penalty}, action_id=None,
+                     by="escape")
+        return True
+    result = ruleset.escape_result(state, e)
     seq_bump(table)
     table.move_seq = table.seq
     HandEvent.objects.create(
-        table=table, hand=hand, seq=table.seq, seat=seat.index, action={"type": "escape"},
-        by="player",
+        table=table, hand=hand, seq=table.seq, seat=e, action={"type": "escape"}, by="player",
     )
-    hand_end(table, hand, result, escaped_seat=seat.index)
+    hand_end(table, hand, result, escaped_seat=e)
+    return True
 
 
 def move_submit(
@@ -494,7 +572,7 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             return False
         ruleset = registry.get(hand.game)
         state = ruleset.state_from_json(hand.state)
-        index = stakes.engine_seat(hand, seat)
+        index = engine_seat(hand, seat)
         if index is None or index not in ruleset.to_act(state):
             seat.deadline = None
             seat.save(update_fields=["deadline"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import registry
+from games.engine.table_type import Dealer
 from games.engine.protocol import Result
 from games.engine.testing import playout
 from games.models import Hand
@@ -63,8 +64,9 @@ def test_without_next_dealer_the_ruleset_says_whether_the_winner_deals(
     game, seats, moves, django_capture_on_commit_callbacks
 ):
     """No next_dealer in the result: the winner deals next unless the ruleset declares
-    ``winner_deals_next = False`` (斗地主: the landlord is bid for; the table's dealer stays)."""
-    assert registry.get(game).winner_deals_next is moves
+    ``table_type.dealer = Dealer.KEEP`` (斗地主: the landlord is bid for; the table's dealer
+    stays)."""
+    assert (registry.get(game).table_type.dealer is Dealer.WINNER) is moves
     table = seating.table_create(game=game, params={}, seat_count=seats)
     table.dealer = 0
     hand = _hand(table, 1)

@@ -35,7 +35,7 @@ from games import rendering
 from games.selectors import tables as table_selectors
 from games.engine import registry
 from games.models import Hand, HandSeat, Seat, Table
-from games.services import seating, stakes, tables
+from games.services import seating, tables
 from games.tests.helpers import current_state
 from ledger import services as ledger
 from ledger.models import Account, Transfer
@@ -220,7 +220,7 @@ def _play_hand(table_id: int, limit: int = 3000) -> Hand:
         if hand is None:
             return Hand.objects.filter(table_id=table_id).order_by("-number").first()
         ruleset = registry.get(hand.game)
-        index = min(stakes.table_seats(hand, ruleset.to_act(state)))  # 三張: engine → table seat
+        index = min(tables.table_seats(hand, ruleset.to_act(state)))  # 三張: engine → table seat
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         tables.due_seat_act(table_id=table_id, seat_index=index)
     raise AssertionError("hand did not finish")

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.models import Hand, HandEvent, HandSeat, Seat, Table
-from games.services import seating, settlement, stakes, tables
+from games.services import seating, settlement, tables
 from games.tests.helpers import current_state
 from ledger import services as ledger
 from ledger.models import Account, Transfer
@@ -67,7 +67,7 @@ def _drive(table_id: int, limit: int = 300) -> None:
         table, hand, state = current_state(table_id)
         if hand is None:
             return
-        index = min(stakes.table_seats(hand, RULES.to_act(state)))
+        index = min(tables.table_seats(hand, RULES.to_act(state)))
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         assert tables.due_seat_act(table_id=table_id, seat_index=index)
     raise AssertionError("hand did not finish")

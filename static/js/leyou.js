@@ -1,8 +1,8 @@
 // Shared by the table and wheel pages: DOM shorthands, client action ids and the toast.
 (function () {
   "use strict";
-  // UI strings through Django's JavaScript catalog when it is loaded, else as written
-  window.t = window.t || ((s) => (window.gettext ? window.gettext(s) : s));
+  // a UI string in the page's language (Django's JavaScript catalog, once it is loaded)
+  if (!window.t) window.t = (s) => (window.gettext ? window.gettext(s) : s);
   window.Leyou = {
     $: (sel, root) => (root || document).querySelector(sel),
     $$: (sel, root) => Array.from((root || document).querySelectorAll(sel)),
@@ -33,7 +33,8 @@
         if (!c) return;
         c.className = "conn down";
         c.textContent = code === 1008 ? "訊息太頻繁，連線已中斷，請重新整理" :
-          code === 4401 ? "請先登入" : code === 4404 ? unknownText : "重新連線中…";
+          code === 4401 ? "請先登入" : code === 4404 ? unknownText :
+          code === 4403 ? window.t("這桌有玩家不允許觀戰") : "重新連線中…";
       });
     },
   };
