@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real
 EXPECTED = {  # effects each game's hands are sure to show at some push
     "doudizhu": {"play", "pass", "deal"},
     "zhajinhua": {"chips", "deal"},
-    "paohuzi": {"discard", "deal"},
+    "paohuzi": {"deal"},  # a hand may be won before anyone discards (天胡 on the 亮張)
     "mahjong_huanle": {"discard", "deal"},
     "mahjong_yongzhou": {"discard", "deal"},
     "mahjong_yueqing": {"discard", "deal"},
@@ -62,7 +62,7 @@ def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_
         keys.append(key)
         if snapshot["hand"]["status"] != "playing" and snapshot["hand"]["last"]:
             over.append(names)
-    assert EXPECTED[game] <= seen, seen
+    assert EXPECTED[game] <= seen and len(seen) >= 2, seen
     assert over and ("win" in over[0].split() or "lose" in over[0].split()), over
     # a fresh read names the same effects under the same key as the last push
     fresh = rendering.render_html(selectors.table_snapshot(table.pk), 0, users[0])
