@@ -6,14 +6,12 @@ The replay itself (every step drawn by the game's own board, all hands open) is
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import registry
-from games.models import Hand, HandEvent, HandSeat
+from games.models import Hand, HandSeat
 
 
 def replay_access(user, hand: Hand) -> bool:
