@@ -423,7 +423,7 @@ def result_json(result) -> dict:
     return {
         "scores": list(result.scores),
         "winners": list(result.winners),
-        "lines": [{"label": l.label, "value": l.value, "seat": l.seat} for l in result.lines],
+        "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in result.lines],
         "extra": result.extra,
     }
 

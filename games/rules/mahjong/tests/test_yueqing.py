@@ -1,4 +1,5 @@
-"""樂清麻將 – 武漢花: deal, 財神, flowers, 流局, every 台 / 花 item, 逼胡, 包牌, settlement, escape."""
+"""樂清麻將 – 武漢花: deal, 財神, flowers, 流局, every 台 / 花 item, 逼胡, 包牌, settlement,
+escape."""
 
 from __future__ import annotations
 

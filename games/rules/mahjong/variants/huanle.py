@@ -2,8 +2,8 @@
 
 Seed 001 with RULES-NOTES §6, "歡樂麻將 details settled" and decision 5. Quoted rules:
 
-* 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌庄家抓完第14张牌后
-  翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
+* 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌
+  庄家抓完第14张牌后翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
   flipped flower is set aside and the next tile flipped); the indicator stays out of play; the
   kind after it (9 → 1; 东南西北中发白 wrap) is 財神. The best substitution scores (RULES-NOTES §6
   #3); a 財神 someone else discards is a natural tile.
