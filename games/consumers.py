@@ -239,7 +239,12 @@ class TableConsumer(LimitedJsonConsumer):
             await self.frame_failed(error)
 
     async def table_changed(self, event: dict) -> None:
-        if getattr(self, "closing", False) or event["seq"] <= self.last_seq:
+        if getattr(self, "closing", False):
+            return
+        beans = (event.get("balances") or {}).get(str(self.user.pk))
+        if beans is not None and not self.as_json:  # his beans moved: the page's top bar
+            await self.send(text_data=rendering.render_balance(int(beans)))
+        if event["seq"] <= self.last_seq:
             return  # already sent a snapshot at least this new
         encoded = event.get("snapshot")
         if encoded is None:  # a broadcast without its snapshot: read the table

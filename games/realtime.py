@@ -83,10 +83,16 @@ def publish(group: str, message: dict[str, Any]) -> None:
 
 
 def table_changed(
-    table_id: int, seq: int, *, lobby: bool = False, snapshot: dict[str, Any] | None = None
+    table_id: int, seq: int, *, lobby: bool = False, snapshot: dict[str, Any] | None = None,
+    balances: dict[str, int] | None = None,
 ) -> None:
-    """Tell every socket of the table that it moved to ``seq`` (and the lobby, if seats changed)."""
+    """Tell every socket of the table that it moved to ``seq`` (and the lobby, if seats changed).
+
+    ``balances`` (user id → beans, as committed) lets each player's socket update his top bar.
+    """
     message: dict[str, Any] = {"type": "table.changed", "table_id": table_id, "seq": seq}
+    if balances:
+        message["balances"] = balances
     if snapshot is not None:
         encoded = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
         if len(encoded) <= SNAPSHOT_MAX_BYTES:

@@ -26,6 +26,7 @@ def table_page(request, table_id: int):
     board = rendering.render_html(snapshot, seat, request.user)
     return render(request, "games/table.html", {
         "table_id": table_id,
+        "game": snapshot["table"]["game"],
         "title": registry.get(snapshot["table"]["game"]).title,
         "board_html": mark_safe(board),
     })

@@ -14,10 +14,26 @@ from lobby import selectors, services
 from lobby.exceptions import TooManyGuesses
 
 
+def _left_table(request) -> int | None:
+    raw = request.GET.get("left", "")
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
 def home(request):
     current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
+    left = _left_table(request) if request.user.is_authenticated else None
     return render(request, "lobby/home.html", {
         "games": selectors.rooms_with_counts(), "current_table": current,
+        "table_id": left,
+        "cost": game_selectors.escape_cost_for_user(request.user, left) if left else None,
+    })
+
+
+@login_required
+def escape_cost(request, table_id: int):
+    """The lobby's word on what leaving the table cost (polled until it is settled)."""
+    return render(request, "lobby/_escape_cost.html", {
+        "table_id": table_id, "cost": game_selectors.escape_cost_for_user(request.user, table_id),
     })
 
 

@@ -18,7 +18,7 @@ def _label(option: dict, view: dict, seat: int) -> str:
         steps = view.get("dou") or [0, 0, 0]
         if "farmer" in option:
             word = DOU_LANDLORD.get(steps[option["farmer"]], "拉")
-            return (word if option["dou"] else "不" + word) + f"（對 {option['farmer'] + 1} 號）"
+            return word if option["dou"] else "不" + word  # the template names the farmer
         word = DOU_FARMER.get(steps[seat], "倒")
         return word if option["dou"] else "不" + word
     if option.get("type") == "mingpai":
@@ -32,6 +32,7 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "buttons": [
             {"action": o, "label": _label(o, view, seat),
+             "target": o.get("farmer") if o.get("type") == "dou" else None,
              "muted": o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False}
             for o in view.get("options", [])
         ],

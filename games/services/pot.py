@@ -74,10 +74,20 @@ def ready_to_start(table: Table, seats: list[Seat]) -> bool:
     return len(seated) >= min_players(table.params)
 
 
+def target_players(params: dict, seats: int) -> int:
+    """How many players a table aims for (Room.extra["target_players"], default 4): at least
+    the room's minimum, at most the seats."""
+    try:
+        wanted = int(params.get("target_players") or 4)
+    except (TypeError, ValueError):
+        wanted = 4
+    return max(min_players(params), min(wanted, seats))
+
+
 def bots_wanted(table: Table, free: int) -> int:
-    """How many empty seats the clock fills with bots: up to the room's minimum."""
+    """How many empty seats the clock fills with bots: up to the players the table aims for."""
     seated = table.seats.filter(user__isnull=False).count()
-    return max(0, min(free, min_players(table.params) - seated))
+    return max(0, min(free, target_players(table.params, table.seat_count) - seated))
 
 
 def dealt_seats(seats: list[Seat], balances: dict[int, int], ante: int) -> list[Seat]:

@@ -141,5 +141,9 @@ def hand_settle(hand_id: int) -> bool:
         table.seq += 1
         table.save(update_fields=["seq"])
         seq = table.seq
-        transaction.on_commit(lambda: realtime.table_changed(table_id, seq))
+        # each player's balance as this transaction leaves it, for his top bar (#14 §5)
+        moved = bool(extra.get("beans_moved"))
+        after = {str(uid): balances[seat] + (0 if moved else delta.get(seat, 0))
+                 for seat, uid in users.items()}
+        transaction.on_commit(lambda: realtime.table_changed(table_id, seq, balances=after))
     return True

@@ -206,7 +206,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
         filled = 0
         free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
         if pot.is_pot_game(table.game) and by_user is None:
-            free = free[: pot.bots_wanted(table, free.count())]  # 三張: up to the room's minimum
+            free = free[: pot.bots_wanted(table, free.count())]  # 三張: to the players it aims for
         for seat in free:
             seat.user = bot_user_for_seat(table.params)
             seat.is_bot, seat.auto, seat.ready = True, False, True
