@@ -67,6 +67,7 @@ PROBE = """([selector, overlapped]) => {
   for (const el of document.querySelectorAll(selector)) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
+    if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true})) continue;  // closed
     const first = el.getClientRects()[0] || r;  // an inline element wrapped over lines
     let x = first.left + first.width / 2, y = first.top + first.height / 2;
     if (overlapped) {
@@ -231,7 +232,11 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     _drive(key, table.pk, user, to_end=True)
     hand = Hand.objects.filter(table_id=table.pk).order_by("-number").first()
     assert hand.settled_at is not None
-    live.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
+    try:
+        live.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
+    except Exception:
+        shot(live, f"{key}-debug")
+        raise AssertionError(str(hand.result)[:2000])
     for w, h in SIZES:
         page, errors = (live, live_errors) if (w, h) == SIZES[1] else _open(
             browser, port, user, table.pk, (w, h))
@@ -244,3 +249,42 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     live.click("#settlement .seed-reveal a")
     live.wait_for_url(re.compile(rf"/games/replay/{hand.pk}/"))
     assert Table.objects.get(pk=table.pk).seq > 0 and time.time()
+
+
+def test_the_wheel_fits_every_size(servers, browser):
+    """大豐收 at every size: no sideways scroll; every chip and every crop's bet button is on
+    screen (scrolled to, as a finger would) and hit at its centre; the round's hash shows."""
+    room = Room.objects.create(
+        name="豐收轉盤", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
+        min_beans=0, turn_seconds=15,
+        extra={"bet_seconds": 60, "spin_seconds": 3, "chips": [10, 100, 1000],
+               "player_limit": 5000, "round_limit": 100000})
+    port = servers.daphne("web")
+    user = _player("fit-wheel")
+    failures: list[str] = []
+    for w, h in SIZES:
+        context = browser.new_context(viewport={"width": w, "height": h},
+                                      is_mobile=w < 1000, has_touch=w < 1000)
+        context.add_cookies([{"name": "sessionid", "value": login_cookie(user).split("=", 1)[1],
+                              "url": f"http://127.0.0.1:{port}"}])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(f"script error: {e}"))
+        page.goto(f"http://127.0.0.1:{port}/games/wheel/{room.pk}/")
+        page.wait_for_selector("#conn.ok", state="attached", timeout=15000)
+        width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        if width[0] > width[1]:
+            failures.append(f"{w}x{h}: the page scrolls sideways: {width}")
+        for selector in (".chip-pick", ".bet-obj", "#wheel-hash"):
+            count = page.locator(selector).count()
+            assert count, selector
+            for i in range(count):
+                page.locator(selector).nth(i).scroll_into_view_if_needed()
+                found = page.evaluate(PROBE, [f"{selector}", False])[i]
+                if not (found["inside"] and found["hit"]):
+                    failures.append(f"{w}x{h} {found['what']} at {found['rect']}: "
+                                    f"inside={found['inside']} hit={found['hit']}")
+        shot(page, f"dafengshou-{w}x{h}")
+        failures += [f"{w}x{h}: {e}" for e in errors]
+        context.close()
+    assert not failures, "\n".join(failures)
