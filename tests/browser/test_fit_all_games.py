@@ -22,7 +22,7 @@ import pytest
 
 from accounts.models import User
 from games.engine import registry
-from games.models import Hand, Table
+from games.models import Hand
 from games.services import tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -34,24 +34,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 SIZES = [(360, 740), (390, 844), (844, 390), (1280, 800)]
 
-COMMON = dict(base_score=1, factor=10, rake=5, min_beans=0, max_beans=None,
-              double_threshold=2000, turn_seconds=300, bot_wait_seconds=600)
+COMMON = {"base_score": 1, "factor": 10, "rake": 5, "min_beans": 0, "max_beans": None,
+          "double_threshold": 2000, "turn_seconds": 300, "bot_wait_seconds": 600}
 ROOMS: dict[str, dict] = {
-    "doudizhu": dict(name="經典場", game="doudizhu", variant="classic", seats=3),
-    "zhajinhua": dict(name="歡樂三張", game="zhajinhua", variant="classic", seats=6,
-                      extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
-                             "round_cap": 4, "compare_from_round": 2, "min_players": 2,
-                             "target_players": 6, "escape_penalty": 50}),
-    "paohuzi": dict(name="湖南場", game="paohuzi", variant="hunan", seats=3,
-                    extra={"variant": "hunan"}),
-    "shuangwang": dict(name="雙王場", game="paohuzi", variant="shuangwang", seats=3,
-                       extra={"variant": "shuangwang"}),
-    "mahjong_huanle": dict(name="大眾場", game="mahjong_huanle", variant="dazhong", seats=4,
-                           extra={"room_kind": "dazhong"}),
-    "mahjong_yongzhou": dict(name="永州麻將", game="mahjong_yongzhou", variant="bao5", seats=4,
-                             extra={"qi_hu": 0}),
-    "mahjong_yueqing": dict(name="樂清麻將", game="mahjong_yueqing", variant="wuhanhua",
-                            seats=4, extra={}),
+    "doudizhu": {"name": "經典場", "game": "doudizhu", "variant": "classic", "seats": 3},
+    "zhajinhua": {"name": "歡樂三張", "game": "zhajinhua", "variant": "classic", "seats": 6,
+                  "extra": {"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
+                            "round_cap": 4, "compare_from_round": 2, "min_players": 2,
+                            "target_players": 6, "escape_penalty": 50}},
+    "paohuzi": {"name": "湖南場", "game": "paohuzi", "variant": "hunan", "seats": 3,
+                "extra": {"variant": "hunan"}},
+    "shuangwang": {"name": "雙王場", "game": "paohuzi", "variant": "shuangwang", "seats": 3,
+                   "extra": {"variant": "shuangwang"}},
+    "mahjong_huanle": {"name": "大眾場", "game": "mahjong_huanle", "variant": "dazhong",
+                       "seats": 4, "extra": {"room_kind": "dazhong"}},
+    "mahjong_yongzhou": {"name": "永州麻將", "game": "mahjong_yongzhou", "variant": "bao5",
+                         "seats": 4, "extra": {"qi_hu": 0}},
+    "mahjong_yueqing": {"name": "樂清麻將", "game": "mahjong_yueqing", "variant": "wuhanhua",
+                        "seats": 4, "extra": {}},
 }
 
 # The player's hand (cards / tiles) and the action buttons, per board.
@@ -142,7 +142,7 @@ def _players_turn(key: str, ruleset, state, seat: int) -> bool:
 def _drive(key: str, table_id: int, user: User, *, to_end: bool) -> None:
     """Make the seats' moves through the service until the player's turn (or the hand's end)."""
     for _ in range(3000):
-        table, hand, state = current_state(table_id)
+        _, hand, state = current_state(table_id)
         if hand is None:
             assert to_end, "the hand ended before the player's turn"
             return
@@ -158,6 +158,8 @@ def _drive(key: str, table_id: int, user: User, *, to_end: bool) -> None:
         action = _choose(key, ruleset, state, seat, seat == mine)
         tables.move_submit(table_id=table_id, user=mover, action=action, expected_seq=None,
                            action_id=None)
+        if to_end:
+            time.sleep(0.03)  # about a bot's pace, so the watching socket keeps up on a busy box
     raise AssertionError("the hand did not reach the wanted point")
 
 
@@ -179,7 +181,7 @@ def _check_turn(page, name: str) -> list[str]:
 
 
 def _check_settlement(page, name: str) -> list[str]:
-    page.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
+    page.wait_for_selector("#settlement .rake", state="attached", timeout=30000)
     page.wait_for_timeout(300)  # the pushes of the hand's end have arrived
     errors = []
     for selector in SETTLEMENT:
@@ -220,11 +222,7 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     # a user holds at most 3 sockets on a table: one page at a time
     for w, h in SIZES:
         page, errors = _open(browser, port, user, table.pk, (w, h))
-        try:
-            page.wait_for_selector("#actions button", state="attached", timeout=10000)
-        except Exception:
-            shot(page, "debug")
-            raise AssertionError(page.inner_text("body") + str(current_state(table.pk)[2]))
+        page.wait_for_selector("#actions button", state="attached", timeout=10000)
         failures += [f"{w}x{h} turn: {e}" for e in _check_turn(page, f"{key}-{w}x{h}")]
         failures += [f"{w}x{h}: {e}" for e in errors]
         page.context.close()
@@ -232,11 +230,7 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     _drive(key, table.pk, user, to_end=True)
     hand = Hand.objects.filter(table_id=table.pk).order_by("-number").first()
     assert hand.settled_at is not None
-    try:
-        live.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
-    except Exception:
-        shot(live, f"{key}-debug")
-        raise AssertionError(str(hand.result)[:2000])
+    live.wait_for_selector("#settlement .rake", state="attached", timeout=30000)
     for w, h in SIZES:
         page, errors = (live, live_errors) if (w, h) == SIZES[1] else _open(
             browser, port, user, table.pk, (w, h))
@@ -248,7 +242,6 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     assert not failures, "\n".join(failures)
     live.click("#settlement .seed-reveal a")
     live.wait_for_url(re.compile(rf"/games/replay/{hand.pk}/"))
-    assert Table.objects.get(pk=table.pk).seq > 0 and time.time()
 
 
 def test_the_wheel_fits_every_size(servers, browser):
@@ -269,7 +262,7 @@ def test_the_wheel_fits_every_size(servers, browser):
                               "url": f"http://127.0.0.1:{port}"}])
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(f"script error: {e}"))
+        page.on("pageerror", lambda e, errors=errors: errors.append(f"script error: {e}"))
         page.goto(f"http://127.0.0.1:{port}/games/wheel/{room.pk}/")
         page.wait_for_selector("#conn.ok", state="attached", timeout=15000)
         width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
