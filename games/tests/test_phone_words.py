@@ -97,7 +97,7 @@ def test_a_finished_table_revisited_names_its_players(
     table_id = _seated(_room(name="經典場", variant="classic"), user,
                        django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        _, hand, state = current_state(table_id)
+        _, hand, _ = current_state(table_id)
         tables.seat_leave(table_id=table_id, user=user)  # an escape: the hand ends, settles
     html = _html(table_id, None)
     settlement = html[html.index('id="settlement"'):]
