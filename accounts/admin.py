@@ -5,7 +5,17 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 
-from accounts.models import GameStat, User
+from accounts.models import (
+    Block,
+    Checkin,
+    CheckinReward,
+    Follow,
+    GameStat,
+    Invitation,
+    TaskDefinition,
+    TaskProgress,
+    User,
+)
 from ledger import services as ledger_services
 from ledger.selectors import balance_for_user
 
@@ -69,3 +79,63 @@ class UserAdmin(BaseUserAdmin):
         extra_context = {**(extra_context or {}),
                          "grant_url": reverse("admin:accounts_user_grant", args=[object_id])}
         return super().change_view(request, object_id, form_url, extra_context)
+
+
+# -- the hall (issue #15 §3, §5): what operators configure, and what they may look at --------
+
+
+@admin.register(CheckinReward)
+class CheckinRewardAdmin(admin.ModelAdmin):
+    """簽到獎勵 per streak day; the last day's reward pays every later day of a streak."""
+
+    list_display = ["day", "beans"]
+    ordering = ["day"]
+
+
+@admin.register(TaskDefinition)
+class TaskDefinitionAdmin(admin.ModelAdmin):
+    list_display = ["title", "code", "game", "kind", "line_label", "target", "reward",
+                    "is_active", "order"]
+    list_editable = ["is_active", "order"]
+    list_filter = ["is_active", "kind", "game"]
+    prepopulated_fields = {"code": ["title"]}
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Checkin)
+class CheckinAdmin(_ReadOnly):
+    list_display = ["user", "day", "streak", "beans"]
+    list_filter = ["day"]
+    search_fields = ["user__username"]
+
+
+@admin.register(TaskProgress)
+class TaskProgressAdmin(_ReadOnly):
+    list_display = ["user", "task", "day", "count", "claimed_at"]
+    list_filter = ["day", "task"]
+    search_fields = ["user__username"]
+
+
+@admin.register(Follow)
+class FollowAdmin(_ReadOnly):
+    list_display = ["follower", "followee", "created_at"]
+    search_fields = ["follower__username", "followee__username"]
+
+
+@admin.register(Block)
+class BlockAdmin(_ReadOnly):
+    list_display = ["blocker", "blocked", "created_at"]
+    search_fields = ["blocker__username", "blocked__username"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(_ReadOnly):
+    list_display = ["sender", "recipient", "table_id", "game", "status", "created_at"]
+    list_filter = ["status"]

@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.core.cache import caches
+from django.utils import timezone
+
 from accounts.levels import level_for_score
-from accounts.models import GameStat
+from accounts.models import (
+    Block,
+    Checkin,
+    CheckinReward,
+    Follow,
+    GameStat,
+    Invitation,
+    PresenceVisibility,
+    Privacy,
+    TaskDefinition,
+    TaskProgress,
+    User,
+)
 from games.engine import registry
-from games.selectors import hand_history_for_user
+from games.selectors.hands import hand_history_for_user
 from ledger.selectors import balance_for_user, balance_history_for_user
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.models import Table
 
 
 def _title(game: str) -> str:
@@ -50,3 +73,174 @@ def balance_chart(history: list[tuple], width: int = 600, height: int = 160) -> 
     )
     return {"points": points, "width": width, "height": height, "min": low, "max": high, "n": n,
             "last": values[-1]}
+
+
+# -- friends, presence, check-in and tasks (issue #15 §3, §5) ---------------------------------
+
+LOBBY_PRESENCE_CACHE = "ratelimit"  # the shared cache (Redis when configured): every process
+# the mark lasts at least this long; a lobby socket renews it every LEYOU["LOBBY_PRESENCE_SECONDS"]
+LOBBY_PRESENCE_SECONDS = 45
+
+
+def lobby_key(user_id: int) -> str:
+    return f"hall:lobby:{user_id}"
+
+
+def is_blocked(viewer: User | int | None, other: User | int | None) -> bool:
+    """Has ``viewer`` blocked ``other``? (No invitations, no quick phrases seen from him.)
+
+    The chat's ``is_hidden_for(viewer, speaker)`` calls this.
+    """
+    viewer_id = getattr(viewer, "pk", viewer)
+    other_id = getattr(other, "pk", other)
+    if not viewer_id or not other_id:
+        return False
+    return Block.objects.filter(blocker_id=viewer_id, blocked_id=other_id).exists()
+
+
+def is_following(user: User, other: User) -> bool:
+    return Follow.objects.filter(follower_id=user.pk, followee_id=other.pk).exists()
+
+
+def presence_setting(user_id: int) -> str:
+    row = Privacy.objects.filter(user_id=user_id).values_list("presence", flat=True).first()
+    return row or PresenceVisibility.FRIENDS
+
+
+def _may_see_presence(setting: str, *, follows_viewer: bool, blocked_viewer: bool) -> bool:
+    if blocked_viewer or setting == PresenceVisibility.NOBODY:
+        return False
+    if setting == PresenceVisibility.FRIENDS:
+        return follows_viewer
+    return True  # FOLLOWERS: the viewer follows him (he is in the viewer's list)
+
+
+def presence_for_users(user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Where each user is: at a table (seated), watching one, in the lobby, or offline."""
+    from games.models import Seat, SeatLease, Table
+
+    where: dict[int, dict[str, Any]] = {uid: {"kind": "offline"} for uid in user_ids}
+    lobby = caches[LOBBY_PRESENCE_CACHE].get_many([lobby_key(uid) for uid in user_ids])
+    for uid in user_ids:
+        if lobby_key(uid) in lobby:
+            where[uid] = {"kind": "lobby"}
+    for lease in SeatLease.objects.filter(user_id__in=user_ids).select_related("table"):
+        where[lease.user_id] = _at_table("watching", lease.table)
+    for seat in (
+        Seat.objects.filter(user_id__in=user_ids)
+        .exclude(table__status=Table.Status.CLOSED)
+        .select_related("table")
+    ):
+        where[seat.user_id] = _at_table("table", seat.table)
+    return where
+
+
+def _at_table(kind: str, table: Table) -> dict[str, Any]:
+    # a private table's number is not shown: its page is refused to others anyway
+    return {"kind": kind, "game": table.game, "title": _title(table.game),
+            "table_id": None if table.is_private else table.pk}
+
+
+def friends_for_user(user: User) -> list[dict[str, Any]]:
+    """The players the user follows, each with where he is as far as his setting allows."""
+    follows = list(
+        Follow.objects.filter(follower=user).select_related("followee").order_by("-created_at")
+    )
+    ids = [f.followee_id for f in follows]
+    back = set(
+        Follow.objects.filter(follower_id__in=ids, followee=user).values_list("follower_id",
+                                                                            flat=True)
+    )
+    blocked_me = set(
+        Block.objects.filter(blocker_id__in=ids, blocked=user).values_list("blocker_id", flat=True)
+    )
+    settings_rows = dict(Privacy.objects.filter(user_id__in=ids).values_list("user_id",
+                                                                            "presence"))
+    visible = [
+        uid for uid in ids
+        if _may_see_presence(
+            settings_rows.get(uid, PresenceVisibility.FRIENDS), follows_viewer=uid in back,
+            blocked_viewer=uid in blocked_me,
+        )
+    ]
+    where = presence_for_users(visible)
+    return [
+        {"user": f.followee, "mutual": f.followee_id in back,
+         "presence": where.get(f.followee_id, {"kind": "hidden"})}
+        for f in follows
+    ]
+
+
+def invitations_for_user(user: User) -> list[Invitation]:
+    """Pending invitations to the user, newest first: none from a player he blocked, none to a
+    table that has closed since."""
+    from games.models import Table
+
+    blocked = Block.objects.filter(blocker=user).values("blocked_id")
+    closed = Table.objects.filter(status=Table.Status.CLOSED).values("pk")
+    return list(
+        Invitation.objects.filter(recipient=user, status=Invitation.Status.PENDING)
+        .exclude(sender_id__in=blocked)
+        .exclude(table_id__in=closed)
+        .select_related("sender")
+        .order_by("-created_at")[:10]
+    )
+
+
+def public_profile(viewer: User | AnonymousUser, other: User) -> dict[str, Any]:
+    """Another player's public page: name, levels, and the viewer's follow / block state."""
+    stats = [
+        {"game": s.game, "title": _title(s.game), "score": s.score, "hands": s.hands,
+         "wins": s.wins, "level": level_for_score(s.score)}
+        for s in GameStat.objects.filter(user=other).order_by("game")
+    ]
+    mine = viewer.is_authenticated and viewer.pk == other.pk
+    return {
+        "other": other, "stats": stats, "mine": mine,
+        "following": viewer.is_authenticated and not mine and is_following(viewer, other),
+        "blocking": viewer.is_authenticated and not mine and is_blocked(viewer, other),
+    }
+
+
+def checkin_status(user: User) -> dict[str, Any]:
+    """Today's 簽到: done or not, the streak, and the reward today's (or the next) one pays."""
+    today = timezone.localdate()
+    done = Checkin.objects.filter(user=user, day=today).first()
+    if done is not None:
+        streak, next_streak = done.streak, None
+    else:
+        yesterday = Checkin.objects.filter(user=user, day=today - timedelta(days=1)).first()
+        streak, next_streak = (yesterday.streak if yesterday else 0), None
+        next_streak = streak + 1
+    rewards = list(CheckinReward.objects.order_by("day").values_list("day", "beans"))
+    upcoming = None
+    if next_streak is not None:
+        upcoming = next((b for d, b in reversed(rewards) if d <= next_streak),
+                        rewards[0][1] if rewards else 0)
+    return {"done": done is not None, "streak": streak, "beans_today": done.beans if done else 0,
+            "reward": upcoming, "rewards": rewards}
+
+
+def tasks_for_user(user: User) -> list[dict[str, Any]]:
+    """Today's active tasks with the user's progress and whether the reward can be claimed."""
+    today = timezone.localdate()
+    progress = {
+        p.task_id: p for p in TaskProgress.objects.filter(user=user, day=today)
+    }
+    out = []
+    for task in TaskDefinition.objects.filter(is_active=True):
+        p = progress.get(task.pk)
+        count = min(p.count, task.target) if p else 0
+        claimed = bool(p and p.claimed_at)
+        out.append({
+            "task": task, "count": count, "target": task.target, "claimed": claimed,
+            "claimable": bool(p) and not claimed and p.count >= task.target,
+            "game_title": _title(task.game) if task.game else "",
+        })
+    return out
+
+
+def following_ids(user: User, ids: list[int]) -> list[int]:
+    """Which of ``ids`` the user follows."""
+    return list(Follow.objects.filter(follower=user, followee_id__in=ids)
+                .values_list("followee_id", flat=True))

@@ -11,3 +11,9 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("relief/", views.relief, name="relief"),
 ]
+
+urlpatterns += [
+    path("u/<int:user_id>/", views.public_profile, name="public_profile"),
+    path("u/<int:user_id>/<slug:action>/", views.relation, name="relation"),
+    path("privacy/", views.privacy, name="privacy"),
+]

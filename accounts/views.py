@@ -2,11 +2,16 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
-from django.shortcuts import redirect, render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
+from accounts.exceptions import AccountError, UnknownUser
 from accounts.forms import RegisterForm
+from accounts.models import User
 from ledger import services as ledger_services
 from ledger.exceptions import LedgerError
 
@@ -44,3 +49,52 @@ def relief(request):
     else:
         messages.success(request, "已領取救濟歡樂豆")
     return redirect("accounts:profile")
+
+
+def public_profile(request, user_id: int):
+    """Another player's page: his levels, and follow / block buttons."""
+    other = get_object_or_404(User, pk=user_id, is_active=True)
+    return render(request, "accounts/public_profile.html",
+                  selectors.public_profile(request.user, other))
+
+
+RELATIONS = {
+    "follow": (services.follow_create, gettext_lazy("已關注")),
+    "unfollow": (services.follow_delete, gettext_lazy("已取消關注")),
+    "block": (services.block_create, gettext_lazy("已封鎖：不會再收到他的邀請和快捷語")),
+    "unblock": (services.block_delete, gettext_lazy("已解除封鎖")),
+}
+
+
+@login_required
+@require_POST
+def relation(request, user_id: int, action: str):
+    """Follow, unfollow, block or unblock a player (from his profile or a seat)."""
+    if action not in RELATIONS:
+        raise Http404
+    write, done = RELATIONS[action]
+    try:
+        write(user=request.user, other_id=user_id)
+    except UnknownUser as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")  # no profile to go back to
+    except AccountError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, str(done))
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = ""
+    return redirect(back or "accounts:public_profile", **({} if back else {"user_id": user_id}))
+
+
+@login_required
+@require_POST
+def privacy(request):
+    try:
+        services.privacy_set(user=request.user, presence=request.POST.get("presence", ""))
+    except AccountError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("隱私設定已更新"))
+    return redirect("lobby:home")

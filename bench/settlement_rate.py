@@ -82,7 +82,7 @@ def main() -> None:
     from games.engine import registry
     from games.engine.chance import new_seed, seed_commitment
     from games.models import Hand, HandSeat
-    from games.services import tables
+    from games.services import seating, tables
     from games.tasks import hand_settle_task
     from ledger.models import Transfer
     from ledger.selectors import balances_for_users, ledger_drift
@@ -93,7 +93,7 @@ def main() -> None:
     t0 = time.perf_counter()
     tabs = []
     for t in range(args.tables):
-        table = tables.table_create(game="doudizhu", params=room.params(), seat_count=3)
+        table = seating.table_create(game="doudizhu", params=room.params(), seat_count=3)
         tabs.append((table, [players[3 * t + s][0] for s in range(3)]))
     names = {}
     hand_ids = []
@@ -110,7 +110,7 @@ def main() -> None:
                 players=[{"user_id": u, "name": names.get(u, f"p{u}"), "is_bot": False,
                           "avatar": 0} for u in uids],
                 state=ruleset.state_to_json(state),
-                result=tables._result_json(ruleset.result(state)),
+                result=tables.result_json(ruleset.result(state)),
                 status=Hand.Status.FINISHED, finished_at=timezone.now(),
             )
             hand_ids.append(hand.pk)

@@ -890,7 +890,8 @@ def micro(args) -> dict:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from games import rendering, selectors
+    from games import rendering
+    from games.selectors import tables as table_selectors
     from games.engine import registry
     from games.services import tables
 
@@ -920,7 +921,7 @@ def micro(args) -> dict:
         for k in range(200):
             if t == 39 and k == 20:
                 break  # leave the last table mid-hand (playing phase) for the render timings
-            snap = selectors.table_snapshot(table_id)
+            snap = table_selectors.table_snapshot(table_id)
             hand = snap["hand"]
             if hand is None or hand["status"] != "playing":
                 break
@@ -944,12 +945,12 @@ def micro(args) -> dict:
     # a mid-hand table: render costs per frame (what each socket does on every broadcast)
     table_id = table_ids[-1]
     uids = [players[3 * 39 + s][0] for s in range(3)]
-    tables_hand = selectors.table_snapshot(table_id)["hand"]
+    tables_hand = table_selectors.table_snapshot(table_id)["hand"]
     user = users[uids[0]]
     n = 300
-    out["table_snapshot_ms"] = round(timed(lambda: selectors.table_snapshot(table_id), n), 3)
-    out["seat_index_ms"] = round(timed(lambda: selectors.seat_index_for_user(table_id, user), n), 3)
-    snap = selectors.table_snapshot(table_id)
+    out["table_snapshot_ms"] = round(timed(lambda: table_selectors.table_snapshot(table_id), n), 3)
+    out["seat_index_ms"] = round(timed(lambda: table_selectors.seat_index_for_user(table_id, user), n), 3)
+    snap = table_selectors.table_snapshot(table_id)
     out["render_json_warm_ms"] = round(timed(lambda: rendering.render_json(snap, 0, user), n), 3)
 
     def cold():
@@ -963,15 +964,15 @@ def micro(args) -> dict:
     out["state_json_bytes"] = len(json.dumps(tables_hand["state"]))
     reset_queries()
     with CaptureQueriesContext(connection) as q:
-        selectors.table_snapshot(table_id)
-        selectors.seat_index_for_user(table_id, user)
+        table_selectors.table_snapshot(table_id)
+        table_selectors.seat_index_for_user(table_id, user)
     out["render_queries"] = len(q.captured_queries)
     out["render_html_ms"] = round(timed(lambda: rendering.render_html(snap, 0, user), 100), 3)
 
     # the full per-frame work of TableConsumer._render, with the connection hop the consumer pays
     def full_render():
-        s = selectors.table_snapshot(table_id)
-        seat = selectors.seat_index_for_user(table_id, user)
+        s = table_selectors.table_snapshot(table_id)
+        seat = table_selectors.seat_index_for_user(table_id, user)
         rendering.render_json(s, seat, user)
     out["consumer_render_ms"] = round(timed(full_render, n), 3)
 

@@ -8,7 +8,6 @@ admin.site.site_header = "樂游棋牌 管理後台"
 admin.site.site_title = "樂游棋牌"
 
 
-
 @cache_control(max_age=86400, public=True)
 def favicon(request):
     """The project's own icon (static/favicon.svg) where browsers look for it: /favicon.ico."""
@@ -18,6 +17,7 @@ def favicon(request):
 
 urlpatterns = [
     path("favicon.ico", favicon),
+    path("admin/economy/", include("ledger.urls")),  # staff only (issue #15 §6)
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),

@@ -4,7 +4,19 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import Hand, HandEvent, HandSeat, Seat, Table, WheelRound, WheelWin
+from games.models import (
+    ChatMute,
+    Hand,
+    HandEvent,
+    HandSeat,
+    PlayerMute,
+    Seat,
+    Table,
+    WatchPreference,
+    WheelRound,
+    WheelWin,
+    WordFilter,
+)
 
 
 class ReadOnly:
@@ -90,3 +102,41 @@ class WheelRoundAdmin(ReadOnly, admin.ModelAdmin):
     @admin.display(description="種子（派彩後公開）")
     def revealed_seed(self, obj):
         return obj.seed if obj.phase == WheelRound.Phase.SETTLED else "（未公開）"
+
+
+# --- chat and spectators: operators edit the word filter and staff mute users for a time -------
+
+
+@admin.register(WordFilter)
+class WordFilterAdmin(admin.ModelAdmin):
+    list_display = ["word", "action", "is_active", "created_at"]
+    list_filter = ["action", "is_active"]
+    list_editable = ["action", "is_active"]
+    search_fields = ["word"]
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    """禁言: the user is refused (and told until when) while ``until`` is in the future."""
+
+    list_display = ["user", "until", "reason", "created_by", "created_at"]
+    search_fields = ["user__username", "user__nickname", "reason"]
+    autocomplete_fields = ["user"]
+    readonly_fields = ["created_by", "created_at"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(PlayerMute)
+class PlayerMuteAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["owner", "muted", "created_at"]
+    search_fields = ["owner__username", "muted__username"]
+
+
+@admin.register(WatchPreference)
+class WatchPreferenceAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["user", "allow_watching", "updated_at"]
+    list_filter = ["allow_watching"]

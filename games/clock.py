@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import realtime, tasks
 from games.models import Hand, Seat, Table
-from games.services import presence, tables, wheel_rounds
+from games.services import dafengshou, presence, seating, tables
 
 logger = logging.getLogger("leyou.clock")
 _resent: dict[int, float] = {}
@@ -42,11 +42,11 @@ def sweep() -> int:
         Q(fill_deadline__lte=now) | Q(next_hand_at__lte=now)
     ).values_list("pk", flat=True)[:500]:
         try:
-            tables.table_tick(table_id=table_id)
+            seating.table_tick(table_id=table_id)
             steps += 1
         except Exception:
             logger.exception("clock: table %s tick failed", table_id)
-    steps += wheel_rounds.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
+    steps += dafengshou.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
     global _leases_checked
     if time.monotonic() - _leases_checked >= settings.LEYOU["PRESENCE_SWEEP_SECONDS"]:
         _leases_checked = time.monotonic()

@@ -49,6 +49,18 @@ class MalformedMessage(TableError):
     code = "malformed"
 
 
+class UnknownDafengshouRoom(TableError):
+    """Not an open 大豐收 room (or the room is paused)."""
+
+    code = "unknown_room"
+
+
+class NotEnoughBeans(TableError):
+    """A 大豐收 bet larger than the player's beans."""
+
+    code = "not_enough_beans"
+
+
 class TooManySockets(TableError):
     """One user holds too many sockets on one table (the extra one is closed with 1008)."""
 

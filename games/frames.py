@@ -1,8 +1,8 @@
 """Incoming WebSocket frames (客戶端訊息): decode and check them before any service sees them.
 
-One layer for the table socket (``games.consumers``) and 大豐收's socket
-(``games.wheel_consumer``). A frame is refused with ``FrameError`` (a stable code and a message
-for the player; nothing has changed) when it is
+One layer for the table socket (``games.consumers.table``) and 大豐收's socket
+(``games.consumers.dafengshou``). A frame is refused with ``FrameError`` (a stable code and a
+message for the player; nothing has changed) when it is
 
 - not JSON, or JSON nested deeper than ``MAX_DEPTH`` (checked before ``json.loads`` recurses),
 - carrying ``NaN`` / ``Infinity`` / a number that overflows to infinity (``1e400``) or an integer
@@ -31,8 +31,9 @@ MAX_ACTION_KEYS = 16
 MAX_ACTION_ID = 64
 SEQ_RANGE = (-(2**31), 2**31 - 1)  # the client sends -1 before its first snapshot
 
-TABLE_KINDS = frozenset({"move", "resync", "auto", "leave", "counter_buy", "bots"})
-WHEEL_KINDS = frozenset({"bet", "resync", "ping"})
+TABLE_KINDS = frozenset({"move", "resync", "auto", "leave", "counter_buy", "bots",
+                         "chat", "mute", "watching"})  # the last three: chat and spectators
+DAFENGSHOU_KINDS = frozenset({"bet", "resync", "ping"})
 
 _SPECIAL = re.compile(r'[\[\]{}"\\]')
 _DIRTY = re.compile("[\x00\ud800-\udfff]")
@@ -204,7 +205,7 @@ class Bet:
 
 
 def bet_fields(message: dict) -> Bet:
-    """The fields of a wheel ``bet`` frame, checked for type (the service checks the values)."""
+    """The fields of a 大豐收 ``bet`` frame, checked for type (the service checks the values)."""
     obj, amount = message.get("object"), message.get("amount")
     if not isinstance(obj, str) or len(obj) > 32:
         raise _malformed("押注的對象不正確")
@@ -214,3 +215,46 @@ def bet_fields(message: dict) -> Bet:
     elif type(amount) is not int:
         raise _malformed("押注的數目不正確")
     return Bet(seq_field(message, "round"), obj, amount, action_id_field(message, max_length=40))
+
+
+# --- chat and spectators (games.services.chat): 快捷語 / 表情 / 文字, 屏蔽, 允許觀戰 ----------------
+
+MAX_CHAT_ID = 32
+MAX_CHAT_TEXT_CHARS = 200  # a first bound; the service's own limit (CHAT_TEXT_MAX) is smaller
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """One ``chat`` frame: exactly one of a phrase id, an emote id or a free text."""
+
+    phrase: str | None
+    emote: str | None
+    text: str | None
+
+
+def chat_fields(message: dict) -> Chat:
+    """``{"kind": "chat", "phrase": id}`` / ``"emote": id`` / ``"text": "…"``, exactly one."""
+    given = {name: message.get(name) for name in ("phrase", "emote", "text")
+             if message.get(name) not in (None, "")}
+    if len(given) != 1:
+        raise _malformed("請選一句快捷語、一個表情或輸入文字")
+    (name, value), = given.items()
+    if not isinstance(value, str):
+        raise _malformed(f"{name} 不正確")
+    if name == "text":
+        if len(value) > MAX_CHAT_TEXT_CHARS:
+            raise FrameError("text_too_long", "文字太長")
+        return Chat(None, None, value)
+    if len(value) > MAX_CHAT_ID or not re.fullmatch(r"[a-z0-9_]+", value):
+        raise _malformed(f"{name} 不正確")
+    return Chat(value if name == "phrase" else None, value if name == "emote" else None, None)
+
+
+def user_field(message: dict, name: str = "user") -> int:
+    """A user id: a positive whole number (or a string of digits); else malformed."""
+    value = message.get(name)
+    if isinstance(value, str) and value.isascii() and re.fullmatch(r"\d{1,10}", value):
+        value = int(value)
+    if type(value) is not int or not 0 < value <= SEQ_RANGE[1]:
+        raise _malformed(f"{name} 不正確")
+    return value

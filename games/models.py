@@ -4,6 +4,11 @@ Authoritative state is ``Hand.seed`` + the ``HandEvent`` rows in ``seq`` order; 
 a snapshot cache of the engine state after the last event, written in the same transaction, so
 any process can continue any table. ``Table.seq`` counts every accepted change of the table
 (actions, seats, new hands) and is what clients resynchronise by.
+
+Models ↔ code: ``Table`` / ``Seat`` / ``Hand`` / ``HandEvent`` are written by
+``games.services.{tables, seating, stakes, items}``, ``SeatLease`` by ``services.presence``,
+``HandSeat`` by ``services.settlement``; ``WheelRound`` / ``WheelBet`` / ``WheelWin`` are
+大豐收's (``services.dafengshou``; the names predate it and stay, so no migration).
 """
 
 from __future__ import annotations
@@ -180,6 +185,9 @@ class HandSeat(models.Model):
 class WheelRound(models.Model):
     """One room-wide round of 大豐收 (the harvest wheel): the betting window, the spin, the payout.
 
+    The ``Wheel*`` models are 大豐收's (``games.services.dafengshou`` writes them,
+    ``games.selectors.dafengshou`` reads them); they keep their names so no migration is needed.
+
     The row is the round's authority: ``closes_at`` and ``settle_at`` are the stored deadlines
     the clock acts on; ``seed`` stays on the server until the round is settled (only
     ``seed_hash`` is shown while betting). At most one unsettled round per room.
@@ -263,3 +271,97 @@ class WheelWin(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} {self.user_id} {self.payout - self.staked:+d}"
+
+
+# --- chat and spectators (快捷語、表情、觀戰; docs/architecture.md "Chat and spectators") ---------
+
+
+class WordFilter(models.Model):
+    """屏蔽詞: a word the free text of private tables may not carry (operators edit them).
+
+    ``mask`` replaces the word with ＊ in the bubble; ``block`` refuses the whole message.
+    Matching is case-insensitive on the NFKC-normalised text (full-width letters included).
+    """
+
+    class Action(models.TextChoices):
+        MASK = "mask", "以＊遮蔽"
+        BLOCK = "block", "拒絕整句"
+
+    word = models.CharField("詞語", max_length=40, unique=True)
+    action = models.CharField("處理", max_length=5, choices=Action.choices, default=Action.MASK)
+    is_active = models.BooleanField("啟用", default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "屏蔽詞"
+        ordering = ["word"]
+        constraints = [models.CheckConstraint(condition=~Q(word=""), name="wordfilter_not_empty")]
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class ChatMute(models.Model):
+    """禁言: staff silence a user's chat at every table until ``until`` (the user is told)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes",
+        verbose_name="玩家",
+    )
+    until = models.DateTimeField("禁言至", db_index=True)
+    reason = models.CharField("原因", max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name="執行者",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "禁言"
+        ordering = ["-until"]
+
+    def __str__(self) -> str:
+        return f"{self.user} 禁言至 {self.until:%Y-%m-%d %H:%M}"
+
+
+class PlayerMute(models.Model):
+    """屏蔽玩家: ``owner`` no longer sees ``muted``'s phrases, emotes and text (for himself)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_mutes"
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "玩家屏蔽"
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "muted"], name="playermute_unique"),
+            models.CheckConstraint(
+                condition=~Q(owner=models.F("muted")), name="playermute_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner_id} mutes {self.muted_id}"
+
+
+class WatchPreference(models.Model):
+    """允許觀戰: a player's choice; while he is seated with it off, nobody watches his table.
+
+    No row means watching is allowed (the default).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="watch_preference"
+    )
+    allow_watching = models.BooleanField("允許觀戰", default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "觀戰設定"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} allow_watching={self.allow_watching}"

@@ -28,7 +28,8 @@ from channels.layers import get_channel_layer
 
 logger = logging.getLogger("leyou.realtime")
 
-LOBBY_GROUP = "lobby"
+# Every channel group of the platform is named here.
+LOBBY_GROUP = "lobby"  # the lobby's live room list
 # Past this size a snapshot is not put in the message (the sockets read the table instead).
 SNAPSHOT_MAX_BYTES = 200_000
 
@@ -38,7 +39,13 @@ _background_lock = threading.Lock()
 
 
 def table_group(table_id: int) -> str:
+    """The sockets of one table (players and watchers)."""
     return f"table.{table_id}"
+
+
+def dafengshou_group(room_id: int) -> str:
+    """The sockets of one 大豐收 room (its room-wide round)."""
+    return f"dafengshou.{room_id}"
 
 
 def server_loop_register(loop: asyncio.AbstractEventLoop) -> None:

@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 
 from games.engine import registry
+from games.fx import board_fx, board_fx_key
 
 _state_cache: dict[tuple[int, int], Any] = {}  # (hand id, table seq) -> engine state (per process)
 
@@ -130,6 +131,8 @@ def render_html(snapshot: dict, seat: int | None, user) -> str:
         **board_extras(game, model["view"], seat),
         "around": _rotate(model["seats"], seat),
         "is_owner": user is not None and model["table"]["owner_id"] == getattr(user, "pk", None),
+        "fx": board_fx(game, model["view"], seat, (snapshot["hand"] or {}).get("last")),
+        "fx_key": board_fx_key(snapshot),
     }
     return render_to_string(f"games/boards/{game}.html", context)
 

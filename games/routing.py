@@ -1,8 +1,9 @@
 from django.urls import path
 
-from games import consumers, wheel_consumer
+from games.consumers.dafengshou import DafengshouConsumer
+from games.consumers.table import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
-    path("ws/wheel/<int:room_id>/", wheel_consumer.WheelConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/wheel/<int:room_id>/", DafengshouConsumer.as_asgi()),
 ]

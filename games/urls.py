@@ -6,7 +6,8 @@ app_name = "games"
 urlpatterns = [
     path("table/<int:table_id>/", views.table_page, name="table"),
     path("replay/<int:hand_id>/", views.replay_page, name="replay"),
-    path("wheel/<int:room_id>/", views.wheel_page, name="wheel"),
-    path("wheel/<int:room_id>/verify/<int:number>/", views.wheel_verify_page,
-         name="wheel_verify"),
+    path("replay/<int:hand_id>/step/<int:step>/", views.replay_step, name="replay_step"),
+    path("wheel/<int:room_id>/", views.dafengshou_page, name="dafengshou"),
+    path("wheel/<int:room_id>/verify/<int:number>/", views.dafengshou_verify_page,
+         name="dafengshou_verify"),
 ]

@@ -64,6 +64,8 @@ class Transfer(models.Model):
         STAKE = "stake", "下注"
         PAYOUT = "payout", "派彩"
         PURCHASE = "purchase", "購買道具"
+        CHECKIN = "checkin", "每日簽到"
+        TASK = "task", "每日任務"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     reason = models.CharField(max_length=200, blank=True)

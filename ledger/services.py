@@ -18,6 +18,9 @@ SHOP = "shop"  # items bought (記牌器 …)
 HOUSE = "house"  # the bank of house-banked games (大豐收)
 POT = "pot"  # stakes of a hand in play (歡樂三張), paid out to the winner at its end
 
+# The kinds of transfer, for the apps that call transfer_create (they never import the models).
+TransferKind = Transfer.Kind
+
 
 def account_for_user(user) -> Account:
     """Return the user's bean account, creating it (balance 0) on first use."""
@@ -58,11 +61,7 @@ def transfer_create(
             existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
             if existing is not None:
                 return existing
-        # Lock the accounts in id order, so two transfers never wait on each other in a cycle.
-        locked = {
-            account.pk: account
-            for account in Account.objects.select_for_update().filter(pk__in=legs).order_by("pk")
-        }
+        locked = _accounts_lock(legs)
         for pk, amount in legs.items():
             account = locked[pk]
             if account.kind == Account.Kind.PLAYER and account.balance + amount < 0:
@@ -90,6 +89,24 @@ def transfer_create(
             )
         transfer.postings.model.objects.bulk_create(rows)
     return transfer
+
+
+def _accounts_lock(pks: Iterable[int]) -> dict[int, Account]:
+    # Lock the accounts in id order, so two transfers never wait on each other in a cycle.
+    return {
+        account.pk: account
+        for account in Account.objects.select_for_update().filter(pk__in=list(pks)).order_by("pk")
+    }
+
+
+def balances_lock(accounts: Iterable[Account]) -> dict[int, int]:
+    """Lock the accounts for the rest of the transaction; return their balances by account id.
+
+    For a caller that must read what players hold before it decides a transfer (a loser pays
+    at most what he has): the lock is taken in ``transfer_create``'s order, so the two never
+    deadlock, and the balances cannot change until the caller's transfer commits.
+    """
+    return {pk: account.balance for pk, account in _accounts_lock(a.pk for a in accounts).items()}
 
 
 def grant_signup(user) -> Transfer:
@@ -147,3 +164,23 @@ def account_for_user_id(user_id: int) -> Account:
         user_id=user_id, defaults={"kind": Account.Kind.PLAYER}
     )
     return account
+
+
+def grant_checkin(*, user_id: int, day: str, amount: int, streak: int) -> Transfer:
+    """Pay a 簽到 reward from the mint; key (user, day): a doubled check-in pays once."""
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user_id(user_id), amount)],
+        kind=Transfer.Kind.CHECKIN,
+        reason=f"每日簽到 連續第 {streak} 天",
+        idempotency_key=f"checkin:{user_id}:{day}",
+    )
+
+
+def grant_task(*, user_id: int, day: str, task_id: int, amount: int, title: str) -> Transfer:
+    """Pay a daily task's reward from the mint; key (user, day, task): paid once."""
+    return transfer_create(
+        postings=[(system_account(MINT), -amount), (account_for_user_id(user_id), amount)],
+        kind=Transfer.Kind.TASK,
+        reason=f"每日任務 {title}",
+        idempotency_key=f"task:{user_id}:{day}:{task_id}",
+    )

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games import wheel_selectors
+from games.selectors import dafengshou as dafengshou_selectors
 from lobby import selectors
 from lobby.forms import DEFAULT_GAME, room_form_for
 from lobby.models import Room
@@ -126,7 +126,7 @@ class RoomAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None or obj.game != selectors.WHEEL_GAME:
             return None
         try:
-            return wheel_selectors.room_rtp(obj.pk, obj.params())
+            return dafengshou_selectors.room_rtp(obj.pk, obj.params())
         except (ValueError, TypeError, KeyError):
             return None
 

@@ -7,8 +7,8 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         # games never imports lobby: the lobby hands games the live room params for new hands.
-        from games.services import tables, wheel_rounds
-        from lobby import selectors
+        from games.services import dafengshou, tables
+        from lobby import checks, selectors  # noqa: F401  (checks: leyou.E004, E005)
 
         tables.room_params_source_set(selectors.room_params)
-        wheel_rounds.room_source_set(selectors.wheel_room_params)
+        dafengshou.room_source_set(selectors.dafengshou_room_params)

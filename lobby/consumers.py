@@ -1,5 +1,10 @@
 """The lobby's live room list: the seated and running counts, pushed when seats or tables change.
 
+A logged-in visitor's sockets also join his own group (``lobby.realtime.user_group``): an
+invitation to a friend's table is pushed there at once, and while a socket is open he is
+marked 在大廳 for his friends' lists; every ``LEYOU["LOBBY_PRESENCE_SECONDS"]`` his own
+friends list is read and pushed (out of band, no form) when it changed.
+
 Only the counts are pushed (out-of-band swaps by id), never the forms: those carry the
 visitor's CSRF token and belong to the page the visitor loaded.
 """
@@ -11,10 +16,14 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
+from accounts import selectors as account_selectors
+from accounts import services as account_services
 from games.realtime import LOBBY_GROUP
 from lobby import selectors
+from lobby.realtime import user_group
 
 MIN_INTERVAL = 1.0  # at most one list push per second per socket
 
@@ -23,11 +32,58 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.last_push = 0.0
         self.pending = False
+        self.presence_task: asyncio.Task | None = None
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        if self.user_id is not None:  # his invitations reach every lobby socket of his
+            await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
+            self.presence_task = asyncio.ensure_future(self._presence_loop())
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+            if self.presence_task is not None:
+                self.presence_task.cancel()
+            await database_sync_to_async(account_services.lobby_presence_clear)(self.user_id)
+
+    async def _presence_loop(self) -> None:
+        """Mark the player 在大廳 while this socket is open (friends' lists read the mark), and
+        push his friends list when where they are has changed since the last look."""
+        last: str | None = None
+        while True:
+            await database_sync_to_async(account_services.lobby_presence_mark)(self.user_id)
+            html = await database_sync_to_async(self._render_friends)()
+            if last is not None and html != last:
+                await self.send(text_data=html)
+            last = html
+            await asyncio.sleep(settings.LEYOU["LOBBY_PRESENCE_SECONDS"])
+
+    def _render_friends(self) -> str:
+        from accounts.models import User
+        from games import selectors as game_selectors
+
+        user = User.objects.get(pk=self.user_id)
+        table = game_selectors.table_for_user(user)
+        return render_to_string("lobby/_friend_list.html", {
+            "friends": account_selectors.friends_for_user(user), "oob": True,
+            "can_invite": table is not None and table.is_private,
+        })
+
+    async def lobby_invitation(self, event: dict) -> None:
+        """An invitation to this player: his invitation list, swapped in out of band."""
+        html = await database_sync_to_async(self._render_invitations)()
+        await self.send(text_data=html)
+
+    def _render_invitations(self) -> str:
+        from accounts.models import User
+
+        user = User.objects.get(pk=self.user_id)
+        return render_to_string("lobby/_invitations.html", {
+            "invitations": account_selectors.invitations_for_user(user), "oob": True,
+        })
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         return  # the lobby socket only listens

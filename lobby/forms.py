@@ -13,15 +13,17 @@ from django import forms
 
 from games.engine import params as spec
 from games.engine import registry
-from lobby.models import GAME_CHOICES, Room
+from lobby.models import Room
 
-DEFAULT_GAME = GAME_CHOICES[0][0]
+DEFAULT_GAME = next(iter(registry.GAME_MODULES))
 
 
 def _field(param: spec.Param) -> forms.Field:
     common = {"label": param.label, "help_text": param.help, "initial": param.default}
     if param.kind == spec.BOOL:
         return forms.BooleanField(required=False, **common)
+    if not param.required:  # blank: the default applies (the shared chat/spectator settings)
+        common["required"] = False
     if param.choices is not None:
         return forms.TypedChoiceField(choices=[(c, f"{label}（{c}）") for c, label in param.choices],
                                       coerce=int if param.kind == spec.INT else str, **common)
@@ -78,6 +80,8 @@ class RoomFormBase(forms.ModelForm):
         for param in ruleset.room_params:
             if param.name not in data or self.has_error(param.name):
                 continue
+            if data[param.name] in (None, "") and not param.required:
+                continue  # left blank: the declared default applies
             try:
                 extra[param.name] = param.parse(data[param.name])
             except spec.ParamError as error:
@@ -88,7 +92,7 @@ class RoomFormBase(forms.ModelForm):
 
 def room_form_for(game: str | None) -> type[RoomFormBase]:
     """A room form class for ``game``: its 玩法 as a choice and its parameters as fields."""
-    game = game if game in dict(GAME_CHOICES) else DEFAULT_GAME
+    game = game if game in dict(registry.choices()) else DEFAULT_GAME
     try:
         ruleset = registry.get(game)
     except KeyError:

@@ -10,22 +10,14 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-GAME_CHOICES = [
-    ("doudizhu", "歡樂斗地主"),
-    ("zhajinhua", "歡樂三張"),
-    ("dafengshou", "大豐收"),
-    ("paohuzi", "跑胡子"),
-    ("mahjong_huanle", "歡樂麻將"),
-    ("mahjong_yongzhou", "永州麻將"),
-    ("mahjong_yueqing", "樂清麻將"),
-]
-
+from games.engine import registry
 
 class Room(models.Model):
     """One 場次: a game, its variant and the stakes and clocks of its tables."""
 
     name = models.CharField("名稱", max_length=40)
-    game = models.CharField("遊戲", max_length=32, choices=GAME_CHOICES)
+    # the registry's games (a callable: a game added there needs no migration here)
+    game = models.CharField("遊戲", max_length=32, choices=registry.choices)
     variant = models.CharField("玩法", max_length=32, default="classic")
     seats = models.PositiveSmallIntegerField("座位數", default=3)
     base_score = models.PositiveIntegerField("底分", default=1)

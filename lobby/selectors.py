@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Count, Q
 
-from games import wheel_selectors
+from games.engine import registry
+from games.selectors import dafengshou as dafengshou_selectors
 from games.models import Seat, Table
-from lobby.models import GAME_CHOICES, Room
+from lobby.models import Room
 
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 WHEEL_GAME = "dafengshou"
 
 
 def _base_label(game: str) -> str | None:
-    from games.engine import registry
-
     try:
         return registry.get(game).base_label
     except KeyError:
@@ -26,7 +30,7 @@ def room_params(room_id: int) -> dict | None:
     return room.params() if room else None
 
 
-def wheel_room_params(room_id: int) -> dict | None:
+def dafengshou_room_params(room_id: int) -> dict | None:
     """An open 大豐收 room's params (its odds table, chips, limits, clocks), else None."""
     room = Room.objects.filter(pk=room_id, game="dafengshou", is_open=True).first()
     return room.params() if room else None
@@ -50,8 +54,8 @@ def rooms_with_counts() -> list[dict]:
         Table.objects.filter(status=Table.Status.PLAYING, room_id__isnull=False)
         .values("room_id").annotate(n=Count("id")).values_list("room_id", "n")
     )
-    wheels = wheel_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
-    names = dict(GAME_CHOICES)
+    wheels = dafengshou_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
+    names = dict(registry.choices())
     games: dict[str, dict] = {}
     for room in rooms:
         group = games.setdefault(room.game, {"game": room.game, "title": names.get(room.game),
@@ -65,7 +69,7 @@ def rooms_with_counts() -> list[dict]:
             # live round's bettor count instead
             live = wheels.get(room.pk)
             entry["wheel"] = {
-                **(wheel_selectors.room_card(room.params()) or {}),
+                **(dafengshou_selectors.room_card(room.params()) or {}),
                 "number": live["number"] if live else None,
                 "phase": live["phase"] if live else None,
                 "bettors": live["bettors"] if live else 0,
@@ -80,7 +84,6 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
     rules with these settings, its lines and each seat's 積分 × N − A. For 大豐收 (no table)
     the configured return-to-player. ``errors`` (field → message) when the settings are refused.
     Reads only; nothing is stored."""
-    from games.engine import registry
     from games.rules.dafengshou.wheel import expected_rtp
 
     from lobby.models import room_buy_in, room_errors
@@ -129,3 +132,31 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
         }
         break
     return out
+
+
+def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
+    """The players at a table the viewer may follow, and (at his own private table, seated)
+    the friends he may invite. The caller has checked the viewer may see the table."""
+    from accounts import selectors as account_selectors
+
+    table = Table.objects.get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table=table, user__isnull=False, is_bot=False)
+        .exclude(user=user).select_related("user").order_by("index")
+    )
+    following = set(
+        account_selectors.following_ids(user, [s.user_id for s in seats])
+    )
+    seated = table.seats.filter(user=user).exists()
+    at_table = {s.user_id for s in seats}
+    friends = (
+        [f for f in account_selectors.friends_for_user(user) if f["user"].pk not in at_table]
+        if seated and table.is_private and table.status != Table.Status.CLOSED else []
+    )
+    return {
+        "table_id": table.pk,
+        "players": [{"seat": s.index, "user": s.user, "following": s.user_id in following}
+                    for s in seats],
+        "friends": friends,
+        "can_invite": bool(friends),
+    }

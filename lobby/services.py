@@ -7,12 +7,18 @@ import secrets
 from django.conf import settings
 from django.core.cache import caches
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
+from accounts import selectors as account_selectors
+from accounts.models import Invitation, User
+from games import realtime
 from games.engine import registry
+from games.exceptions import SeatUnavailable
 from games.models import Seat, Table
-from games.services import tables
+from games.services import seating
 from lobby.exceptions import RoomUnavailable, TooManyGuesses, UnknownInvite
 from lobby.models import Room
+from lobby.realtime import user_group
 
 INVITE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
@@ -52,7 +58,7 @@ def quick_join(*, user, room_id: int) -> Table:
     if held is not None:
         return held
     params = room.params()
-    tables._check_beans(user, params)
+    seating.beans_check(user, params)
     for _ in range(3):
         candidate = (
             Table.objects.filter(
@@ -62,11 +68,11 @@ def quick_join(*, user, room_id: int) -> Table:
         )
         try:
             with transaction.atomic():  # a table made for a seat we cannot take is undone
-                table = candidate or tables.table_create(
+                table = candidate or seating.table_create(
                     game=room.game, params=params, seat_count=room.seats
                 )
-                tables.seat_take(table_id=table.pk, user=user)
-        except tables.SeatUnavailable:
+                seating.seat_take(table_id=table.pk, user=user)
+        except SeatUnavailable:
             held = _seat_held(user, room)  # our own other request may have seated us
             if held is not None:
                 return held
@@ -85,17 +91,17 @@ def private_create(*, user, room_id: int) -> Table:
     room = _open_room(room_id)
     if Seat.objects.filter(user=user).exists():
         raise RoomUnavailable("你已經在另一張牌桌上，請先離開")
-    tables._check_beans(user, room.params())
+    seating.beans_check(user, room.params())
     with transaction.atomic():
         for _ in range(10):
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
             if not Table.objects.filter(invite_code=code).exists():
                 break
-        table = tables.table_create(
+        table = seating.table_create(
             game=room.game, params=room.params(), seat_count=room.seats, is_private=True,
             owner=user, invite_code=code,
         )
-        tables.seat_take(table_id=table.pk, user=user)
+        seating.seat_take(table_id=table.pk, user=user)
     return table
 
 
@@ -131,8 +137,107 @@ def private_join(*, user, code: str, address: str = "") -> Table:
             cache.incr(key)
         raise UnknownInvite("邀請碼不存在或牌桌已關閉")
     try:
-        tables.seat_take(table_id=table.pk, user=user)
-    except tables.SeatUnavailable as error:
+        seating.seat_take(table_id=table.pk, user=user)
+    except SeatUnavailable as error:
         error.table = table  # the code was right (a full table): he may watch it
         raise
     return table
+
+
+# -- invitations to a private table (issue #15 §3) --------------------------------------------
+
+
+def invitation_send(*, user: User, recipient_id: object) -> Invitation:
+    """邀請: invite a player you follow to the private table you sit at (or own).
+
+    He sees it in his lobby at once (pushed on commit to his lobby sockets, every process).
+    Raises UnknownInvite (no such player, not someone you follow, he blocked you, you are not
+    at a private table, the table is full); nothing is written then. Inviting the same player
+    to the same table again re-sends the pending invitation.
+    """
+    try:
+        recipient = User.objects.filter(pk=int(str(recipient_id)), is_active=True).first()
+    except (TypeError, ValueError):
+        recipient = None
+    if recipient is None or recipient.is_bot:
+        raise UnknownInvite(gettext("沒有這位玩家"), code="unknown_user")
+    if recipient.pk == user.pk:
+        raise UnknownInvite(gettext("不能邀請自己"), code="invite_self")
+    if not account_selectors.is_following(user, recipient):
+        raise UnknownInvite(gettext("只能邀請你關注的好友"), code="not_following")
+    if account_selectors.is_blocked(recipient, user):
+        raise UnknownInvite(gettext("無法邀請這位玩家"), code="invite_refused")
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    table = seat.table if seat else None
+    if table is None or not table.is_private or table.status == Table.Status.CLOSED:
+        raise UnknownInvite(gettext("請先開一張好友房再邀請"), code="no_private_table")
+    if not table.seats.filter(user__isnull=True).exists():
+        raise UnknownInvite(gettext("牌桌已滿"), code="table_full")
+    if table.seats.filter(user=recipient).exists():
+        raise UnknownInvite(gettext("他已經在這張牌桌上"), code="already_seated")
+    with transaction.atomic():
+        invitation = Invitation.objects.filter(
+            sender=user, recipient=recipient, table_id=table.pk,
+            status=Invitation.Status.PENDING,
+        ).first()
+        if invitation is None:
+            try:
+                with transaction.atomic():
+                    invitation = Invitation.objects.create(
+                        sender=user, recipient=recipient, table_id=table.pk, game=table.game
+                    )
+            except IntegrityError:  # a concurrent send of ours made it first
+                invitation = Invitation.objects.get(
+                    sender=user, recipient=recipient, table_id=table.pk,
+                    status=Invitation.Status.PENDING,
+                )
+        invitation_id = invitation.pk
+        # told only once the row is there for him to accept
+        transaction.on_commit(lambda: realtime.publish(
+            user_group(recipient.pk), {"type": "lobby.invitation", "invitation": invitation_id}
+        ))
+    return invitation
+
+
+def _invitation_locked(user: User, invitation_id: object) -> Invitation:
+    try:
+        pk = int(str(invitation_id))
+    except (TypeError, ValueError):
+        pk = 0
+    # lock it: a double click accepts once
+    invitation = Invitation.objects.select_for_update().filter(pk=pk, recipient=user).first()
+    if invitation is None or invitation.status != Invitation.Status.PENDING:
+        raise UnknownInvite(gettext("邀請不存在或已失效"))
+    return invitation
+
+
+def invitation_accept(*, user: User, invitation_id: object) -> Table:
+    """Join the table of an invitation with one click (a seat; a full table may be watched).
+
+    Raises UnknownInvite (not his, not pending, table closed) or SeatUnavailable (full: then
+    ``error.table`` is set, as for a right code at a full table); the invitation stays pending
+    when no seat was taken.
+    """
+    with transaction.atomic():
+        invitation = _invitation_locked(user, invitation_id)
+        if account_selectors.is_blocked(user, invitation.sender_id):
+            raise UnknownInvite(gettext("邀請不存在或已失效"))
+        table = Table.objects.filter(pk=invitation.table_id).first()
+        if table is None or table.status == Table.Status.CLOSED:
+            raise UnknownInvite(gettext("牌桌已關閉"))
+        try:
+            tables.seat_take(table_id=table.pk, user=user)
+        except tables.SeatUnavailable as error:
+            error.table = table if "已滿" in error.message else None
+            raise
+        invitation.status = Invitation.Status.ACCEPTED
+        invitation.save(update_fields=["status"])
+    return table
+
+
+def invitation_decline(*, user: User, invitation_id: object) -> None:
+    """Decline an invitation. Raises UnknownInvite."""
+    with transaction.atomic():
+        invitation = _invitation_locked(user, invitation_id)
+        invitation.status = Invitation.Status.DECLINED
+        invitation.save(update_fields=["status"])

@@ -11,3 +11,15 @@ urlpatterns = [
     path("rooms/<int:room_id>/private/", views.private_create, name="private_create"),
     path("private/join/", views.private_join, name="private_join"),
 ]
+
+urlpatterns += [
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("checkin/", views.checkin, name="checkin"),
+    path("tasks/<int:task_id>/claim/", views.task_claim, name="task_claim"),
+    path("friends/<int:user_id>/invite/", views.invite, name="invite"),
+    path("invitations/<int:invitation_id>/accept/", views.invitation_accept,
+         name="invitation_accept"),
+    path("invitations/<int:invitation_id>/decline/", views.invitation_decline,
+         name="invitation_decline"),
+]
+urlpatterns += [path("tables/<int:table_id>/hall/", views.table_panel, name="table_panel")]

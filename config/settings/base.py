@@ -210,6 +210,8 @@ LEYOU = {
     # 回放: who sees a finished hand's replay besides its players and staff (games.selectors)
     "REPLAY_PUBLIC_AFTER_HOURS": 24,
     "DB_THREADS": env.env_int("LEYOU_DB_THREADS", 6) if env.DATABASE_URL else 0,
+    # 大廳: a lobby socket renews its 在大廳 mark and looks at its friends list this often
+    "LOBBY_PRESENCE_SECONDS": float(env.env_str("LEYOU_LOBBY_PRESENCE_SECONDS", "20")),
 }
 
 LOGGING = {

@@ -1,4 +1,4 @@
-"""大豐收 page rendering: one player's wheel view (``games.wheel_selectors``) to HTML or JSON.
+"""大豐收 page rendering: one player's view (``games.selectors.dafengshou``) to HTML or JSON.
 
 The view decides what is shown (no seed before the round is settled, no other player's bets);
 this module only lays it out: the 24-cell ring as SVG positions, chips on the crops.
@@ -74,7 +74,7 @@ def amount_zh(value: int) -> str:
 
 
 def render_html(view: dict[str, Any]) -> str:
-    return render_to_string("games/wheel/_board.html", {"v": _layout(view)})
+    return render_to_string("games/dafengshou/_board.html", {"v": _layout(view)})
 
 
 def _plain(value: Any) -> Any:
@@ -88,7 +88,7 @@ def render_json(view: dict[str, Any]) -> str:
 
 
 def render_totals(event: dict[str, Any], *, as_json: bool = False) -> str:
-    """The round's public totals after other players' bets (a ``wheel.bet`` message): the
+    """The round's public totals after other players' bets (a ``dafengshou.bet`` message): the
     per-crop totals, the round total and the bettor count, each a top-level fragment by id.
 
     Rendered from the message alone (no database read), the same for every socket: it holds
@@ -98,7 +98,7 @@ def render_totals(event: dict[str, Any], *, as_json: bool = False) -> str:
             "round_total": int(event["round_total"]), "bettors": int(event["bettors"])}
     if as_json:
         return json.dumps({"type": "totals", **data}, ensure_ascii=False)
-    return render_to_string("games/wheel/_totals.html", data)
+    return render_to_string("games/dafengshou/_totals.html", data)
 
 
 def render_error(code: str, message: str, *, as_json: bool = False) -> str:

@@ -1,7 +1,7 @@
 """歡樂三張 board: the viewer's own view laid out on a table of 2–6 seats.
 
 A hand is dealt to the players seated when it starts, packed in table order; the engine's seat e
-sits at table seat ``Hand.players[e]["table_seat"]`` (see ``games.services.pot``). ``hand_view``
+sits at table seat ``Hand.players[e]["table_seat"]`` (see ``games.services.stakes``). ``hand_view``
 gives a table seat the view of its own engine seat (a seat that joined during the hand, or a
 spectator, gets the spectator's view), plus ``table_seats`` and ``names`` per engine seat.
 ``extras`` then derives, from that view only: each table seat's cards, chips and marks, the pot

@@ -47,6 +47,7 @@ class Param:
     * ``low`` / ``high`` — the inclusive range of an int (of each item of an int list).
     * ``choices`` — ``((value, 中文), …)`` when only those values are allowed.
     * ``length`` — the exact number of items of an int list (None: any, at least one).
+    * ``required`` — False: a form may leave it blank, and the default then applies.
     """
 
     name: str
@@ -58,6 +59,7 @@ class Param:
     high: int | None = None
     choices: tuple[tuple[Any, str], ...] | None = None
     length: int | None = None
+    required: bool = True
 
     def parse(self, raw: Any) -> Any:
         """The value as the engine takes it; :class:`ParamError` if it is not acceptable."""
@@ -117,3 +119,37 @@ def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> 
         allowed = "、".join(f"{v.id}（{v.label}）" for v in variants)
         raise ParamError("variant", f"未知的玩法 {variant!r}，可選 {allowed}")
     return str(variant)
+
+
+# Shared by every table game (not 大豐收, which has no table): chat and spectators. Each table
+# game's ruleset adds them to its own ``room_params`` (docs/architecture.md, "Chat and
+# spectators"); the consumer reads them from the table's params, defaults filled in.
+TABLE_PARAMS = (
+    Param("chat_throttle_seconds", INT, 3, "發言間隔（秒）",
+          "每位玩家每隔幾秒最多發一句快捷語、表情或文字。", low=1, high=120,
+          required=False),
+    Param("spectator_chat_hidden", BOOL, False, "對觀戰者隱藏聊天",
+          "勾選後觀戰者看不到玩家的快捷語、表情與文字。"),
+    Param("spectator_delay_turns", INT, 1, "觀戰延遲（手）",
+          "歡樂豆場的觀戰畫面落後幾手；與秒數先到者為準；兩者皆 0 為即時。", low=0, high=10,
+          required=False),
+    Param("spectator_delay_seconds", INT, 15, "觀戰延遲（秒）",
+          "歡樂豆場的觀戰畫面最多落後幾秒；與手數先到者為準；兩者皆 0 為即時。",
+          low=0, high=300, required=False),
+)
+
+
+def table_params_read(params: dict[str, Any]) -> dict[str, Any]:
+    """The :data:`TABLE_PARAMS` of a table's stored params, defaults filled in.
+
+    A stored value that no longer parses (the spec changed) falls back to the default, so an
+    old table keeps working; rooms are checked when saved.
+    """
+    out: dict[str, Any] = {}
+    for param in TABLE_PARAMS:
+        try:
+            out[param.name] = param.parse(params[param.name]) if param.name in params \
+                else param.default
+        except ParamError:
+            out[param.name] = param.default
+    return out

@@ -10,6 +10,12 @@ Shape, in the manner of OpenSpiel and boardgame.io:
   "cards": "33344"}``; that is also what the action log stores.
 * :meth:`Ruleset.apply` validates fully *before* it changes anything; an illegal action raises
   :class:`games.engine.errors.IllegalAction` and the state is as it was.
+* The guards every game shares are the base class's, run once in one order (a template method,
+  as OpenSpiel's Python games guard ``apply_action`` and implement ``_apply_action``):
+  :meth:`Ruleset.apply` refuses a malformed action, a seat outside the hand, a finished hand and
+  a seat that is not to act, then calls the game's :meth:`Ruleset._apply_action`;
+  :meth:`Ruleset.legal_actions` answers ``[]`` in the same cases and otherwise asks the game's
+  :meth:`Ruleset._legal_actions`. A game never repeats these checks.
 * Views are JSON objects made for one viewer; concealed information of others is absent.
 
 Seats are numbered ``0 … seats-1`` in the order of play (the next seat is ``(s + 1) % seats``;
@@ -22,7 +28,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.params import Param, Variant, params_parse
+from games.engine.table_type import TableType
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -77,9 +85,9 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     title: ClassVar[str]  # Chinese name, e.g. "歡樂斗地主"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    # who deals the next hand when the result names no ``next_dealer``: the first winner (True),
-    # or the table keeps its dealer (False: 斗地主, whose landlord is bid for every hand)
-    winner_deals_next: ClassVar[bool] = True
+    # what the live table needs to know (seating, stakes in play, escape, dealer, settlement):
+    # games/engine/table_type.py; the table service and the settlement read only this
+    table_type: ClassVar[TableType] = TableType()
     # the room options an operator may set (games/engine/params.py), declared by each game in
     # games/rules/<game>/params.py: its 玩法 (the first is the default) and its typed parameters
     variants: ClassVar[tuple[Variant, ...]] = ()
@@ -87,6 +95,19 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     # when its scores do not use it (歡樂麻將 counts 番 only, 大豐收 has none)
     base_label: ClassVar[str | None] = "底分"
     room_params: ClassVar[tuple[Param, ...]] = ()
+    # every action ``type`` the game knows; any other action is malformed (checked by ``apply``)
+    action_types: ClassVar[frozenset[str]]
+    # the action types a seat may send while it is not to act (三張: 看牌 and 棄牌 at any time);
+    # ``apply`` lets them through to the game's own step, which checks the rest
+    free_actions: ClassVar[frozenset[str]] = frozenset()
+    # a room-wide round every player of the room bets into (大豐收's wheel) instead of tables
+    # of seats: it has no table board ``templates/games/boards/<game_id>.html``
+    room_wide: ClassVar[bool] = False
+    # whether a finished hand's scores, and an escape's, sum to zero (OpenSpiel's ``utility``
+    # of the game type: zero-sum); 大豐收 plays against the house
+    zero_sum: ClassVar[bool] = True
+    # written on every Hand row; bump it when a change makes a recorded hand replay differently
+    engine_version: ClassVar[str] = "1"
 
     # -- construction -------------------------------------------------------------------------
     @abstractmethod
@@ -113,12 +134,69 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
         """The seats whose decision is awaited now (empty when the hand is over)."""
 
     @abstractmethod
+    def seat_ids(self, state: StateT) -> range:
+        """The seat numbers of this hand (``range(seats)``; 大豐收 adds its house, −1)."""
+
     def legal_actions(self, state: StateT, seat: int) -> list[Action]:
-        """Every legal action for the seat now (empty if it is not to act)."""
+        """Every legal action for the seat now.
+
+        ``[]`` for a seat outside the hand, a finished hand, or a seat that is not to act (unless
+        the game has :attr:`free_actions`); otherwise the game's :meth:`_legal_actions`."""
+        if not self._seat_valid(state, seat) or self.is_over(state):
+            return []
+        if not self.free_actions and seat not in self.to_act(state):
+            return []
+        return self._legal_actions(state, seat)
 
     @abstractmethod
+    def _legal_actions(self, state: StateT, seat: int) -> list[Action]:
+        """The game's legal actions for a valid seat of an unfinished hand that is to act (or
+        any valid seat, when the game has :attr:`free_actions`)."""
+
     def apply(self, state: StateT, seat: int, action: Action) -> list[Event]:
-        """Validate and apply; raise IllegalAction (changing nothing) if it is not legal."""
+        """Validate and apply; raise IllegalAction (changing nothing) if it is not legal.
+
+        The shared guards, in this order, for every game:
+
+        1. ``malformed``: the action is not a JSON object whose ``type`` is one of
+           :attr:`action_types`;
+        2. ``malformed``: the seat is not an int of :meth:`seat_ids`;
+        3. the hand is over, 4. the seat is not to act (and the type is not one of
+           :attr:`free_actions`): the error :meth:`_refusal` names (``game_over`` /
+           ``not_your_turn`` unless the game says more precisely, e.g. ``window_closed``).
+
+        Then the game's :meth:`_apply_action` checks the rest and applies."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(
+                ErrorCode.MALFORMED, "an action is a JSON object with a string 'type'"
+            )
+        kind: str = action["type"]
+        if kind not in self.action_types:
+            raise IllegalAction(ErrorCode.MALFORMED, f"unknown action type {kind!r}")
+        if not self._seat_valid(state, seat):
+            raise IllegalAction(ErrorCode.MALFORMED, f"no seat {seat!r}")
+        if self.is_over(state) or (
+            kind not in self.free_actions and seat not in self.to_act(state)
+        ):
+            raise self._refusal(state, seat, kind)
+        return self._apply_action(state, seat, action)
+
+    @abstractmethod
+    def _apply_action(self, state: StateT, seat: int, action: Action) -> list[Event]:
+        """Apply a well-formed action of a valid seat that is to act in an unfinished hand
+        (the guards of :meth:`apply` have passed); raise IllegalAction, changing nothing, for
+        anything else the rules refuse."""
+
+    def _refusal(self, state: StateT, seat: int, kind: str) -> IllegalAction:
+        """The error for an action of ``kind`` when the hand is over or the seat is not to act.
+
+        Games override it to name a more precise code (and call ``super()`` for the rest)."""
+        if self.is_over(state):
+            return IllegalAction(ErrorCode.GAME_OVER, "the hand is over")
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, f"seat {seat} is not to act now")
+
+    def _seat_valid(self, state: StateT, seat: object) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and seat in self.seat_ids(state)
 
     @abstractmethod
     def view(self, state: StateT, seat: int) -> View:
@@ -149,6 +227,30 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     def escape_result(self, state: StateT, seat: int) -> Result:
         """The scores when ``seat`` escapes (逃跑) now. Games override with their penalty rule."""
         raise NotImplementedError(f"{self.game_id} has no escape rule")
+
+    def escape_action(self, state: StateT, seat: int) -> Action | None:
+        """With ``table_type.escape`` FOLD: the action the leaver's seat plays (legal off turn),
+        or None when the seat is no longer in the hand (it leaves freely)."""
+        raise NotImplementedError(f"{self.game_id} has no escape action")
+
+    # -- the table's declarations (games/engine/table_type.py) --------------------------------
+    def deal_minimum(self, config: ConfigT) -> int:
+        """With OPEN seating: the beans a seated player needs to be dealt in (0: any)."""
+        return 0
+
+    def opening_stakes(self, state: StateT) -> list[Event]:
+        """With ``stakes_in_play``: the ``stake`` events made at the deal (e.g. the 底注)."""
+        return []
+
+    def turn_seconds(self, state: StateT) -> int | None:
+        """The turn clock for the seats to act now when the game fixes it (a short phase in
+        which every seat decides at once); None: the room's ``turn_seconds``."""
+        return None
+
+    def action_stamp(self, state: StateT, action: Action, seconds_since_deal: float) -> Action:
+        """The action with what the server's clock says filled in (the engine never reads a
+        clock); by default the action unchanged."""
+        return action
 
     # -- serialisation ------------------------------------------------------------------------
     @abstractmethod

@@ -1,4 +1,10 @@
-"""Game id → Ruleset. Rules packages register on import; :func:`get` imports them lazily."""
+"""Game id → Ruleset. Rules packages register on import; :func:`get` imports them lazily.
+
+:data:`GAME_MODULES` is the one list of games: the lobby's game choices (:func:`choices`), the
+system checks (``games/checks.py``: every game imports, every table game has its board) and
+the contract test over every game (``games/tests/test_contract_all_games.py``) are made from
+it. A module that fails to import is reported by the checks at start-up (``leyou.E001``), not
+skipped silently."""
 
 from __future__ import annotations
 
@@ -47,3 +53,11 @@ def available() -> list[str]:
             continue
         out.append(game_id)
     return out
+
+
+def choices() -> list[tuple[str, str]]:
+    """(game id, Chinese title) of every game that imports, in registry order.
+
+    The lobby's ``Room.game`` choices (a callable, evaluated when used). A game whose module
+    fails to import is left out here and reported by the system check ``leyou.E001``."""
+    return [(game_id, get(game_id).title) for game_id in available()]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
 
-from accounts.models import User
 from games.models import Seat
 from ledger import services as ledger
-from ledger.models import Transfer
 
 BOT_NAMES = [
     "小白兔", "老頑童", "張三豐", "牌神", "阿福", "小燕子", "李大嘴", "王大錘", "趙小寶", "錢多多",
@@ -15,8 +16,9 @@ BOT_NAMES = [
 ]
 
 
-def bot_user_for_seat(params: dict) -> User:
+def bot_user_for_seat(params: dict) -> Any:
     """A bot not seated anywhere, with enough beans for the room (created when none is free)."""
+    User = get_user_model()  # noqa: N806 — the user model, through auth (not accounts.models)
     seated = Seat.objects.filter(user=OuterRef("pk"))
     bot = (
         User.objects.filter(is_bot=True).annotate(busy=Exists(seated)).filter(busy=False)
@@ -34,7 +36,7 @@ def bot_user_for_seat(params: dict) -> User:
     return bot
 
 
-def bot_topup(bot: User, params: dict) -> None:
+def bot_topup(bot: Any, params: dict) -> None:
     """Give a bot beans from the mint so it can sit in the room (bots never run dry)."""
     account = ledger.account_for_user(bot)
     low = int(params.get("min_beans") or 0)
@@ -46,5 +48,5 @@ def bot_topup(bot: User, params: dict) -> None:
         ledger.transfer_create(
             postings=[(ledger.system_account(ledger.MINT), -(target - account.balance)),
                       (account, target - account.balance)],
-            kind=Transfer.Kind.STAFF_GRANT, reason="機器人補充歡樂豆",
+            kind=ledger.TransferKind.STAFF_GRANT, reason="機器人補充歡樂豆",
         )

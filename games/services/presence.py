@@ -50,7 +50,7 @@ def connection_open(
     from games.services import tables
 
     with transaction.atomic():
-        table = tables._lock_table(table_id)  # raises UnknownTable: the socket is refused
+        table = tables.table_lock(table_id)  # raises UnknownTable: the socket is refused
         held = _lease_count(table_id, user.pk)
         if held >= _conf("SOCKETS_PER_USER_TABLE"):
             raise TooManySockets(f"同一牌桌最多 {held} 個連線")
@@ -58,7 +58,7 @@ def connection_open(
             key=lease_key or lease_key_new(), table_id=table_id, user_id=user.pk,
             process=process or PROCESS_ID, renewed_at=timezone.now(),
         )
-        seat = tables._seat_for(table, user)
+        seat = tables.seat_find(table, user)
         if seat is None:
             return None
         online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
@@ -68,9 +68,9 @@ def connection_open(
         seat.disconnected_at = None
         seat.save()
         if online_now:
-            tables._bump(table)
+            tables.seq_bump(table)
             table.save(update_fields=["seq"])
-            tables._notify(table)
+            tables.table_notify(table)
         return seat.index
 
 
@@ -87,7 +87,7 @@ def _close(table_id: int, user_id: int, keys: list[str] | None) -> None:
 
     with transaction.atomic():
         try:
-            table = tables._lock_table(table_id)  # also drops the rows kept for the next move
+            table = tables.table_lock(table_id)  # also drops the rows kept for the next move
         except UnknownTable:
             SeatLease.objects.filter(table_id=table_id, user_id=user_id).delete()
             return
@@ -112,9 +112,9 @@ def _close(table_id: int, user_id: int, keys: list[str] | None) -> None:
                 seat.deadline = min(
                     seat.deadline, now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
                 )
-            tables._bump(table)
+            tables.seq_bump(table)
             table.save(update_fields=["seq"])
-            tables._notify(table)
+            tables.table_notify(table)
         seat.save()
 
 
@@ -163,10 +163,10 @@ def leases_by_process() -> dict[str, int]:
 
 def grace_expire(*, table_id: int, seat_index: int) -> bool:
     """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
-    from games.services import pot, tables
+    from games.services import tables
 
     with transaction.atomic():
-        table = tables._lock_table(table_id)
+        table = tables.table_lock(table_id)
         seat = table.seats.select_related("user").filter(index=seat_index).first()
         if seat is None or seat.user is None or seat.connections > 0 or seat.disconnected_at is None:
             return False
@@ -175,16 +175,13 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
         if timezone.now() - seat.disconnected_at < limit:
             return False
-        hand = tables._current_hand(table)
-        if hand is not None and pot.is_pot_game(hand.game):
-            pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
-        elif hand is not None:
-            tables._escape(table, hand, seat)
-        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
-        seat.disconnected_at = None
+        hand = tables.hand_current(table)
+        if hand is not None:
+            tables.hand_escape(table, hand, seat)  # as the game's table_type.escape says
+        tables.seat_vacate(seat)
         seat.save()
-        tables._bump(table)
-        tables._maybe_close(table)
+        tables.seq_bump(table)
+        tables.table_close_if_empty(table)
         table.save()
-        tables._notify(table)
+        tables.table_notify(table)
         return True

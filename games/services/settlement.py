@@ -11,8 +11,10 @@ Bean formula (DESIGN §4, 001, 002, RULES-NOTES §2 #12): the engine's result li
   the rake (001: "系統將自動回收每位玩家一定數量的歡樂豆"), never more than he then holds.
 
 So a loser pays X·N + A, a winner gets X·N − A, a player with no payment pays A, and a player
-who both pays and receives (樂清's 花) pays A once. Nobody receives more than was paid. 三張 keeps
-its pot rule (``games/services/pot.py``: A once, from the pot).
+who both pays and receives (樂清's 花) pays A once. Nobody receives more than was paid. That is
+``Settlement.PAYMENTS``; a game whose ruleset declares ``Settlement.POT`` moved its beans
+during play (``games/services/stakes.py``: A once, from the pot) and its result's
+``bean_moves`` are recorded here as they are. No game is named here.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from games import realtime
+from games.engine import registry
+from games.engine.table_type import Settlement
 from games.models import Hand, HandSeat, Table
 from ledger import services as ledger
-from ledger.models import Account, Transfer
 
 
 def bean_moves(
@@ -77,20 +80,16 @@ def hand_settle(hand_id: int) -> bool:
         accounts = {
             seat: ledger.account_for_user_id(uid) for seat, uid in users.items()
         }
-        # Read balances under lock: a loser pays at most what he has right now.
-        locked = {
-            a.pk: a
-            for a in Account.objects.select_for_update().filter(
-                pk__in=[a.pk for a in accounts.values()]
-            ).order_by("pk")
-        }
-        balances = {seat: locked[a.pk].balance for seat, a in accounts.items()}
+        # Read balances under the ledger's lock: a loser pays at most what he has right now.
+        locked = ledger.balances_lock(accounts.values())
+        balances = {seat: locked[a.pk] for seat, a in accounts.items()}
         extra = hand.result.get("extra") or {}
         payments = extra.get("payments", [])
         factor = int(hand.params.get("factor", 1))
         rake = int(hand.params.get("rake", 0))
-        if extra.get("bean_moves") is not None:
-            # games whose stakes were taken during play (三張) report final moves themselves
+        pot_settled = registry.get(hand.game).table_type.settlement is Settlement.POT
+        if pot_settled and extra.get("bean_moves") is not None:
+            # beans moved during play (stakes.pot_pay): the final moves are recorded as they are
             delta = {int(k): v for k, v in extra["bean_moves"].items()}
             rake_total = int(extra.get("rake_total", -sum(delta.values())))
         else:
@@ -99,10 +98,11 @@ def hand_settle(hand_id: int) -> bool:
         legs = [(accounts[seat], amount) for seat, amount in delta.items() if amount]
         if rake_total:
             legs.append((ledger.system_account(ledger.RAKE), rake_total))
-        if legs and not extra.get("beans_moved"):  # 三張 moved its beans during the hand
+        if legs and not extra.get("beans_moved"):  # not moved during the hand already
             ledger.transfer_create(
                 postings=legs,
-                kind=Transfer.Kind.ESCAPE if escaped is not None else Transfer.Kind.SETTLEMENT,
+                kind=ledger.TransferKind.ESCAPE if escaped is not None
+                else ledger.TransferKind.SETTLEMENT,
                 reason=f"{hand.game} 第{hand.number}局 (table {hand.table_id})",
                 idempotency_key=f"hand:{hand.pk}",
             )
@@ -137,13 +137,14 @@ def hand_settle(hand_id: int) -> bool:
         }
         hand.settled_at = timezone.now()
         hand.save(update_fields=["result", "settled_at"])
+        account_services.hand_record(hand.pk)  # leaderboards and daily tasks, in this transaction
         # The settlement is a change of the table like any other: a new seq, pushed on commit.
         table.seq += 1
         table.save(update_fields=["seq"])
         seq = table.seq
-        # each player's balance as this transaction leaves it, for his top bar (#14 §5)
-        moved = bool(extra.get("beans_moved"))
-        after = {str(uid): balances[seat] + (0 if moved else delta.get(seat, 0))
-                 for seat, uid in users.items()}
-        transaction.on_commit(lambda: realtime.table_changed(table_id, seq, balances=after))
+        # each player's balance as this transaction leaves it (the rows are still locked), for
+        # his top bar (#14 §5)
+        held = ledger.balances_lock(accounts.values())
+        tops = {str(uid): held[accounts[seat].pk] for seat, uid in users.items()}
+        transaction.on_commit(lambda: realtime.table_changed(table_id, seq, balances=tops))
     return True

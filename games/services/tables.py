@@ -1,4 +1,11 @@
-"""The live table: seats, hands, moves, clocks, 托管 and escape.
+"""The live table's hand flow: locking, the deal, moves, turn clocks, 托管, the end and escape.
+
+Seats are taken and left in ``seating``, presence (在線) is ``presence``, stakes that move
+during play are ``stakes``, the 記牌器 is ``items``; they all write through the helpers here
+(``table_lock``, ``seq_bump``, ``table_notify``, ``seat_vacate`` …) so that there is one way to
+change a table. No game is named here: what differs between games (how seats are dealt,
+whether stakes move during play, what an escape does, who deals next, how beans follow from
+the result) is the ruleset's ``table_type`` (``games/engine/table_type.py``).
 
 One writer per table: every write locks the table row (``select_for_update``) inside one
 transaction; on SQLite the IMMEDIATE transaction mode serialises writers the same way. An
@@ -9,6 +16,7 @@ transaction; only after commit is anyone told (``realtime.table_changed``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -18,27 +26,17 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import frames, realtime
-from games.services import pot
 from games.engine import registry
 from games.engine.chance import new_seed, seed_commitment
 from games.engine.errors import ErrorCode, IllegalAction
-from games.exceptions import (
-    BeansOutOfRange,
-    DuplicateAction,
-    NoHand,
-    NotSeated,
-    SeatUnavailable,
-    StaleSeq,
-    UnknownTable,
-)
+from games.engine.table_type import Dealer, Escape, Seating, Settlement
+from games.exceptions import DuplicateAction, NoHand, NotSeated, StaleSeq, UnknownTable
 from games.models import Hand, HandEvent, Seat, Table
+from games.services import stakes
 from ledger import selectors as ledger_selectors
 
 logger = logging.getLogger("leyou.tables")
 
-# Phases in which every seat decides at once and the clock is short (seconds).
-SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
-DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
 BETWEEN_HANDS_SECONDS = 8
 MAX_ACTION_ID = 64
 
@@ -74,7 +72,7 @@ _rows_after_move: dict[int, tuple[int, list[Seat], Hand]] = {}
 _ROWS_AFTER_MOVE_MAX = 5000
 
 
-def _lock_table(table_id: int, *, reuse_rows: bool = False) -> Table:
+def table_lock(table_id: int, *, reuse_rows: bool = False) -> Table:
     # The row lock makes this transaction the table's only writer until it commits (SQLite has
     # no FOR UPDATE: its IMMEDIATE transactions serialise writers). A plain statement: the ORM's
     # query compilation was a tenth of a loaded server's CPU.
@@ -101,7 +99,7 @@ def _rows_keep(table: Table, hand: Hand) -> None:
     transaction.on_commit(keep)
 
 
-def _seats_locked(table: Table) -> list[Seat]:
+def seats_locked(table: Table) -> list[Seat]:
     """The table's seats with their users, read once per transaction of the hot path.
 
     ``_apply`` and what it calls change these objects in place and save them, so the snapshot
@@ -114,141 +112,48 @@ def _seats_locked(table: Table) -> list[Seat]:
     return seats
 
 
-def _current_hand(table: Table) -> Hand | None:
+def hand_current(table: Table) -> Hand | None:
     hand = getattr(table, "_hand_playing", None)
     if hand is not None:
         return hand
     return table.hands.filter(status=Hand.Status.PLAYING).order_by("-number").first()
 
 
-def _seat_for(table: Table, user) -> Seat | None:
-    return next((s for s in _seats_locked(table) if s.user_id == user.pk), None)
+def seat_find(table: Table, user) -> Seat | None:
+    return next((s for s in seats_locked(table) if s.user_id == user.pk), None)
 
 
-def _seat_of(table: Table, user) -> Seat:
-    seat = _seat_for(table, user)
+def seat_get(table: Table, user) -> Seat:
+    seat = seat_find(table, user)
     if seat is None:
         raise NotSeated("你不在這張牌桌")
     return seat
 
 
-# --- tables and seats ---------------------------------------------------------------------------
+# What an empty seat holds. Every path that empties a seat (leave, escape, standing up between
+# hands, closing the table) or gives it to someone starts from this, so none leaves a field of
+# the previous sitter behind (his 托管, missed turns, sockets, clock).
+SEAT_EMPTY: dict[str, Any] = {
+    "user": None, "is_bot": False, "auto": False, "ready": False, "timeouts": 0,
+    "connections": 0, "disconnected_at": None, "deadline": None, "deadline_seq": None,
+}
 
 
-def table_create(
-    *, game: str, params: dict, seat_count: int, is_private: bool = False, owner=None,
-    invite_code: str | None = None,
-) -> Table:
-    """Create a waiting table with empty seats."""
-    with transaction.atomic():
-        table = Table.objects.create(
-            game=game, room_id=params.get("room_id"), params=params, seat_count=seat_count,
-            is_private=is_private, owner=owner, invite_code=invite_code,
-        )
-        Seat.objects.bulk_create([Seat(table=table, index=i) for i in range(seat_count)])
-    return table
+def seat_vacate(seat: Seat, *, user: Any = None) -> None:
+    """Empty the seat (not saved), or, with ``user``, give it to him ready to play."""
+    for name, value in SEAT_EMPTY.items():
+        setattr(seat, name, value)
+    if user is not None:
+        seat.user, seat.is_bot, seat.ready = user, bool(user.is_bot), True
 
 
-def _check_beans(user, params: dict) -> None:
-    beans = ledger_selectors.balance_for_user(user)
-    low, high = params.get("min_beans") or 0, params.get("max_beans")
-    if beans < low:
-        raise BeansOutOfRange(f"歡樂豆不足：本場需要至少 {low}，你有 {beans}")
-    if high is not None and beans > high:
-        raise BeansOutOfRange(f"歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次")
-
-
-def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
-    """Sit the user at the table (a free seat, or the given one); start the hand when full."""
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        if table.status == Table.Status.CLOSED:
-            raise SeatUnavailable("牌桌已關閉")
-        existing = table.seats.filter(user=user).first()
-        if existing is not None:
-            return existing
-        if Seat.objects.filter(user=user).exists():
-            raise SeatUnavailable("你已經在另一張牌桌上")
-        _check_beans(user, table.params)
-        free = table.seats.select_for_update().filter(user__isnull=True)
-        if index is not None:
-            free = free.filter(index=index)
-        seat = free.order_by("index").first()
-        if seat is None:
-            raise SeatUnavailable("牌桌已滿")
-        seat.user, seat.is_bot, seat.auto, seat.ready = user, bool(user.is_bot), False, True
-        seat.timeouts, seat.disconnected_at = 0, None
-        seat.save()
-        _bump(table)
-        if not table.is_private and table.fill_deadline is None and not user.is_bot:
-            wait = table.params.get("bot_wait_seconds", 5)
-            table.fill_deadline = timezone.now() + timedelta(seconds=wait)
-        table.save()
-        _maybe_start_hand(table)
-        _notify(table, lobby=True)
-    return seat
-
-
-def bots_fill(*, table_id: int, by_user=None) -> int:
-    """Fill every empty seat with a bot (the owner of a private table, or the clock)."""
-    from games.services.bots import bot_user_for_seat
-
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        if by_user is not None and table.owner_id != by_user.pk:
-            raise SeatUnavailable("只有房主可以加入機器人")
-        if table.status == Table.Status.CLOSED:
-            return 0
-        if not table.seats.filter(user__isnull=False, is_bot=False).exists():
-            table.fill_deadline = None
-            table.save(update_fields=["fill_deadline"])
-            return 0
-        filled = 0
-        free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
-        if pot.is_pot_game(table.game) and by_user is None:
-            free = free[: pot.bots_wanted(table, free.count())]  # 三張: to the players it aims for
-        for seat in free:
-            seat.user = bot_user_for_seat(table.params)
-            seat.is_bot, seat.auto, seat.ready = True, False, True
-            seat.save()
-            filled += 1
-        table.fill_deadline = None
-        _bump(table)
-        table.save()
-        _maybe_start_hand(table)
-        _notify(table, lobby=True)
-    return filled
-
-
-def seat_leave(*, table_id: int, user) -> bool:
-    """Leave the table. Leaving during a hand is an escape (逃跑): returns True then."""
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        seat = _seat_of(table, user)
-        hand = _current_hand(table)
-        escaped = False
-        if hand is not None and pot.is_pot_game(hand.game):
-            escaped = pot.escape(table, hand, seat)  # 三張: fold + penalty, the hand goes on
-        elif hand is not None:
-            _escape(table, hand, seat)
-            escaped = True
-        seat.user, seat.is_bot, seat.auto, seat.deadline = None, False, False, None
-        seat.connections, seat.ready = 0, False
-        seat.save()
-        _bump(table)
-        _maybe_close(table)
-        table.save()
-        _notify(table, lobby=True)
-    return escaped
-
-
-def _maybe_close(table: Table) -> None:
+def table_close_if_empty(table: Table) -> None:
     """A table with no human left closes; its bots go home."""
     if table.seats.filter(user__isnull=False, is_bot=False).exists():
         return
-    if _current_hand(table) is not None:
+    if hand_current(table) is not None:
         return
-    table.seats.update(user=None, is_bot=False, deadline=None, auto=False)
+    table.seats.update(**SEAT_EMPTY)
     table.status = Table.Status.CLOSED
     table.fill_deadline = None
     table.next_hand_at = None
@@ -257,39 +162,39 @@ def _maybe_close(table: Table) -> None:
 def auto_set(*, table_id: int, user, on: bool) -> None:
     """Switch 托管 on or off for the user's seat."""
     with transaction.atomic():
-        table = _lock_table(table_id)
-        seat = _seat_of(table, user)
+        table = table_lock(table_id)
+        seat = seat_get(table, user)
         if seat.auto == bool(on) and not seat.timeouts:
             return  # a toggle that changes nothing costs nothing: no seq, no push
         seat.auto = on
         seat.timeouts = 0
-        hand = _current_hand(table)
+        hand = hand_current(table)
         if hand is not None:
             state = registry.get(hand.game).state_from_json(hand.state)
-            if seat.index in pot.table_seats(hand, registry.get(hand.game).to_act(state)):
+            if seat.index in table_seats(hand, registry.get(hand.game).to_act(state)):
                 seat.deadline = _deadline_for(seat, table, state)
         seat.save()
-        _bump(table)
+        seq_bump(table)
         table.save(update_fields=["seq"])
-        _notify(table)
+        table_notify(table)
 
 
 
 # --- hands --------------------------------------------------------------------------------------
 
 
-def _bump(table: Table) -> None:
+def seq_bump(table: Table) -> None:
     table.seq += 1
 
 
-def _notify(table: Table, *, lobby: bool = False, hand: Hand | None = None) -> None:
+def table_notify(table: Table, *, lobby: bool = False, hand: Hand | None = None) -> None:
     """After commit, tell the table's sockets (and the lobby) with the snapshot as committed.
 
     On the hot path (a move) the snapshot is built from the rows this transaction holds and
     wrote (``_seats_locked`` and the hand); elsewhere it is read inside the transaction,
     under the table lock, so it is exactly what commits.
     """
-    from games import selectors
+    from games.selectors import tables as selectors
 
     seq = table.seq
     seats = getattr(table, "_seats_locked", None)
@@ -303,21 +208,62 @@ def _notify(table: Table, *, lobby: bool = False, hand: Hand | None = None) -> N
     )
 
 
-def _maybe_start_hand(table: Table) -> Hand | None:
+# --- the seat map: engine seat e ↔ table seat Hand.players[e]["table_seat"] ---------------
+# With FIXED seating every seat is dealt in and e is the table seat; with OPEN seating a hand
+# is dealt to the seated players only, packed in table order, and a player who sat down during
+# the hand has no engine seat in it.
+
+
+def min_players(table: Table) -> int:
+    """OPEN seating: how many seated players a hand needs (the room's ``min_players``)."""
+    least = registry.get(table.game).min_seats
+    try:
+        return max(least, int(table.params.get("min_players") or least))
+    except (TypeError, ValueError):
+        return least
+
+
+def engine_seat(hand: Hand, seat: Seat) -> int | None:
+    """The seat's index in the hand's engine state (None: not dealt in this hand)."""
+    for e, player in enumerate(hand.players):
+        if player.get("table_seat", e) == seat.index and player.get("user_id") == seat.user_id:
+            return e
+    return None
+
+
+def table_seats(hand: Hand | dict[str, Any], engine_seats: Iterable[int]) -> frozenset[int]:
+    """Engine seats → table seat indices."""
+    players = hand["players"] if isinstance(hand, dict) else hand.players
+    return frozenset(players[e].get("table_seat", e) for e in engine_seats)
+
+
+def table_seat(hand: Hand, e: int) -> int:
+    return int(hand.players[e].get("table_seat", e))
+
+
+def _dealer_engine_seat(seats: list[Seat], table_dealer: int) -> int:
+    """The engine index of the table's dealer seat, or of the last dealt seat before it."""
+    before = [e for e, s in enumerate(seats) if s.index <= table_dealer]
+    return before[-1] if before else len(seats) - 1
+
+
+def hand_start_if_ready(table: Table) -> Hand | None:
+    """Deal a hand if the table's seating allows it (``table_type.seating``)."""
     seats = list(table.seats.select_related("user").order_by("index"))
-    if pot.is_pot_game(table.game):
-        if not pot.ready_to_start(table, seats):  # 三張: 2–6 seats, the room's minimum
+    seated = [seat for seat in seats if seat.user_id is not None]
+    if registry.get(table.game).table_type.seating is Seating.OPEN:
+        if len(seated) < min_players(table):
             return None
-    elif any(seat.user_id is None for seat in seats):
+    elif len(seated) < len(seats):
         return None
-    if _current_hand(table) is not None:
+    if hand_current(table) is not None:
         return None
     if table.status == Table.Status.CLOSED:
         return None
     return _hand_start(table, seats)
 
 
-def _hand_start(table: Table, seats: list[Seat]) -> Hand:
+def _hand_start(table: Table, seats: list[Seat]) -> Hand | None:
     ruleset = registry.get(table.game)
     if _room_params_source is not None and table.room_id:
         fresh = _room_params_source(table.room_id)
@@ -325,13 +271,12 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
             table.params = fresh
     seats = [seat for seat in seats if seat.user_id is not None]
     balances = ledger_selectors.balances_for_users([seat.user_id for seat in seats])
-    dealer = table.dealer
-    if pot.is_pot_game(table.game):
-        # 三張: deal the seated players who can pay the 底注, packed in table order
-        seats = pot.dealt_seats(seats, balances, ruleset.config_from_params(table.params).ante)
-        if len(seats) < 2:
-            return None
-        dealer = pot.engine_dealer(seats, table.dealer)
+    # deal the seated players who can pay the game's minimum (0 for most), in table order
+    least = ruleset.deal_minimum(ruleset.config_from_params(table.params))
+    seats = [seat for seat in seats if balances.get(seat.user_id, 0) >= least]
+    if len(seats) < ruleset.min_seats:
+        return None
+    dealer = _dealer_engine_seat(seats, table.dealer)
     params = {
         **table.params,
         **table.carry,
@@ -350,16 +295,16 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand:
              "avatar": s.user.avatar_seed, "table_seat": s.index}
             for s in seats
         ],
-        state=ruleset.state_to_json(state),
+        state=ruleset.state_to_json(state), engine_version=ruleset.engine_version,
     )
     table.status = Table.Status.PLAYING
     table.fill_deadline = None
     table.next_hand_at = None
-    _bump(table)
+    seq_bump(table)
     table.move_seq = table.seq  # a new deal
     table.save()
-    if pot.is_pot_game(table.game):
-        pot.antes_take(hand, state)  # 三張: the 底注 go into the pot at the deal
+    if ruleset.table_type.stakes_in_play:
+        stakes.opening_take(hand, ruleset.opening_stakes(state))  # e.g. the 底注, at the deal
     _set_deadlines(table, hand, state, previous=frozenset(), actor=None)
     return hand
 
@@ -370,8 +315,8 @@ def _deadline_for(seat: Seat, table: Table, state: Any) -> Any:
         return now + timedelta(seconds=_conf("BOT_THINK_SECONDS"))
     if seat.auto or (seat.connections == 0 and seat.disconnected_at is not None):
         return now + timedelta(seconds=_conf("AUTO_PLAY_SECONDS"))
-    phase = getattr(state, "phase", "")
-    seconds = SHORT_PHASE_SECONDS.get(phase, table.params.get("turn_seconds", 20))
+    # the game's own clock for this moment (e.g. a short all-at-once phase), else the room's
+    seconds = registry.get(table.game).turn_seconds(state) or table.params.get("turn_seconds", 20)
     return now + timedelta(seconds=seconds)
 
 
@@ -379,9 +324,9 @@ def _set_deadlines(
     table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
 ) -> None:
     ruleset = registry.get(hand.game)
-    to_act = pot.table_seats(hand, ruleset.to_act(state))
+    to_act = table_seats(hand, ruleset.to_act(state))
     changed = []
-    for seat in _seats_locked(table):
+    for seat in seats_locked(table):
         if seat.index in to_act:
             if seat.index in previous and seat.index != actor and seat.deadline is not None:
                 continue  # still deciding; its clock keeps running
@@ -410,36 +355,36 @@ def _deadlines_save(seats: list[Seat]) -> None:
         )
 
 
-def _apply(
+def action_apply(
     table: Table, hand: Hand, seat: Seat, action: dict, *, action_id: str | None, by: str
 ) -> MoveOutcome:
     """Apply one action under the table lock and record it. IllegalAction changes nothing."""
     ruleset = registry.get(hand.game)
     state = ruleset.state_from_json(hand.state)
-    before = pot.table_seats(hand, ruleset.to_act(state))
-    index = pot.engine_seat(hand, seat)
-    if index is None:  # 三張: sat down during this hand
+    before = table_seats(hand, ruleset.to_act(state))
+    index = engine_seat(hand, seat)
+    if index is None:  # OPEN seating: sat down during this hand
         raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你這一局沒有參加，請等下一局")
-    if action.get("type") == "mingpai" and getattr(state, "phase", "") == "dealing":
-        # the server's clock, not the client, says how many cards had been dealt (明牌 ×4 / ×3)
-        elapsed = (timezone.now() - hand.started_at).total_seconds()
-        action = {**action, "dealt": min(17, int(elapsed / DEAL_CARD_SECONDS))}
+    # what the server's clock says goes into the action here (the engine never reads a clock)
+    action = ruleset.action_stamp(state, action, (timezone.now() - hand.started_at).total_seconds())
     events = ruleset.apply(state, index, action)
-    _bump(table)
+    seq_bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
     _event_append(table, hand, index, action, action_id=action_id, by=by)
-    pot.stakes_take(hand, events, table.seq)  # 三張: each stake into the pot as it is made
+    hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
+    if ruleset.table_type.stakes_in_play:
+        stakes.stakes_take(hand, events, table.seq)  # each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
     over = ruleset.is_over(state)
     if over:
         result = ruleset.result(state)
-        _finish(table, hand, result, escaped_seat=None)
+        hand_end(table, hand, result, escaped_seat=None)
         table.save()
     else:
         _set_deadlines(table, hand, state, previous=before, actor=seat.index)
         _hand_state_and_seq_save(table, hand)
         _rows_keep(table, hand)
-    _notify(table, hand=hand)
+    table_notify(table, hand=hand)
     return MoveOutcome(seq=table.seq, hand_over=over)
 
 
@@ -471,7 +416,7 @@ def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
                        [table.seq, table.move_seq, table.pk])
 
 
-def _result_json(result) -> dict:
+def result_json(result) -> dict:
     return {
         "scores": list(result.scores),
         "winners": list(result.winners),
@@ -480,17 +425,19 @@ def _result_json(result) -> dict:
     }
 
 
-def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> None:
+def hand_end(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> None:
     from games import tasks
 
-    hand.result = _result_json(result)
-    pot.hand_finish(hand)  # 三張: the pot to the winner (a no-op for the other games)
+    hand.result = result_json(result)
+    table_type = registry.get(hand.game).table_type
+    if table_type.settlement is Settlement.POT:
+        stakes.pot_pay(hand)  # the pot to the winner, in the transaction that ends the hand
     if escaped_seat is not None:
         hand.result["escaped_seat"] = escaped_seat
     hand.status = Hand.Status.ESCAPED if escaped_seat is not None else Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.save()
-    ended = [s for s in _seats_locked(table) if s.deadline is not None or s.deadline_seq]
+    ended = [s for s in seats_locked(table) if s.deadline is not None or s.deadline_seq]
     for seat in ended:
         seat.deadline, seat.deadline_seq = None, None
     _deadlines_save(ended)
@@ -501,24 +448,42 @@ def _finish(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> No
                    if key.startswith("next_") and key != "next_dealer"}
     if extra.get("next_dealer") is not None:
         table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 荒莊 …)
-    elif result.winners and registry.get(hand.game).winner_deals_next:
-        table.dealer = pot.table_seat(hand, result.winners[0])
+    elif result.winners and table_type.dealer is Dealer.WINNER:
+        table.dealer = table_seat(hand, result.winners[0])
     hand_id = hand.pk
     # Settle only once the finished hand is durable; a lost task is re-sent by the clock.
     transaction.on_commit(lambda: tasks.hand_settle_task.delay(hand_id))
 
 
-def _escape(table: Table, hand: Hand, seat: Seat) -> None:
+def hand_escape(table: Table, hand: Hand, seat: Seat) -> bool:
+    """逃跑 from the hand in play, as the game's ``table_type.escape`` says; True if it was one.
+
+    END_HAND: the hand ends with the ruleset's ``escape_result`` (its penalty rule). FOLD: the
+    leaver pays the room's ``escape_penalty`` and his seat plays the ruleset's
+    ``escape_action``; the hand goes on. A seat not dealt in (or, FOLD, already out) leaves
+    freely: nothing is taken.
+    """
     ruleset = registry.get(hand.game)
+    e = engine_seat(hand, seat)
+    if e is None:
+        return False
     state = ruleset.state_from_json(hand.state)
-    result = ruleset.escape_result(state, seat.index)
-    _bump(table)
+    if ruleset.table_type.escape is Escape.FOLD:
+        action = ruleset.escape_action(state, e)
+        if action is None:
+            return False
+        penalty = stakes.escape_penalty_take(hand, seat.user, e)
+        action_apply(table, hand, seat, {**action, "penalty": penalty}, action_id=None,
+                     by="escape")
+        return True
+    result = ruleset.escape_result(state, e)
+    seq_bump(table)
     table.move_seq = table.seq
     HandEvent.objects.create(
-        table=table, hand=hand, seq=table.seq, seat=seat.index, action={"type": "escape"},
-        by="player",
+        table=table, hand=hand, seq=table.seq, seat=e, action={"type": "escape"}, by="player",
     )
-    _finish(table, hand, result, escaped_seat=seat.index)
+    hand_end(table, hand, result, escaped_seat=e)
+    return True
 
 
 def move_submit(
@@ -538,8 +503,8 @@ def move_submit(
     _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
         with transaction.atomic():
-            table = _lock_table(table_id, reuse_rows=True)
-            seat = _seat_of(table, user)
+            table = table_lock(table_id, reuse_rows=True)
+            seat = seat_get(table, user)
             # A resent action normally arrives against the seq it was first sent at, which has
             # moved on: only then is the log asked whether the id was seen. An id reused at the
             # current seq is refused by the unique constraint below (the whole move rolls back).
@@ -548,13 +513,13 @@ def move_submit(
             if expected_seq is not None and not table.move_seq <= expected_seq <= table.seq:
                 # stale only if the hand moved since (another seat's 托管 / 在線 does not count)
                 raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
-            hand = _current_hand(table)
+            hand = hand_current(table)
             if hand is None:
                 raise NoHand("現在沒有進行中的牌局")
             if not seat.is_bot and (seat.auto or seat.timeouts):
                 seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
                 seat.save(update_fields=["auto", "timeouts"])
-            return _apply(table, hand, seat, action, action_id=action_id, by="player")
+            return action_apply(table, hand, seat, action, action_id=action_id, by="player")
     except IntegrityError as error:
         if "event_action_id_unique" in str(error):
             raise DuplicateAction("這個動作已經送出過了") from None
@@ -571,7 +536,7 @@ def _refuse_if_surely_stale(
     move stale (in the all-at-once phases two of three seats' moves are); the errors are the
     locked path's, in its order (not seated, already sent, stale).
     """
-    from games import selectors
+    from games.selectors import tables as selectors
 
     if expected_seq is None:
         return
@@ -596,18 +561,18 @@ def _refuse_if_already_sent(table_id: int, action_id: str | None) -> None:
 def due_seat_act(*, table_id: int, seat_index: int) -> bool:
     """The clock's step for one due seat: a bot moves, a timed-out player gets 托管's move."""
     with transaction.atomic():
-        table = _lock_table(table_id, reuse_rows=True)
-        seat = next((s for s in _seats_locked(table) if s.index == seat_index), None)
+        table = table_lock(table_id, reuse_rows=True)
+        seat = next((s for s in seats_locked(table) if s.index == seat_index), None)
         if seat is None or seat.deadline is None or seat.deadline > timezone.now():
             return False  # someone acted first, or the clock moved
-        hand = _current_hand(table)
+        hand = hand_current(table)
         if hand is None:
             seat.deadline = None
             seat.save(update_fields=["deadline"])
             return False
         ruleset = registry.get(hand.game)
         state = ruleset.state_from_json(hand.state)
-        index = pot.engine_seat(hand, seat)
+        index = engine_seat(hand, seat)
         if index is None or index not in ruleset.to_act(state):
             seat.deadline = None
             seat.save(update_fields=["deadline"])
@@ -624,87 +589,5 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             if seat.timeouts >= 2:
                 seat.auto = True  # two missed turns in a row: 托管 until the player acts
             seat.save(update_fields=["timeouts", "auto"])
-        _apply(table, hand, seat, action, action_id=None, by=by)
+        action_apply(table, hand, seat, action, action_id=None, by=by)
         return True
-
-
-def table_tick(*, table_id: int) -> None:
-    """The clock's step for a table: fill with bots, start the next hand, or close it."""
-    now = timezone.now()
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return
-    if table.fill_deadline and table.fill_deadline <= now:
-        bots_fill(table_id=table_id)
-        return
-    if table.next_hand_at and table.next_hand_at <= now:
-        with transaction.atomic():
-            table = _lock_table(table_id)
-            if not table.next_hand_at or table.next_hand_at > now:
-                return
-            table.next_hand_at = None
-            for seat in table.seats.select_related("user").filter(user__isnull=False):
-                gone = seat.connections == 0 and not seat.is_bot
-                if gone or not _beans_ok(seat, table.params):
-                    # a player who left after a hand (or can no longer afford the room) stands up
-                    seat.user, seat.is_bot, seat.auto, seat.ready = None, False, False, False
-                    seat.disconnected_at = None
-                    seat.save()
-            _bump(table)
-            if table.seats.filter(user__isnull=True).exists():
-                table.status = Table.Status.WAITING
-                if table.seats.filter(user__isnull=False, is_bot=False).exists():
-                    wait = table.params.get("bot_wait_seconds", 5)
-                    table.fill_deadline = now + timedelta(seconds=wait)
-                _maybe_close(table)
-            table.save()
-            _maybe_start_hand(table)
-            table.save()
-            _notify(table, lobby=True)
-
-
-def _beans_ok(seat: Seat, params: dict) -> bool:
-    if seat.is_bot:
-        from games.services.bots import bot_topup
-
-        bot_topup(seat.user, params)
-        return True
-    try:
-        _check_beans(seat.user, params)
-    except BeansOutOfRange:
-        return False
-    return True
-
-
-
-def counter_buy(*, table_id: int, user) -> None:
-    """Buy the 記牌器 for this hand through the ledger (once per seat and hand)."""
-    from ledger import services as ledger
-    from ledger.exceptions import InsufficientBeans
-    from ledger.models import Transfer
-
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        seat = _seat_of(table, user)
-        hand = _current_hand(table)
-        if hand is None:
-            raise NoHand("現在沒有進行中的牌局")
-        price = int(hand.params.get("counter_price") or 0)
-        if price <= 0:
-            raise SeatUnavailable("本場記牌器免費", code="not_for_sale")
-        if seat.index in hand.counter_seats:
-            raise DuplicateAction("這一局已經買過記牌器了")
-        try:
-            ledger.transfer_create(
-                postings=[(ledger.account_for_user(user), -price),
-                          (ledger.system_account(ledger.SHOP), price)],
-                kind=Transfer.Kind.PURCHASE, reason=f"記牌器 牌局 #{hand.pk}",
-                idempotency_key=f"counter:{hand.pk}:{seat.index}",
-            )
-        except InsufficientBeans:
-            raise BeansOutOfRange(f"歡樂豆不足，記牌器要 {price} 豆") from None
-        hand.counter_seats = [*hand.counter_seats, seat.index]
-        hand.save(update_fields=["counter_seats"])
-        _bump(table)
-        table.save(update_fields=["seq"])
-        _notify(table)

@@ -190,7 +190,7 @@ def test_a_snapshot_read_beside_a_writer_is_the_state_of_its_seq(full_table):
     """A socket's (re)connect reads the table without its lock while moves commit: every
     snapshot must hold the hand exactly as it was at the seq it names (a frame labelled with
     an older seq than its content makes the client act on a seq that has passed)."""
-    from games import selectors
+    from games.selectors import tables as table_selectors
     from games.tests.helpers import current_state, seat_user
 
     table, _users = full_table
@@ -214,7 +214,7 @@ def test_a_snapshot_read_beside_a_writer_is_the_state_of_its_seq(full_table):
     writer.start()
     read: list[dict] = []
     while not done.is_set():
-        read.append(selectors.table_snapshot(table.pk))
+        read.append(table_selectors.table_snapshot(table.pk))
     writer.join(timeout=60)
     hand = Hand.objects.get(table=table)
     assert hand.status != Hand.Status.PLAYING and len(read) > 20

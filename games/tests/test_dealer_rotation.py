@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from games.engine import registry
+from games.engine.table_type import Dealer
 from games.engine.protocol import Result
 from games.engine.testing import playout
 from games.models import Hand
 from games.rules.paohuzi import next_dealer
-from games.services import tables
+from games.services import seating, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -48,12 +49,12 @@ def test_paohuzi_result_names_the_next_dealer_from_the_carried_streak(variant):
 
 def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
     """A result's next_dealer and next_* values reach the table for the next hand."""
-    table = tables.table_create(game="mahjong_yongzhou", params={}, seat_count=4)
+    table = seating.table_create(game="mahjong_yongzhou", params={}, seat_count=4)
     hand = _hand(table, 1)
     result = Result(scores=(0, 0, 0, 0), winners=(),
                     extra={"next_dealer": 0, "next_prevalent_wind": 2})
     with django_capture_on_commit_callbacks(execute=False):
-        tables._finish(table, hand, result, escaped_seat=None)
+        tables.hand_end(table, hand, result, escaped_seat=None)
     assert table.dealer == 0 and table.carry == {"prevalent_wind": 2}
     assert _hand(table, 2).params["prevalent_wind"] == 2
 
@@ -63,13 +64,14 @@ def test_without_next_dealer_the_ruleset_says_whether_the_winner_deals(
     game, seats, moves, django_capture_on_commit_callbacks
 ):
     """No next_dealer in the result: the winner deals next unless the ruleset declares
-    ``winner_deals_next = False`` (斗地主: the landlord is bid for; the table's dealer stays)."""
-    assert registry.get(game).winner_deals_next is moves
-    table = tables.table_create(game=game, params={}, seat_count=seats)
+    ``table_type.dealer = Dealer.KEEP`` (斗地主: the landlord is bid for; the table's dealer
+    stays)."""
+    assert (registry.get(game).table_type.dealer is Dealer.WINNER) is moves
+    table = seating.table_create(game=game, params={}, seat_count=seats)
     table.dealer = 0
     hand = _hand(table, 1)
     hand.players = [{"user_id": None, "table_seat": s} for s in range(seats)]
     result = Result(scores=(-1, -1, 2), winners=(2,), extra={})
     with django_capture_on_commit_callbacks(execute=False):
-        tables._finish(table, hand, result, escaped_seat=None)
+        tables.hand_end(table, hand, result, escaped_seat=None)
     assert table.dealer == (2 if moves else 0)

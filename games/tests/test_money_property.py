@@ -31,10 +31,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import rendering, selectors
+from games import rendering
+from games.selectors import tables as table_selectors
 from games.engine import registry
 from games.models import Hand, HandSeat, Seat, Table
-from games.services import pot, tables
+from games.services import seating, tables
 from games.tests.helpers import current_state
 from ledger import services as ledger
 from ledger.models import Account, Transfer
@@ -147,7 +148,7 @@ def panel_check(table_id: int, hand: Hand, user) -> dict[str, int]:
     checks made. 歡樂豆 = 積分 × N − A unless the panel marks the seat 以所持為限; 積分 from the
     game's own lines where the panel itemises them per pair."""
     checks: dict[str, int] = defaultdict(int)
-    snapshot = selectors.table_snapshot(table_id)
+    snapshot = table_selectors.table_snapshot(table_id)
     rendering._state_cache.clear()
     seat = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
     panel = _Panel()
@@ -219,7 +220,7 @@ def _play_hand(table_id: int, limit: int = 3000) -> Hand:
         if hand is None:
             return Hand.objects.filter(table_id=table_id).order_by("-number").first()
         ruleset = registry.get(hand.game)
-        index = min(pot.table_seats(hand, ruleset.to_act(state)))  # 三張: engine → table seat
+        index = min(tables.table_seats(hand, ruleset.to_act(state)))  # 三張: engine → table seat
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         tables.due_seat_act(table_id=table_id, seat_index=index)
     raise AssertionError("hand did not finish")
@@ -238,7 +239,7 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
     with django_capture_on_commit_callbacks(execute=True):
         table = lobby_services.quick_join(user=users[0], room_id=room.pk)
         for user in users[1:]:
-            tables.seat_take(table_id=table.pk, user=user)
+            seating.seat_take(table_id=table.pk, user=user)
     Seat.objects.filter(table=table).update(auto=True, connections=1)
     checks = defaultdict(int)
     played = 0
@@ -313,7 +314,7 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
             next_hand_at=timezone.now() - timedelta(seconds=1))
         Seat.objects.filter(table=table).update(auto=True, connections=1)
         with django_capture_on_commit_callbacks(execute=True):
-            tables.table_tick(table_id=table.pk)
+            seating.table_tick(table_id=table.pk)
         table.refresh_from_db()
         assert table.status == Table.Status.PLAYING, "every player (min_beans 0) plays on"
         dealt = table.hands.order_by("-number").first()
@@ -338,7 +339,7 @@ def test_wheel_every_bean_follows_the_odds(make_user):
     the house account takes the rest; the ledger sums to zero; no balance negative."""
     from games.models import WheelRound
     from games.rules.dafengshou.wheel import RING
-    from games.services import wheel_rounds
+    from games.services import dafengshou
 
     rng = random.Random("money:wheel")
     odds = {"apple": 5, "orange": 10, "grape": 15, "corn": 20, "watermelon": 20, "peach": 30,
@@ -356,18 +357,18 @@ def test_wheel_every_bean_follows_the_odds(make_user):
         for user in users:
             _set_balance(user, rng.choice([0, 5, 10, 15, 120, rng.randint(0, 3000)]))
         before = {u.pk: balance_for_user(u) for u in users}
-        house_before = wheel_rounds.house_account(room.pk).balance
-        rnd = wheel_rounds.round_enter(room_id=room.pk)
+        house_before = dafengshou.house_account(room.pk).balance
+        rnd = dafengshou.round_enter(room_id=room.pk)
         staked: dict[int, dict[str, int]] = {u.pk: defaultdict(int) for u in users}
         for user in users:
             for _ in range(rng.randint(0, 4)):
                 crop, chip = rng.choice(WHEEL_CROPS), rng.choice([10, 100, 1000])
                 left = before[user.pk] - sum(staked[user.pk].values())
                 try:
-                    wheel_rounds.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
+                    dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
                                            object=crop, amount=chip,
                                            action_id=os.urandom(8).hex())
-                except wheel_rounds.NotEnoughBeans:
+                except dafengshou.NotEnoughBeans:
                     assert chip > left  # refused only for want of beans
                     assert balance_for_user(user) == left
                     refused += 1
@@ -376,9 +377,9 @@ def test_wheel_every_bean_follows_the_odds(make_user):
                 staked[user.pk][crop] += chip
         past = timezone.now() - timedelta(seconds=1)
         WheelRound.objects.filter(pk=rnd.pk).update(closes_at=past)
-        wheel_rounds.due_rounds_run()
+        dafengshou.due_rounds_run()
         WheelRound.objects.filter(pk=rnd.pk).update(settle_at=past)
-        wheel_rounds.due_rounds_run()
+        dafengshou.due_rounds_run()
         rnd.refresh_from_db()
         assert rnd.phase == "settled"
         lit = rnd.outcome["lit"]
@@ -395,7 +396,7 @@ def test_wheel_every_bean_follows_the_odds(make_user):
             assert balance_for_user(user) >= 0
             lit_paid += win > 0
             total_change += change
-        assert wheel_rounds.house_account(room.pk).balance - house_before == -total_change
+        assert dafengshou.house_account(room.pk).balance - house_before == -total_change
         assert ledger_drift() == []
         rounds += 1
     call_command("ledger_verify")

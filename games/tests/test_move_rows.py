@@ -12,7 +12,8 @@ import json
 import pytest
 from django.db.models import F
 
-from games import realtime, selectors
+from games import realtime
+from games.selectors import tables as table_selectors
 from games.engine import registry
 from games.models import Seat, Table
 from games.services import tables
@@ -64,7 +65,7 @@ def test_every_pushed_snapshot_equals_a_fresh_read(room, make_user, pushed):
         n += 1
         _, seq, snapshot = pushed[-1]
         assert snapshot is not None and snapshot["table"]["seq"] == seq
-        fresh = _as_sent(selectors.table_snapshot(table_id))
+        fresh = _as_sent(table_selectors.table_snapshot(table_id))
         if fresh["table"]["seq"] == seq + 1:  # the last move: the (eager) settlement followed
             assert fresh["hand"]["settled"] and not snapshot["hand"]["settled"]
             assert snapshot["hand"]["status"] == "finished" and snapshot["hand"]["seed"]
@@ -88,7 +89,7 @@ def test_rows_changed_by_another_writer_are_read_again(room, make_user, pushed):
     assert _move(table_id, 1)
     snapshot = pushed[-1][2]
     assert snapshot["seats"][idle]["auto"] is True
-    assert _as_sent(snapshot) == _as_sent(selectors.table_snapshot(table_id))
+    assert _as_sent(snapshot) == _as_sent(table_selectors.table_snapshot(table_id))
 
 
 def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
@@ -105,7 +106,7 @@ def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
                            action_id="bad")
     assert table_id not in tables._rows_after_move
     assert _move(table_id, 1)
-    assert _as_sent(pushed[-1][2]) == _as_sent(selectors.table_snapshot(table_id))
+    assert _as_sent(pushed[-1][2]) == _as_sent(table_selectors.table_snapshot(table_id))
 
 
 def test_a_move_this_process_knows_is_stale_is_refused_without_a_transaction(
@@ -118,7 +119,7 @@ def test_a_move_this_process_knows_is_stale_is_refused_without_a_transaction(
     assert _move(table_id, 0)
     old_seq = Table.objects.get(pk=table_id).seq
     assert _move(table_id, 1)
-    selectors.table_snapshot_cached(table_id, None)  # as a push to this process would
+    table_selectors.table_snapshot_cached(table_id, None)  # as a push to this process would
     table, hand, state = current_state(table_id)
     index = min(registry.get(hand.game).to_act(state))
     user = seat_user(table_id, index)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from games import rendering, selectors
+from games import rendering
 from games.boards import doudizhu as board
 from games.engine import registry
-from games.services import tables
+from games.selectors import tables as selectors
+from games.services import seating, tables
 from games.templatetags.table_extras import action_label
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -23,7 +24,7 @@ def _room(**extra) -> Room:
 def _seated(room, user, capture) -> int:
     with capture(execute=True):
         table = lobby_services.quick_join(user=user, room_id=room.pk)
-        tables.bots_fill(table_id=table.pk)
+        seating.bots_fill(table_id=table.pk)
     return table.pk
 
 
@@ -98,7 +99,7 @@ def test_a_finished_table_revisited_names_its_players(
                        django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         _, hand, _ = current_state(table_id)
-        tables.seat_leave(table_id=table_id, user=user)  # an escape: the hand ends, settles
+        seating.seat_leave(table_id=table_id, user=user)  # an escape: the hand ends, settles
     html = _html(table_id, None)
     settlement = html[html.index('id="settlement"'):]
     assert "None" not in settlement and "回訪者" in settlement

@@ -165,14 +165,15 @@ def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_use
     """A move made at seq S is applied although other seats toggled 托管 and came and went
     since (the table's seq moved, the hand did not); a move made before the hand moved is stale."""
     from tests.live.test_live_table import choose
-    from games import rendering, selectors
+    from games import rendering
+    from games.selectors import tables as table_selectors
     from games.exceptions import StaleSeq
     import json
 
     table, users = _full_table(room, make_user)
     view_seq = Table.objects.get(pk=table.pk).seq
     by_seat = {Seat.objects.get(table=table, user=u).index: u for u in users}
-    snapshot = selectors.table_snapshot(table.pk)
+    snapshot = table_selectors.table_snapshot(table.pk)
     actor, action = None, None
     for index, user in by_seat.items():
         view = json.loads(rendering.render_json(snapshot, index, user))["view"]

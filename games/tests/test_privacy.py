@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rendering, selectors
+from games import rendering
+from games.selectors import tables as table_selectors
 from games.models import Hand, Seat
-from games.services import tables
+from games.services import seating
 from games.tests.test_tables_service import _full_table, _play_out
 from lobby import services as lobby_services
 
@@ -57,7 +58,7 @@ def test_who_came_with_the_code_may_watch_after_standing_up_without_the_code(roo
     assert response.status_code == 302
     url = reverse("games:table", args=[table.pk])
     assert table.invite_code in client.get(url).content.decode()  # seated: the code
-    tables.seat_leave(table_id=table.pk, user=friend)
+    seating.seat_leave(table_id=table.pk, user=friend)
     assert not Seat.objects.filter(user=friend).exists()
     page = client.get(url)
     assert page.status_code == 200 and table.invite_code not in page.content.decode()
@@ -89,9 +90,9 @@ def test_a_public_table_is_watched_without_concealed_cards_or_code(room, make_us
     """Any logged-in user watches a public table: the spectator view, never a hand."""
     table, users = _full_table(room, make_user)
     watcher = make_user(beans=5000)
-    snapshot = selectors.table_snapshot(table.pk)
-    assert selectors.table_access(watcher, table) == selectors.WATCHER
-    assert selectors.table_access(users[0], table) == selectors.PLAYER
+    snapshot = table_selectors.table_snapshot(table.pk)
+    assert table_selectors.table_access(watcher, table) == table_selectors.WATCHER
+    assert table_selectors.table_access(users[0], table) == table_selectors.PLAYER
     frame = json.loads(rendering.render_json(snapshot, None, watcher))
     assert frame["view"] == json.loads(rendering.render_json(snapshot, None, None))["view"]
     mine = json.loads(rendering.render_json(snapshot, 0, users[0]))
@@ -105,7 +106,7 @@ def test_the_invite_code_is_absent_from_every_non_seated_frame(room, make_user):
     table, owner = _private(room, make_user)
     friend = make_user(beans=5000)
     lobby_services.private_join(user=friend, code=table.invite_code)
-    snapshot = selectors.table_snapshot(table.pk)
+    snapshot = table_selectors.table_snapshot(table.pk)
     code = table.invite_code
     for seat, user in ((0, owner), (1, friend)):
         frame = json.loads(rendering.render_json(snapshot, seat, user))
@@ -118,8 +119,8 @@ def test_the_invite_code_is_absent_from_every_non_seated_frame(room, make_user):
         frame = rendering.render_json(snapshot, None, user)
         assert code not in frame and code not in rendering.render_html(snapshot, None, user)
     # the owner standing up keeps seeing his own code
-    tables.seat_leave(table_id=table.pk, user=owner)
-    snapshot = selectors.table_snapshot(table.pk)
+    seating.seat_leave(table_id=table.pk, user=owner)
+    snapshot = table_selectors.table_snapshot(table.pk)
     assert json.loads(rendering.render_json(snapshot, None, owner))["table"]["invite_code"] == code
 
 
@@ -159,7 +160,7 @@ async def test_a_strangers_socket_to_a_private_table_is_refused(room, make_user)
         friend = make_user(beans=5000)
         client = _client(friend)
         client.post(reverse("lobby:private_join"), {"code": table.invite_code})
-        tables.seat_leave(table_id=table.pk, user=friend)
+        seating.seat_leave(table_id=table.pk, user=friend)
         return f"sessionid={client.cookies['sessionid'].value}"
 
     cookie = await sync_to_async(friend_joined_and_left)()

@@ -17,7 +17,7 @@ import pytest
 from games import rendering
 from games.engine import registry
 from games.models import Hand, Seat
-from games.selectors import table_snapshot
+from games.selectors.tables import table_snapshot
 from games.services import tables
 from lobby import services as lobby_services
 

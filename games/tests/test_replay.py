@@ -29,8 +29,10 @@ def test_replay_of_a_finished_hand_and_none_of_a_running_one(
     html = response.content.decode()
     assert hand.seed in html and hand.seed_hash in html
     assert hashlib.sha256(hand.seed.encode()).hexdigest() == hand.seed_hash
-    frames = html.count('class="replay-frame"')
-    assert frames == HandEvent.objects.filter(hand=hand).count() + 1
+    steps = HandEvent.objects.filter(hand=hand).count()
+    assert f'data-last="{steps}"' in html  # the deal + one step per logged event
+    last = client.get(f"/games/replay/{hand.pk}/step/{steps}/").content.decode()
+    assert 'id="settlement"' in last
     # the profile links the hand's replay
     profile = client.get("/accounts/profile/").content.decode()
     assert f"/games/replay/{hand.pk}/" in profile

@@ -7,9 +7,16 @@ from django.utils import timezone
 
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
-from games.exceptions import DuplicateAction, NotSeated, StaleSeq, UnknownTable
+from games.exceptions import (
+    BeansOutOfRange,
+    DuplicateAction,
+    NotSeated,
+    SeatUnavailable,
+    StaleSeq,
+    UnknownTable,
+)
 from games.models import Hand, HandEvent, HandSeat, Seat, Table
-from games.services import settlement, tables
+from games.services import items, seating, settlement, tables
 from games.tests.helpers import current_state
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby import services as lobby_services
@@ -139,13 +146,13 @@ def test_malformed_and_illegal_plays_change_nothing(room, make_user):
 def test_too_few_beans_full_and_closed_rooms(room, make_user):
     """Joining with too few beans, a closed room or a full table is refused."""
     poor = make_user(beans=50)
-    with pytest.raises(tables.BeansOutOfRange):
+    with pytest.raises(BeansOutOfRange):
         lobby_services.quick_join(user=poor, room_id=room.pk)
     assert not Seat.objects.filter(user=poor).exists()
     room.max_beans = 1000
     room.save()
     rich = make_user(beans=5000)
-    with pytest.raises(tables.BeansOutOfRange):
+    with pytest.raises(BeansOutOfRange):
         lobby_services.quick_join(user=rich, room_id=room.pk)
     room.is_open = False
     room.save()
@@ -159,7 +166,7 @@ def test_too_few_beans_full_and_closed_rooms(room, make_user):
     table = lobby_services.private_create(user=ok, room_id=room.pk)
     for _ in range(2):
         lobby_services.private_join(user=make_user(beans=500), code=table.invite_code)
-    with pytest.raises(tables.SeatUnavailable):
+    with pytest.raises(SeatUnavailable):
         lobby_services.private_join(user=make_user(beans=500), code=table.invite_code)
     with pytest.raises(lobby_services.UnknownInvite):
         lobby_services.private_join(user=make_user(beans=500), code="NOPE99")
@@ -209,7 +216,7 @@ def test_escape_during_a_hand_settles_the_penalty(
     """Leaving mid-hand is 逃跑: the hand ends with the escape result and the escaper pays."""
     table, users = _full_table(room, make_user)
     with django_capture_on_commit_callbacks(execute=True):
-        assert tables.seat_leave(table_id=table.pk, user=users[1]) is True
+        assert seating.seat_leave(table_id=table.pk, user=users[1]) is True
     hand = Hand.objects.get(table=table)
     assert hand.status == Hand.Status.ESCAPED and hand.result["escaped_seat"] == 1
     assert balance_for_user(users[1]) < 5000
@@ -220,27 +227,28 @@ def test_escape_during_a_hand_settles_the_penalty(
 
 def test_counter_is_bought_through_the_ledger_once_and_not_without_beans(room, make_user):
     """The 記牌器 costs beans in a room that sells it: paid once, refused without the beans."""
-    from games import rendering, selectors
+    from games import rendering
+    from games.selectors import tables as table_selectors
     from ledger.models import Transfer
 
     room.extra = {"counter_price": 300}
     room.save()
     table, users = _full_table(room, make_user)
-    snapshot = selectors.table_snapshot(table.pk)
+    snapshot = table_selectors.table_snapshot(table.pk)
     assert rendering.viewer_model(snapshot, 0)["view"]["counter_owned"] is False
-    tables.counter_buy(table_id=table.pk, user=users[0])
+    items.counter_buy(table_id=table.pk, user=users[0])
     assert balance_for_user(users[0]) == 4700
     with pytest.raises(DuplicateAction):
-        tables.counter_buy(table_id=table.pk, user=users[0])
-    snapshot = selectors.table_snapshot(table.pk)
+        items.counter_buy(table_id=table.pk, user=users[0])
+    snapshot = table_selectors.table_snapshot(table.pk)
     assert rendering.viewer_model(snapshot, 0)["view"]["counter_owned"] is True
     assert rendering.viewer_model(snapshot, 1)["view"]["counter_owned"] is False
     assert rendering.viewer_model(snapshot, 1)["view"]["counter"] is None
     from ledger import services as ledger
 
     ledger.staff_grant(staff=None, user=users[1], amount=-4900, reason="test", correction=True)
-    with pytest.raises(tables.BeansOutOfRange):
-        tables.counter_buy(table_id=table.pk, user=users[1])
+    with pytest.raises(BeansOutOfRange):
+        items.counter_buy(table_id=table.pk, user=users[1])
     assert balance_for_user(users[1]) == 100
     assert Transfer.objects.filter(kind=Transfer.Kind.PURCHASE).count() == 1
     assert ledger_drift() == []

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.models import Hand, HandEvent, HandSeat, Seat, Table
-from games.services import pot, settlement, tables
+from games.services import seating, settlement, tables
 from games.tests.helpers import current_state
 from ledger import services as ledger
 from ledger.models import Account, Transfer
@@ -41,7 +41,7 @@ def zroom(db):
 def _join(room, users) -> Table:
     table = lobby_services.quick_join(user=users[0], room_id=room.pk)
     for user in users[1:]:
-        tables.seat_take(table_id=table.pk, user=user)
+        seating.seat_take(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
 
@@ -67,7 +67,7 @@ def _drive(table_id: int, limit: int = 300) -> None:
         table, hand, state = current_state(table_id)
         if hand is None:
             return
-        index = min(pot.table_seats(hand, RULES.to_act(state)))
+        index = min(tables.table_seats(hand, RULES.to_act(state)))
         Seat.objects.filter(table=table, index=index).update(deadline=timezone.now())
         assert tables.due_seat_act(table_id=table_id, seat_index=index)
     raise AssertionError("hand did not finish")
@@ -90,7 +90,7 @@ def test_each_stake_is_debited_as_it_is_made(zroom, make_user):
     """跟注 and 加注 move beans from the player to the pot in the move's own transaction."""
     users = [make_user(beans=1000) for _ in range(3)]
     table = _join(zroom, users[:2])
-    tables.seat_take(table_id=table.pk, user=users[2])  # waits for the next hand
+    seating.seat_take(table_id=table.pk, user=users[2])  # waits for the next hand
     _, hand, state = current_state(table.pk)
     first = state.current
     uid = _user_at(table, first)
@@ -178,7 +178,7 @@ def test_escape_is_a_fold_plus_the_penalty_and_the_hand_goes_on(
         _, hand, state = current_state(table.pk)
         leaver = next(e for e in range(3) if e != state.current)  # off turn
         leaver_user = users[[u.pk for u in users].index(hand.players[leaver]["user_id"])]
-        assert tables.seat_leave(table_id=table.pk, user=leaver_user) is True
+        assert seating.seat_leave(table_id=table.pk, user=leaver_user) is True
         _, hand, state = current_state(table.pk)
         assert hand is not None and hand.status == Hand.Status.PLAYING  # goes on
         assert state.status[leaver] == "folded"
@@ -202,7 +202,7 @@ def test_a_fold_that_leaves_one_ends_the_hand_and_a_folded_seat_leaves_freely(
     users = [make_user(beans=1000) for _ in range(2)]
     with django_capture_on_commit_callbacks(execute=True):
         table = _join(zroom, users)
-        assert tables.seat_leave(table_id=table.pk, user=users[0]) is True
+        assert seating.seat_leave(table_id=table.pk, user=users[0]) is True
     hand = Hand.objects.get(table=table)
     assert hand.status == Hand.Status.FINISHED and hand.settled_at is not None
     assert balance_for_user(users[0]) == 1000 - 10 - 50
@@ -217,28 +217,28 @@ def test_sit_down_mid_hand_waits_and_sit_or_stand_between_hands(
     users = [make_user(beans=1000) for _ in range(3)]
     with django_capture_on_commit_callbacks(execute=True):
         table = _join(zroom, users[:2])
-        tables.seat_take(table_id=table.pk, user=users[2])
+        seating.seat_take(table_id=table.pk, user=users[2])
         hand = table.hands.get()
         assert len(hand.players) == 2 and balance_for_user(users[2]) == 1000
         table.refresh_from_db()
         with pytest.raises(IllegalAction):
             tables.move_submit(table_id=table.pk, user=users[2], action={"type": "look"},
                                expected_seq=table.seq, action_id=None)
-        assert tables.seat_leave(table_id=table.pk, user=users[2]) is False  # not in the hand
-        tables.seat_take(table_id=table.pk, user=users[2])
+        assert seating.seat_leave(table_id=table.pk, user=users[2]) is False  # not in the hand
+        seating.seat_take(table_id=table.pk, user=users[2])
         Seat.objects.filter(table=table).update(auto=True)
         _drive(table.pk)
         Seat.objects.filter(table=table).update(connections=1)
         Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(1))
-        tables.table_tick(table_id=table.pk)
+        seating.table_tick(table_id=table.pk)
     second = Hand.objects.get(table=table, number=2)
     assert {p["user_id"] for p in second.players} == {u.pk for u in users}
     assert balance_for_user(users[2]) == 990
     with django_capture_on_commit_callbacks(execute=True):
         _drive(table.pk)
-        tables.seat_leave(table_id=table.pk, user=users[0])  # stands up between hands
+        seating.seat_leave(table_id=table.pk, user=users[0])  # stands up between hands
         Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(1))
-        tables.table_tick(table_id=table.pk)
+        seating.table_tick(table_id=table.pk)
     third = Hand.objects.get(table=table, number=3)
     assert {p["user_id"] for p in third.players} == {users[1].pk, users[2].pk}
     assert ledger_drift() == []
@@ -246,26 +246,27 @@ def test_sit_down_mid_hand_waits_and_sit_or_stand_between_hands(
 
 def test_the_board_shows_only_the_viewers_cards_and_legal_buttons(zroom, make_user):
     """The HTML for a seat: its own cards face down until 看牌, buttons for legal actions."""
-    from games import rendering, selectors
+    from games import rendering
+    from games.selectors import tables as table_selectors
 
     users = [make_user(beans=1000) for _ in range(3)]
     table = _join(zroom, users[:2])
-    tables.seat_take(table_id=table.pk, user=users[2])
+    seating.seat_take(table_id=table.pk, user=users[2])
     _, hand, state = current_state(table.pk)
     actor = state.current
     ts = hand.players[actor]["table_seat"]
-    html = rendering.render_html(selectors.table_snapshot(table.pk), ts, users[ts])
+    html = rendering.render_html(table_selectors.table_snapshot(table.pk), ts, users[ts])
     assert "跟注 10" in html and "加注到 20" in html and "看牌" in html and "棄牌" in html
     assert "比牌（" in html and "和 " in html  # two left: 比牌 is always allowed
     assert 'data-looked=""' in html  # three backs until 看牌
     _move(table, actor, {"type": "look"})
     _, hand, state = current_state(table.pk)
-    html = rendering.render_html(selectors.table_snapshot(table.pk), ts, users[ts])
+    html = rendering.render_html(table_selectors.table_snapshot(table.pk), ts, users[ts])
     assert 'data-looked="1"' in html
     other = hand.players[1 - actor]["table_seat"]
-    html_other = rendering.render_html(selectors.table_snapshot(table.pk), other, users[other])
+    html_other = rendering.render_html(table_selectors.table_snapshot(table.pk), other, users[other])
     assert 'data-looked="1"' not in html_other
-    waiting = rendering.render_html(selectors.table_snapshot(table.pk), 2, users[2])
+    waiting = rendering.render_html(table_selectors.table_snapshot(table.pk), 2, users[2])
     assert "請等下一局" in waiting and 'id="actions"' not in waiting
 
 
@@ -280,6 +281,6 @@ def test_the_bots_fill_a_table_to_the_players_it_aims_for(
     user = make_user(beans=1000)
     with django_capture_on_commit_callbacks(execute=True):
         table = lobby_services.quick_join(user=user, room_id=zroom.pk)
-        tables.bots_fill(table_id=table.pk)
+        seating.bots_fill(table_id=table.pk)
     assert Seat.objects.filter(table=table, user__isnull=False).count() == seated
     assert len(table.hands.get().players) == seated

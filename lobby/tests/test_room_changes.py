@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine import registry
 from games.models import Hand, Seat, Table
-from games.services import settlement, tables
+from games.services import seating, settlement, tables
 from lobby import services
 from lobby.models import Room
 
@@ -81,7 +81,7 @@ def test_room_change_applies_from_the_next_hand(room, make_user):
     assert first.result["factor"] == 10  # settled with the hand's own N, not the new one
 
     Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(seconds=1))
-    tables.table_tick(table_id=table.pk)
+    seating.table_tick(table_id=table.pk)
     second = Hand.objects.get(table=table, number=2)
     assert second.params["base_score"] == 7 and second.params["factor"] == 20
     assert ruleset.state_from_json(second.state).config.base_score == 7

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rendering, selectors as game_selectors
+from games import rendering
+from games.selectors import tables as game_selectors
 from games.engine import registry
 from games.models import Hand, Seat, Table
 from games.services import settlement, tables
@@ -25,21 +26,25 @@ COMMON = {
     "double_threshold": 1234, "turn_seconds": 17, "bot_wait_seconds": 2, "sort_order": 4,
 }
 
+# the chat and spectator settings every table game shares (games.engine.params.TABLE_PARAMS)
+TABLE = {"chat_throttle_seconds": 5, "spectator_chat_hidden": True, "spectator_delay_turns": 2,
+         "spectator_delay_seconds": 20}
+
 # game → (seats, 玩法, every declared parameter at a non-default value, the board's header)
 GAMES = {
-    "doudizhu": (3, "laizi", {"score_cap": 5000, "counter_price": 3}, "底分 <b>2</b>"),
-    "zhajinhua": (5, "classic", {"chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
+    "doudizhu": (3, "laizi", {**TABLE, "score_cap": 5000, "counter_price": 3}, "底分 <b>2</b>"),
+    "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
                                  "compare_from_round": 3, "min_players": 3,
                                  "escape_penalty": 9, "target_players": 5}, "底注 <b>2</b>"),
-    "paohuzi": (3, "hunan", {"min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
+    "paohuzi": (3, "hunan", {**TABLE, "min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
                              "fan_wu": 6, "fan_duidui": 5, "fan_dazi": 7, "fan_xiaozi": 9,
                              "fan_haidi_ping": 2, "fan_haidi_ming": 3, "cap": 250,
                              "jiadi": True, "fangpao": True}, "底分 <b>2</b>"),
-    "mahjong_huanle": (4, "bafan", {"min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
+    "mahjong_huanle": (4, "bafan", {**TABLE, "min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
                        None),
-    "mahjong_yongzhou": (4, "bao3", {"qi_hu": 1, "multi_win": False, "lou_hu": False},
+    "mahjong_yongzhou": (4, "bao3", {**TABLE, "qi_hu": 1, "multi_win": False, "lou_hu": False},
                          "底分 <b>2</b>"),
-    "mahjong_yueqing": (4, "wuhanhua", {"qi_hu_tai": 2, "escape_multiple": 12}, "底分 <b>2</b>"),
+    "mahjong_yueqing": (4, "wuhanhua", {**TABLE, "qi_hu_tai": 2, "escape_multiple": 12}, "底分 <b>2</b>"),
 }
 
 

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games.services import wheel_rounds
+from games.services import dafengshou
 from lobby.models import Room
 
 
@@ -32,8 +32,8 @@ def card(html: str, room: Room) -> str:
 
 
 def bet(room: Room, user, amount: int = 10) -> None:
-    rnd = wheel_rounds.round_enter(room_id=room.pk)
-    wheel_rounds.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
+    rnd = dafengshou.round_enter(room_id=room.pk)
+    dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
                            object="apple", amount=amount, action_id=uuid.uuid4().hex)
 
 
@@ -50,7 +50,7 @@ def test_the_wheel_card_shows_what_fits_a_wheel_room(room, make_user):
     assert "每局押注 12 秒" in text and "最高 ×100" in text
     assert "籌碼 10 / 100 / 1K / 10K" in text and "每人每局上限 10萬 豆" in text
     assert "轉盤待開" in text  # nobody has opened a round yet
-    assert "進入轉盤" in text and reverse("games:wheel", args=[wheel.pk]) in text
+    assert "進入轉盤" in text and reverse("games:dafengshou", args=[wheel.pk]) in text
     for table_text in ("底分", "係數", "人在座", "桌進行中", "快速開始", "入場"):
         assert table_text not in text
     other = card(html, room)

@@ -5,7 +5,8 @@
 // No game rules here: the server decides what is legal and says why when it is not.
 (function () {
   "use strict";
-  window.t = window.t || ((s) => (window.gettext ? window.gettext(s) : s));
+  // a UI string in the page's language (Django's JavaScript catalog, once it is loaded)
+  if (!window.t) window.t = (s) => (window.gettext ? window.gettext(s) : s);
   const t = window.t;
   let clockOffset = 0; // server time − browser time, in ms (the one place it is kept)
 
@@ -49,7 +50,8 @@
         if (!c) return;
         c.className = "conn down";
         c.textContent = code === 1008 ? t("訊息太頻繁，連線已中斷，請重新整理") :
-          code === 4401 ? t("請先登入") : code === 4404 ? unknownText : t("重新連線中…");
+          code === 4401 ? t("請先登入") : code === 4404 ? unknownText :
+          code === 4403 ? t("這桌有玩家不允許觀戰") : t("重新連線中…");
       });
     },
   };

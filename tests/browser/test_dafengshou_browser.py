@@ -100,6 +100,9 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     shot(b, "dafengshou-betting-phone")
     a.wait_for_selector("#wheel-board[data-phase='spinning']", timeout=15000)
     a.wait_for_selector(".wr-cell.on", timeout=3000)  # the light runs
+    # fx.js: each bet clinked its chips, the spin pushed over the socket plays the wheel's ticks
+    fx = [e["name"] for e in a.evaluate("window.__fx")]
+    assert fx.count("chips") == 3 and fx[-1] == "spin", fx  # (an earlier round may have spun)
     shot(a, "dafengshou-spinning-desktop")
     a.wait_for_selector(".wr-cell.lit", timeout=6000)  # and stops on the result
     shot(a, "dafengshou-result-desktop")

@@ -23,7 +23,7 @@ import pytest
 from accounts.models import User
 from games.engine import registry
 from games.models import Hand
-from games.services import tables
+from games.services import seating, tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
 from lobby.models import Room
@@ -216,7 +216,7 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     port = servers.daphne("web")
     user = _player(f"fit-{key.replace('_', '-')}")
     table = lobby_services.quick_join(user=user, room_id=room.pk)
-    tables.bots_fill(table_id=table.pk)
+    seating.bots_fill(table_id=table.pk)
     _drive(key, table.pk, user, to_end=False)
     failures: list[str] = []
     # a user holds at most 3 sockets on a table: one page at a time

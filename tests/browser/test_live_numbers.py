@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.models import HandSeat
-from games.services import tables
+from games.services import seating
 from ledger.selectors import balance_for_user
 from lobby import services as lobby_services
 from tests.browser.test_fit_all_games import _drive, _open, _player, _room
@@ -23,7 +23,7 @@ def test_the_top_bar_follows_the_settlement_without_a_reload(servers, browser):
     user = _player("live-beans")
     start = balance_for_user(user)
     table = lobby_services.quick_join(user=user, room_id=room.pk)
-    tables.bots_fill(table_id=table.pk)
+    seating.bots_fill(table_id=table.pk)
     page, errors = _open(browser, port, user, table.pk, (390, 844))
     assert int(page.inner_text("#nav-beans")) == start
     _drive("doudizhu", table.pk, user, to_end=True)
@@ -42,7 +42,7 @@ def test_leaving_mid_hand_says_in_the_lobby_what_it_cost(servers, browser):
     port = servers.daphne("web")
     user = _player("live-escape")
     table = lobby_services.quick_join(user=user, room_id=room.pk)
-    tables.bots_fill(table_id=table.pk)
+    seating.bots_fill(table_id=table.pk)
     page, errors = _open(browser, port, user, table.pk, (390, 844))
     page.wait_for_selector("#board[data-phase]:not([data-phase=''])", state="attached")
     page.on("dialog", lambda dialog: dialog.accept())

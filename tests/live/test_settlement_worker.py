@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from config.celery import app
 from games.models import Hand, Table
-from games.services import tables
+from games.services import seating
 from ledger.models import Transfer
 from ledger.selectors import balance_for_user, ledger_drift
 
@@ -20,7 +20,7 @@ HANDS = 40
 
 def _finished_hands(make_user, n: int):
     users = [make_user(beans=100000) for _ in range(3)]
-    table = tables.table_create(game="doudizhu", params={"factor": 10, "rake": 2}, seat_count=3)
+    table = seating.table_create(game="doudizhu", params={"factor": 10, "rake": 2}, seat_count=3)
     hands = []
     for i in range(n):
         hands.append(Hand.objects.create(

@@ -79,6 +79,9 @@ class DafengshouRuleset(Ruleset[Config, State]):
     room_params = room_spec.ROOM_PARAMS
     min_seats = 1
     max_seats = 1000
+    action_types = frozenset(ACTION_TYPES)
+    zero_sum = False  # the house pays what the wheel pays
+    room_wide = True  # one wheel per room (games/services/dafengshou.py), no tables
 
     def config_from_params(self, params: dict[str, Any]) -> Config:
         variant_check(self.variants, params.get("variant"), self.variants[0].id)
@@ -111,10 +114,12 @@ class DafengshouRuleset(Ruleset[Config, State]):
             0, min(cfg.player_limit - _staked(state, seat), cfg.round_limit - _round_total(state))
         )
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def seat_ids(self, state: State) -> range:
+        """The house (−1) and the bettor slots 0 … seats−1."""
+        return range(HOUSE, state.seats)
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         """House: close. A bettor: every crop × chip within the limits, then ``done``."""
-        if seat not in self.to_act(state):
-            return []
         if seat == HOUSE:
             return [{"type": "close"}]
         room = self.bet_room(state, seat)
@@ -131,22 +136,21 @@ class DafengshouRuleset(Ruleset[Config, State]):
         return state.phase == OVER
 
     # -- apply --------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
-            raise IllegalAction(ErrorCode.MALFORMED, f"unknown action {action!r}")
-        kind = action["type"]
+    def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
         if state.phase != BETTING:
             if kind == "bet":
-                raise IllegalAction(ErrorCode.WINDOW_CLOSED, "本局已停止押注 (betting is closed)")
-            raise IllegalAction(ErrorCode.GAME_OVER, "本局已結束 (the round is over)")
+                return IllegalAction(ErrorCode.WINDOW_CLOSED, "本局已停止押注 (betting is closed)")
+            return IllegalAction(ErrorCode.GAME_OVER, "本局已結束 (the round is over)")
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "你本局已停止押注 (you are done)")
+
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
         if kind == "close":
             if seat != HOUSE:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "only the house closes the window")
             return self._close(state)
-        if not isinstance(seat, int) or not 0 <= seat < state.seats:
+        if seat == HOUSE:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"seat {seat!r} is not a bettor slot")
-        if state.done[seat]:
-            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你本局已停止押注 (you are done)")
         if kind == "done":
             state.done[seat] = True
             return [Event("done", {"seat": seat})]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.doudizhu import bot_search
 from games.rules.doudizhu.patterns import (
     ACE,
     BIG,
@@ -74,8 +75,21 @@ def _rest_cost(c: list[int]) -> int:
     return groups + max(0, loose - kick_slots)
 
 
+_COST_CACHE: dict[tuple[bytes, int], int] = {}
+
+
 def hand_cost(c: list[int], wild: int = 0) -> int:
-    """Roughly how many plays the hand needs (bombs and the rocket count one each)."""
+    """Roughly how many plays the hand needs (bombs and the rocket count one each); cached."""
+    key = (bytes(c), wild)
+    got = _COST_CACHE.get(key)
+    if got is None:
+        if len(_COST_CACHE) > 200_000:
+            _COST_CACHE.clear()
+        got = _COST_CACHE[key] = _hand_cost(c, wild)
+    return got
+
+
+def _hand_cost(c: list[int], wild: int = 0) -> int:
     c = c[:]
     cost = 0
     for r in range(13):
@@ -136,13 +150,22 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "mingpai", "dealt": 17}
         return {"type": "ready"}
     s = strength(hand)
+    novice = getattr(st.config, "bot_level", "normal") == "novice"
+    sampled = BID_SEARCH and not novice
     if phase == "bidding":
         if st.variant == "menzhua" and not st.looked[seat]:
             return {"type": "look"}
+        if sampled:
+            return {"type": "bid", "call": bot_search.landlord_chance(st, seat) >= BID_CALL}
         return {"type": "bid", "call": s >= 7}
     if phase == "robbing":
+        if sampled:
+            return {"type": "rob", "rob": bot_search.landlord_chance(st, seat) >= BID_ROB}
         return {"type": "rob", "rob": s >= 10}
     if phase == "doubling":
+        if sampled:
+            chance = bot_search.landlord_chance(st, seat)
+            return {"type": "double", "double": chance >= BID_DOUBLE}
         return {"type": "double", "double": s >= (11 if seat == st.landlord else 9)}
     if phase == "dou":
         if seat == st.landlord:
@@ -150,11 +173,36 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "dou", "farmer": farmer, "dou": s >= 12}
         return {"type": "dou", "dou": s >= 10}
     if phase == "playing":
-        return _play(ruleset, st, seat)
-    return ruleset.auto_action(st, seat)
+        return _play(ruleset, st, seat, search=not novice)
+    fallback: dict[str, Any] = ruleset.auto_action(st, seat)
+    return fallback
 
 
-def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
+SEARCH_LEAD = 5  # candidates searched when leading
+SEARCH_FOLLOW = 3  # beating plays searched when following (with pass and the bombs)
+SEARCH_WORK = 3000  # simulated plays per decision (bot_search.search)
+SEARCH_CAP_MS = 150.0  # wall-clock cap of one search: the one load-dependent part
+# 叫 / 搶 / 加倍 from sampled play-outs (bot_search.landlord_chance): the share of samples the
+# seat's side must win. Off: in self-play (bench/doudizhu_bot_bidding.py, 100 deals) it robbed
+# four times as often and its landlords won no more often than with the strength score's
+# thresholds, which decide (and always do in 新手場).
+BID_SEARCH = False
+BID_CALL, BID_ROB, BID_DOUBLE = 0.5, 0.6, 0.65
+PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gain measured
+
+
+def _top(items: list[Any], n: int) -> list[Any]:
+    """The first n distinct items, in order."""
+    out: list[Any] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+            if len(out) == n:
+                break
+    return out
+
+
+def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, Any]:
     hand = st.hands[seat]
     c = counts_of(hand)
     laizi = st.laizi
@@ -184,7 +232,7 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
 
     def is_bomb(play: str) -> bool:
         cards = play.partition("/")[0]
-        return len(cards) in (2, 4) and any(p.tier for p in all_readings(play, laizi))
+        return len(cards) in (2, 4) and any(p.tier for p in _readings(play, laizi))
 
     def wild_used(play: str) -> int:
         return play.partition("/")[0].count(laizi) if laizi else 0
@@ -196,7 +244,7 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             feed = _feed(candidates, len(st.hands[partner]))
             if feed is not None:  # give the partner, who is nearly out, something to take
                 return _action(feed)
-        best = None
+        ranked = []
         for play in candidates:
             cards = play.partition("/")[0]
             key_cost = cost_after(play)
@@ -207,37 +255,55 @@ def _play(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             if risky:  # if a single or pair it must be, the highest
                 rank = -rank
             key = (key_cost + (3 if risky else 0), wild_used(play), rank, -len(cards))
-            if best is None or key < best[0]:
-                best = (key, play)
-        return _action(best[1])
+            ranked.append((key, play))
+        ranked.sort()
+        if search:
+            chosen = bot_search.search(st, seat, _top([p for _, p in ranked], SEARCH_LEAD),
+                                       work=SEARCH_WORK,
+                                       hard_ms=SEARCH_CAP_MS)
+            if chosen is not None:
+                return _action(chosen)
+        return _action(ranked[0][1])
     # following
     lead_seat = st.lead["seat"]
     options = [p for p in plays]
     if not options:
         return {"type": "pass"}
     partner_leads = seat != landlord and lead_seat != landlord
-    if partner_leads:
+    if partner_leads and not (search and PARTNER_SEARCH):
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
-    best = None
+    ranked_f: list[tuple[tuple[int, int, int], str]] = []
     for play in normal:
         after = cost_after(play)
         rank = _main_rank(play, laizi)
         # do not spend 2s / jokers on a small play unless the opponent is near the end
         high = rank >= TWO and danger > 4 and st.lead["rank"] < ACE - 2
         # against an opponent about to go out, beat as high as possible: he must not follow
-        key = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
-        if best is None or key < best[0]:
-            best = (key, play)
+        fkey = (after - base + (1 if high else 0), wild_used(play), -rank if danger <= 2 else rank)
+        ranked_f.append((fkey, play))
+    ranked_f.sort()
+    if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
+        overtake = _top([p for _, p in ranked_f], 2)
+        chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK,
+                                   hard_ms=SEARCH_CAP_MS)
+        return {"type": "pass"} if chosen is None else _action(chosen)
+    best = ranked_f[0] if ranked_f else None
+    bombs = [p for p in options if is_bomb(p)]
     # a farmer keeps the landlord from running his hand: he takes a little more damage to beat
     room = 1 if seat == landlord else (2 if len(st.hands[landlord]) <= 10 else 1)
+    choice: str | None = None
     if best is not None and (best[0][0] <= room or danger <= 3):
-        return _action(best[1])
-    bombs = [p for p in options if is_bomb(p)]
-    if bombs and (danger <= 4 or base <= 2):
-        return _action(bombs[0])
-    return {"type": "pass"}
+        choice = best[1]
+    elif bombs and (danger <= 4 or base <= 2):
+        choice = bombs[0]
+    if search:
+        others = _top([p for _, p in ranked_f], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
+        cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
+        choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK,
+                                   hard_ms=SEARCH_CAP_MS)
+    return {"type": "pass"} if choice is None else _action(choice)
 
 
 def _others_pool(st: Any, seat: int) -> str:
@@ -288,6 +354,20 @@ def _split(c: list[int], wild_rank: int | None) -> tuple[list[int], int]:
     return d, w
 
 
+_READINGS: dict[tuple[str, str | None], list[Any]] = {}
+
+
+def _readings(play: str, laizi: str | None) -> list[Any]:
+    """all_readings, cached (the same play strings come back all the time)."""
+    key = (play, laizi)
+    got = _READINGS.get(key)
+    if got is None:
+        if len(_READINGS) > 200_000:
+            _READINGS.clear()
+        got = _READINGS[key] = all_readings(play, laizi)
+    return got
+
+
 def _main_rank(play: str, laizi: str | None) -> int:
-    found = all_readings(play, laizi)
+    found = _readings(play, laizi)
     return found[0].rank if found else 0

@@ -10,7 +10,8 @@ from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Action, Event, Result, Ruleset, View
-from games.engine.params import ParamError
+from games.engine.params import TABLE_PARAMS, ParamError
+from games.engine.table_type import Dealer, TableType
 from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
 from games.rules.doudizhu.patterns import (
@@ -44,6 +45,7 @@ class Config:
     seat_beans: tuple[int, ...] | None = None
     laizi_factor: float = 1
     score_cap: int | None = None
+    bot_level: str = "normal"  # 新手場: "novice", a bot without search (games/rules/doudizhu/bot.py)
 
     @property
     def effective_cap(self) -> int | None:
@@ -93,10 +95,6 @@ class State:
     anti_spring: bool = False
 
 
-def _err(code: ErrorCode, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
-
-
 def _held(hand: str, cards: str) -> bool:
     have = counts_of(hand)
     for ch in cards:
@@ -123,14 +121,24 @@ def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
                    lead["cards"], lead["reading"])
 
 
+DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
+# phases in which every seat decides at once and the clock is short (seconds)
+SHORT_PHASE_SECONDS = {"start": 8, "dealing": 6}
+
+
 class DoudizhuRuleset(Ruleset[Config, State]):
     game_id = "doudizhu"
     title = "歡樂斗地主"
     variants = room_spec.VARIANTS
-    room_params = room_spec.ROOM_PARAMS
+    room_params = room_spec.ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     min_seats = 3
     max_seats = 3
-    winner_deals_next = False  # the landlord is bid for each hand; the table's dealer stays
+    # the landlord is bid for each hand; the table's dealer stays
+    table_type = TableType(dealer=Dealer.KEEP)
+    action_types = frozenset(
+        {"start", "ready", "mingpai", "bid", "menzhua", "look", "rob", "double", "dou", "play",
+         "pass"}
+    )
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:
@@ -146,6 +154,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             seat_beans=tuple(int(b) for b in beans) if beans is not None else None,
             laizi_factor=params.get("laizi_factor", 1),
             score_cap=int(cap) if cap is not None else None,
+            bot_level=str(params.get("bot_level", "normal")),
         )
 
     def new_game(self, config: Config, seed: str, seats: int = 3) -> State:
@@ -190,9 +199,10 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def is_over(self, st: State) -> bool:
         return st.phase == "over"
 
-    def legal_actions(self, st: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(st):
-            return []
+    def seat_ids(self, st: State) -> range:
+        return range(3)
+
+    def _legal_actions(self, st: State, seat: int) -> list[Action]:
         p = st.phase
         if p == "start":
             return [{"type": "start", "mingpai": False}, {"type": "start", "mingpai": True}]
@@ -241,14 +251,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
                 and st.plays_count[seat] == 0 and st.mingpai[seat] == 0)
 
     # -- apply --------------------------------------------------------------------------------
-    def apply(self, st: State, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _err(ErrorCode.MALFORMED, "an action is a JSON object with a 'type'")
-        if st.phase == "over":
-            raise _err(ErrorCode.GAME_OVER, "the hand is over")
-        if not isinstance(seat, int) or not 0 <= seat < 3:
-            raise _err(ErrorCode.MALFORMED, f"no seat {seat!r}")
-        kind = action["type"]
+    def _apply_action(self, st: State, seat: int, action: Action) -> list[Event]:
         handler = {
             "start": self._act_start,
             "ready": self._act_ready,
@@ -261,22 +264,23 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             "dou": self._act_dou,
             "play": self._act_play,
             "pass": self._act_pass,
-        }.get(kind)
-        if handler is None:
-            raise _err(ErrorCode.MALFORMED, f"unknown action type {kind!r}")
-        if seat not in self.to_act(st):
-            raise _err(ErrorCode.NOT_YOUR_TURN, f"seat {seat} is not to act now ({st.phase})")
+        }[action["type"]]
         return handler(st, seat, action)
+
+    def _refusal(self, st: State, seat: int, kind: str) -> IllegalAction:
+        if self.is_over(st):
+            return super()._refusal(st, seat, kind)
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, f"seat {seat} is not to act now ({st.phase})")
 
     def _need_phase(self, st: State, *phases: str) -> None:
         if st.phase not in phases:
-            raise _err(ErrorCode.ILLEGAL, f"not possible in phase {st.phase}")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"not possible in phase {st.phase}")
 
     @staticmethod
     def _flag(action: Action, key: str) -> bool:
         value = action.get(key)
         if not isinstance(value, bool):
-            raise _err(ErrorCode.MALFORMED, f"'{key}' must be true or false")
+            raise IllegalAction(ErrorCode.MALFORMED, f"'{key}' must be true or false")
         return value
 
     # start / dealing --------------------------------------------------------------------------
@@ -306,7 +310,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.phase == "dealing":
             dealt = action.get("dealt")
             if not isinstance(dealt, int) or isinstance(dealt, bool) or not 0 <= dealt <= 17:
-                raise _err(ErrorCode.MALFORMED, "'dealt' must be the number of cards dealt, 0…17")
+                raise IllegalAction(
+                    ErrorCode.MALFORMED, "'dealt' must be the number of cards dealt, 0…17"
+                )
             factor = 4 if dealt <= 8 else 3
             st.mingpai[seat] = factor
             st.mingpai_order.append(seat)
@@ -318,12 +324,12 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             return events
         if st.phase == "playing":
             if not self._may_show_after_dipai(st, seat):
-                raise _err(ErrorCode.NOT_ALLOWED,
-                           "only the landlord may 明牌 now, before his first play")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED,
+                                    "only the landlord may 明牌 now, before his first play")
             st.mingpai[seat] = 2
             st.mingpai_order.append(seat)
             return [Event("mingpai", {"seat": seat, "factor": 2, "hand": st.hands[seat]})]
-        raise _err(ErrorCode.NOT_ALLOWED, f"明牌 is not possible in phase {st.phase}")
+        raise IllegalAction(ErrorCode.NOT_ALLOWED, f"明牌 is not possible in phase {st.phase}")
 
     # bidding ----------------------------------------------------------------------------------
     def _begin_bidding(self, st: State) -> None:
@@ -341,7 +347,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         self._need_phase(st, "bidding")
         call = self._flag(action, "call")
         if st.variant == "menzhua" and not st.looked[seat]:
-            raise _err(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first")
+            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first")
         if call:
             st.bids[seat] = "叫地主"
             st.caller = seat
@@ -388,9 +394,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def _act_menzhua(self, st: State, seat: int, action: Action) -> list[Event]:
         self._need_phase(st, "bidding")
         if st.variant != "menzhua":
-            raise _err(ErrorCode.NOT_ALLOWED, "悶抓 exists only in 悶抓場")
+            raise IllegalAction(ErrorCode.NOT_ALLOWED, "悶抓 exists only in 悶抓場")
         if st.looked[seat]:
-            raise _err(ErrorCode.ILLEGAL, "悶抓 is blind: not after 看牌")
+            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓 is blind: not after 看牌")
         st.bids[seat] = "悶抓"
         st.menzhua_blind = True
         st.caller = st.landlord = seat
@@ -400,9 +406,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def _act_look(self, st: State, seat: int, action: Action) -> list[Event]:
         self._need_phase(st, "bidding")
         if st.variant != "menzhua":
-            raise _err(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
+            raise IllegalAction(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
         if st.looked[seat]:
-            raise _err(ErrorCode.ILLEGAL, "already looked")
+            raise IllegalAction(ErrorCode.ILLEGAL, "already looked")
         st.looked[seat] = True
         st.bids[seat] = "看牌"
         return [Event("look", {"seat": seat})]
@@ -476,13 +482,15 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             farmer = action.get("farmer")
             if (not isinstance(farmer, int) or isinstance(farmer, bool) or farmer == seat
                     or farmer not in range(3)):
-                raise _err(ErrorCode.MALFORMED, "the landlord names the farmer he answers")
+                raise IllegalAction(ErrorCode.MALFORMED, "the landlord names the farmer he answers")
             if not (st.dou_open[farmer] and st.dou[farmer] % 2 == 1):
-                raise _err(ErrorCode.ILLEGAL, "that farmer has nothing for the landlord to answer")
+                raise IllegalAction(
+                    ErrorCode.ILLEGAL, "that farmer has nothing for the landlord to answer"
+                )
         else:
             farmer = seat
             if "farmer" in action and action["farmer"] != seat:
-                raise _err(ErrorCode.ILLEGAL, "a farmer speaks only for himself")
+                raise IllegalAction(ErrorCode.ILLEGAL, "a farmer speaks only for himself")
         step = st.dou[farmer]
         word = scoring.DOU_WORDS[step]
         if yes:
@@ -500,35 +508,37 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def read_play(self, st: State, seat: int, cards: str, reading: str | None) -> Pattern:
         """Validate a play for the seat now and return the reading it is played as."""
         if not isinstance(cards, str) or not cards:
-            raise _err(ErrorCode.MALFORMED, "'cards' must be a non-empty card string")
+            raise IllegalAction(ErrorCode.MALFORMED, "'cards' must be a non-empty card string")
         if reading is not None and not isinstance(reading, str):
-            raise _err(ErrorCode.MALFORMED, "'as' must be a card string")
+            raise IllegalAction(ErrorCode.MALFORMED, "'as' must be a card string")
         try:
             cards, read = parse_play(cards if reading is None else f"{cards}/{reading}")
         except (ValueError, KeyError):
-            raise _err(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
+            raise IllegalAction(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
         if not _held(st.hands[seat], cards):
-            raise _err(ErrorCode.NOT_HELD, f"you do not hold {cards}")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}")
         if read != cards and st.laizi is None:
-            raise _err(ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is")
+            raise IllegalAction(
+                ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is"
+            )
         last = lead_pattern(st.lead)
         options = all_readings(cards if read == cards else f"{cards}/{read}", st.laizi)
         if not options and st.laizi is not None and reading is None:
             options = readings_of(cards, st.laizi)
             if len({p.reading for p in options}) > 1:
-                raise _err(ErrorCode.ILLEGAL,
-                           f"{cards} reads several ways; say which with 'as' "
-                           f"({', '.join(sorted({p.reading for p in options}))})")
+                raise IllegalAction(ErrorCode.ILLEGAL,
+                                    f"{cards} reads several ways; say which with 'as' "
+                                    f"({', '.join(sorted({p.reading for p in options}))})")
         if not options:
             if read != cards:
-                raise _err(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}")
-            raise _err(ErrorCode.BAD_PATTERN, f"{cards} is no card type")
+                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}")
+            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type")
         if last is None:
             return options[0]
         beating = [p for p in options if p.beats(last)]
         if not beating:
-            raise _err(ErrorCode.DOES_NOT_BEAT,
-                       f"{options[0].name} {cards} does not beat {last.name} {last.cards}")
+            raise IllegalAction(ErrorCode.DOES_NOT_BEAT,
+                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}")
         return max(beating, key=lambda p: (p.tier, p.rank))
 
     def _act_play(self, st: State, seat: int, action: Action) -> list[Event]:
@@ -553,7 +563,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def _act_pass(self, st: State, seat: int, action: Action) -> list[Event]:
         self._need_phase(st, "playing")
         if st.lead is None:
-            raise _err(ErrorCode.MUST_PLAY, "you lead: you must play")
+            raise IllegalAction(ErrorCode.MUST_PLAY, "you lead: you must play")
         st.last[seat] = "pass"
         st.passes += 1
         if st.passes == 2:
@@ -578,7 +588,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     # -- results ------------------------------------------------------------------------------
     def result(self, st: State) -> Result:
         if st.phase != "over":
-            raise _err(ErrorCode.ILLEGAL, "the hand is not over")
+            raise IllegalAction(ErrorCode.ILLEGAL, "the hand is not over")
         return scoring.settle(st, st.config)
 
     def escape_result(self, st: State, seat: int) -> Result:
@@ -703,6 +713,17 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return {RANKS[r]: max(0, full[r] - seen[r]) for r in range(15)}
 
     # -- automation ---------------------------------------------------------------------------
+    def turn_seconds(self, st: State) -> int | None:
+        """開始 and the deal (明牌 offers) are decided by every seat at once, on a short clock."""
+        return SHORT_PHASE_SECONDS.get(st.phase)
+
+    def action_stamp(self, st: State, action: Action, seconds_since_deal: float) -> Action:
+        """明牌 during the deal: the server's clock, not the client, says how many cards had been
+        dealt (明牌 ×4 up to 8 cards, ×3 after)."""
+        if action.get("type") == "mingpai" and st.phase == "dealing":
+            return {**action, "dealt": min(17, int(seconds_since_deal / DEAL_CARD_SECONDS))}
+        return action
+
     def auto_action(self, st: State, seat: int) -> Action:
         """托管: refuse every option (no 明牌, ready, no call, no rob, no double, no 倒/拉);
         in play lead the weakest legal play, and pass whenever following."""
@@ -728,7 +749,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             play = self.legal_plays_for(st, seat)[0]
             cards, _, reading = play.partition("/")
             return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
-        raise _err(ErrorCode.GAME_OVER, "the hand is over")
+        raise IllegalAction(ErrorCode.GAME_OVER, "the hand is over")
 
     def bot_action(self, st: State, seat: int) -> Action:
         from games.rules.doudizhu.bot import choose

@@ -28,21 +28,16 @@ Glossary 中文 ↔ identifier:
     向聽 shanten · 七對 qidui · 十三幺 shisanyao · 全不靠 quanbukao · 組合龍 zuhelong ·
     大眾場 dazhong · 8番場 bafan · 無番場 wufan · 無財神 wucaishen · 連莊 next_dealer.
 
-Variants register on import; 永州 and 樂清 live in ``variants/yongzhou.py`` and
-``variants/yueqing.py`` and are imported when present.
+Variants register on import of this package; 永州 and 樂清 live in ``variants/yongzhou.py``
+and ``variants/yueqing.py``.
 """
 
 from __future__ import annotations
 
-import importlib
-
 from games.engine import registry
+from games.rules.mahjong.variants import yongzhou, yueqing  # noqa: F401  (register on import)
 from games.rules.mahjong.variants.huanle import HuanleRuleset
 
+# 永州 and 樂清 register themselves on import; a variant that fails to import fails the package
+# (reported at start-up by the system check leyou.E001) instead of silently dropping the game.
 registry.register(HuanleRuleset())
-
-for _name in ("yongzhou", "yueqing"):
-    try:
-        importlib.import_module(f"games.rules.mahjong.variants.{_name}")
-    except ImportError:
-        pass

@@ -101,14 +101,11 @@ class State:
     outcome: dict[str, Any] | None = None
 
 
-def _err(code: ErrorCode, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
-
-
 class MahjongRuleset(Ruleset[Any, State]):
     """The shared flow. Subclasses are the variants."""
 
     game_id: ClassVar[str] = "mahjong"
+    action_types: ClassVar[frozenset[str]] = ACTION_TYPES
     title: ClassVar[str] = "麻將"
     min_seats: ClassVar[int] = 4
     max_seats: ClassVar[int] = 4
@@ -332,9 +329,10 @@ class MahjongRuleset(Ruleset[Any, State]):
             )
         return frozenset({state.current})
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
+    def seat_ids(self, state: State) -> range:
+        return range(state.seats)
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase == "turn":
             return self._turn_actions(state, seat)
         claim = state.claim or {}
@@ -377,30 +375,26 @@ class MahjongRuleset(Ruleset[Any, State]):
         return self.settle(state)
 
     # == apply ==================================================================================
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _err(ErrorCode.MALFORMED, "an action is an object with a string 'type'")
-        kind = action["type"]
-        if kind not in ACTION_TYPES:
-            raise _err(ErrorCode.MALFORMED, f"unknown action type {kind!r}")
-        if state.phase == "over":
-            raise _err(ErrorCode.GAME_OVER, "the hand is over")
-        if not isinstance(seat, int) or not 0 <= seat < state.seats:
-            raise _err(ErrorCode.MALFORMED, "no such seat")
-        if seat not in self.to_act(state):
-            if kind in CLAIM_TYPES and state.phase == "turn":
-                raise _err(ErrorCode.WINDOW_CLOSED, "no claim window is open (已過)")
-            raise _err(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
+    def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
+        if state.phase == "turn" and kind in CLAIM_TYPES:
+            return IllegalAction(ErrorCode.WINDOW_CLOSED, "no claim window is open (已過)")
+        if self.is_over(state):
+            return super()._refusal(state, seat, kind)
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
+
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
         if state.phase == "turn":
-            if kind in CLAIM_TYPES:
-                raise _err(ErrorCode.WINDOW_CLOSED, "no claim window is open: discard or declare")
+            if action["type"] in CLAIM_TYPES:
+                raise IllegalAction(
+                    ErrorCode.WINDOW_CLOSED, "no claim window is open: discard or declare"
+                )
             return self._apply_turn(state, seat, action)
         return self._apply_claim(state, seat, action)
 
     def _tile_arg(self, action: Action, key: str = "tile") -> str:
         tile = action.get(key)
         if not isinstance(tile, str) or tile not in ALL_TILES:
-            raise _err(ErrorCode.MALFORMED, f"'{key}' must be a tile like 'W5'")
+            raise IllegalAction(ErrorCode.MALFORMED, f"'{key}' must be a tile like 'W5'")
         return tile
 
     # -- the turn -----------------------------------------------------------------------------
@@ -411,25 +405,25 @@ class MahjongRuleset(Ruleset[Any, State]):
         if kind == "discard":
             tile = self._tile_arg(action)
             if tile not in hand:
-                raise _err(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
+                raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
             return self._discard(state, seat, tile)
         if kind == "hu":
             if state.must_discard:
-                raise _err(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
+                raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
             ctx = self.win_context(state, seat)
             ev = self.evaluate_win(state, ctx)
             self._check_win(ev)
             return self._finish_win(state, [seat], ctx.tile, None, self_drawn=True)
         tile = self._tile_arg(action)
         if state.must_discard:
-            raise _err(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
+            raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
         if tile in wild:
-            raise _err(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓")
+            raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓")
         if len(state.wall) <= self.reserve(state):
-            raise _err(ErrorCode.ILLEGAL, "no tile is left to replace a 槓")
+            raise IllegalAction(ErrorCode.ILLEGAL, "no tile is left to replace a 槓")
         if kind == "angang":
             if hand.count(tile) < 4:
-                raise _err(ErrorCode.NOT_HELD, f"暗槓 needs four {tile} in the hand")
+                raise IllegalAction(ErrorCode.NOT_HELD, f"暗槓 needs four {tile} in the hand")
             for _ in range(4):
                 hand.remove(tile)
             state.melds[seat].append(
@@ -441,9 +435,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         meld = next((m for m in state.melds[seat]
                      if m["kind"] == "peng" and m["tiles"][0] == tile), None)
         if meld is None:
-            raise _err(ErrorCode.ILLEGAL, f"加槓 needs a 碰 of {tile}")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"加槓 needs a 碰 of {tile}")
         if tile not in hand:
-            raise _err(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
         # 搶槓: the other seats that could win on this tile
         options = [[] for _ in range(state.seats)]
         probe = copy.copy(state)
@@ -483,9 +477,11 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     def _check_win(self, ev: dict[str, Any] | None) -> None:
         if ev is None:
-            raise _err(ErrorCode.ILLEGAL, "not a winning hand (不是和牌)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "not a winning hand (不是和牌)")
         if not ev["ok"]:
-            raise _err(ErrorCode.NOT_ALLOWED, f"below the room's minimum: {ev.get('reason', '')}")
+            raise IllegalAction(
+                ErrorCode.NOT_ALLOWED, f"below the room's minimum: {ev.get('reason', '')}"
+            )
 
     def _discard(self, state: State, seat: int, tile: str) -> list[Event]:
         state.hands[seat].remove(tile)
@@ -589,7 +585,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         if normal not in options:
             self._explain_bad_claim(state, seat, action, options)
         if kind != "pass" and PRIORITY[kind] < self._best_priority(claim):
-            raise _err(ErrorCode.LOWER_PRIORITY, "a higher claim has been made (胡 > 碰/槓 > 吃)")
+            raise IllegalAction(
+                ErrorCode.LOWER_PRIORITY, "a higher claim has been made (胡 > 碰/槓 > 吃)"
+            )
         claim["responses"][seat] = normal
         if kind == "pass" and {"type": "hu"} in options:
             state.passed_hu[seat] = True
@@ -602,11 +600,11 @@ class MahjongRuleset(Ruleset[Any, State]):
             tiles = action.get("tiles")
             if (not isinstance(tiles, list) or len(tiles) != 2
                     or not all(isinstance(t, str) and t in ALL_TILES for t in tiles)):
-                raise _err(ErrorCode.MALFORMED, "吃 names the two tiles from the hand: "
-                           "{'type': 'chi', 'tiles': ['W3', 'W4']}")
+                raise IllegalAction(ErrorCode.MALFORMED, "吃 names the two tiles from the hand: "
+                                    "{'type': 'chi', 'tiles': ['W3', 'W4']}")
             return {"type": "chi", "tiles": sort_tiles(tiles)}
         if kind in ("discard", "angang", "jiagang"):
-            raise _err(ErrorCode.ILLEGAL, "a claim window is open: claim or pass")
+            raise IllegalAction(ErrorCode.ILLEGAL, "a claim window is open: claim or pass")
         return {"type": kind}
 
     def _explain_bad_claim(self, state: State, seat: int, action: Action,
@@ -617,26 +615,27 @@ class MahjongRuleset(Ruleset[Any, State]):
         wild = self.wild_kinds(state)
         if kind == "chi":
             if claim["kind"] == "robkong":
-                raise _err(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
+                raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
             if seat != (claim["from"] + 1) % state.seats:
-                raise _err(ErrorCode.NOT_ALLOWED, "吃 only from the seat on the left (上家)")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED, "吃 only from the seat on the left (上家)")
             if tile in wild or any(t in wild for t in action["tiles"]):
-                raise _err(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃")
-            raise _err(ErrorCode.NOT_HELD, "those tiles do not make a 吃 with the discard")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃")
+            raise IllegalAction(ErrorCode.NOT_HELD, "those tiles do not make a 吃 with the discard")
         if kind in ("peng", "gang"):
             if tile in wild:
-                raise _err(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 碰/槓")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 碰/槓")
             if claim["kind"] == "robkong":
-                raise _err(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
-            raise _err(ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}")
+                raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}")
         if kind == "hu":
             if self.cfg(state).lou_hu and state.passed_hu[seat]:
-                raise _err(ErrorCode.NOT_ALLOWED, "漏胡: a passed win cannot be taken until the "
-                           "seat draws")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED,
+                                    "漏胡: a passed win cannot be taken until the "
+                                    "seat draws")
             ctx = self.win_context(state, seat)
             self._check_win(self.evaluate_win(state, ctx))
-            raise _err(ErrorCode.NOT_ALLOWED, "this seat may not win on this tile")
-        raise _err(ErrorCode.ILLEGAL, "not an option now")
+            raise IllegalAction(ErrorCode.NOT_ALLOWED, "this seat may not win on this tile")
+        raise IllegalAction(ErrorCode.ILLEGAL, "not an option now")
 
     def _maybe_resolve(self, state: State) -> list[Event]:
         claim = state.claim or {}
@@ -839,7 +838,7 @@ class MahjongRuleset(Ruleset[Any, State]):
         """托管: win when possible; else discard the drawn tile (or the last tile); pass claims."""
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise _err(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
         if {"type": "hu"} in legal:
             return {"type": "hu"}
         if state.phase == "turn":
@@ -878,7 +877,7 @@ class MahjongRuleset(Ruleset[Any, State]):
         """Win when possible; discard toward the lowest shanten; claim when it lowers shanten."""
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise _err(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
         if {"type": "hu"} in legal:
             return {"type": "hu"}
         wild = self.wild_kinds(state)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from games.rules.paohuzi.cards import BI, CHI, group_huxi, parse_card, parse_cards
 
 if TYPE_CHECKING:
-    from games.rules.paohuzi.ruleset import PaohuziRuleset
+    from games.engine.protocol import Ruleset
     from games.rules.paohuzi.state import State
 
 Action = dict[str, Any]
@@ -42,7 +42,7 @@ def choose_discard(state: State, seat: int, legal: list[Action]) -> Action:
     return options[0][1]
 
 
-def bot_action(ruleset: PaohuziRuleset, state: State, seat: int) -> Action:
+def bot_action(ruleset: Ruleset[Any, State], state: State, seat: int) -> Action:
     legal = ruleset.legal_actions(state, seat)
     if not legal:
         raise ValueError("not to act")

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 from games.rules.paohuzi import bot
 from games.rules.paohuzi.cards import (
@@ -35,10 +36,6 @@ from games.rules.paohuzi.state import Meld, State
 CLAIMS = {"hu": 3, "peng": 2, "chi": 1}
 NON_CLAIMS = ("pass", "pao", "wei", "ti")
 ACTION_TYPES = frozenset({"discard", *CLAIMS, *NON_CLAIMS})
-
-
-def _err(code: ErrorCode, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
 
 
 # -- small queries ------------------------------------------------------------------------------
@@ -143,9 +140,10 @@ class PaohuziRuleset(Ruleset[Config, State]):
     game_id = "paohuzi"
     title = "跑胡子"
     variants = ROOM_VARIANTS
-    room_params = ROOM_PARAMS
+    room_params = ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
     min_seats = 3
     max_seats = 3
+    action_types = ACTION_TYPES
 
     def config_from_params(self, params: dict[str, Any]) -> Config:
         return config_from_params(params)
@@ -217,9 +215,10 @@ class PaohuziRuleset(Ruleset[Config, State]):
             )
         return frozenset()
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
+    def seat_ids(self, state: State) -> range:
+        return range(SEATS)
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase == "discard":
             return [{"type": "discard", "card": card_name(k)} for k in discardable(state, seat)]
         assert state.window is not None
@@ -229,25 +228,27 @@ class PaohuziRuleset(Ruleset[Config, State]):
         return state.phase == "over"
 
     # -- apply ----------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _err(ErrorCode.MALFORMED, "an action is an object with a string 'type'")
+    def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
+        if self.is_over(state):
+            return super()._refusal(state, seat, kind)
+        if kind == "discard":
+            return IllegalAction(ErrorCode.NOT_YOUR_TURN, "it is not this seat's discard")
+        if state.phase != "claim":
+            return self._no_window(state, seat, kind)
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "not waiting for this seat")
+
+    def _no_window(self, state: State, seat: int, kind: str) -> IllegalAction:
+        if kind in state.overridden[seat]:
+            return IllegalAction(ErrorCode.LOWER_PRIORITY,
+                                 "a higher claim (胡 > 跑/碰 > 吃) took the card")
+        return IllegalAction(ErrorCode.WINDOW_CLOSED, "no card is on offer now")
+
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
         kind = action["type"]
-        if kind not in ACTION_TYPES:
-            raise _err(ErrorCode.MALFORMED, f"unknown action type {kind!r}")
-        if not isinstance(seat, int) or not 0 <= seat < SEATS:
-            raise _err(ErrorCode.MALFORMED, "no such seat")
-        if state.phase == "over":
-            raise _err(ErrorCode.GAME_OVER, "the hand is over")
         if kind == "discard":
             return self._apply_discard(state, seat, action)
         if state.phase != "claim":
-            if kind in state.overridden[seat]:
-                raise _err(ErrorCode.LOWER_PRIORITY,
-                           "a higher claim (胡 > 跑/碰 > 吃) took the card")
-            raise _err(ErrorCode.WINDOW_CLOSED, "no card is on offer now")
-        if seat not in self.to_act(state):
-            raise _err(ErrorCode.NOT_YOUR_TURN, "not waiting for this seat")
+            raise self._no_window(state, seat, kind)
         w = state.window
         assert w is not None
         chosen = self._match_option(state, seat, action)
@@ -259,18 +260,18 @@ class PaohuziRuleset(Ruleset[Config, State]):
 
     def _apply_discard(self, state: State, seat: int, action: Action) -> list[Event]:
         if state.phase != "discard" or seat != state.turn:
-            raise _err(ErrorCode.NOT_YOUR_TURN, "it is not this seat's discard")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "it is not this seat's discard")
         try:
             card = parse_card(action.get("card"))
         except ValueError as error:
-            raise _err(ErrorCode.MALFORMED, str(error)) from None
+            raise IllegalAction(ErrorCode.MALFORMED, str(error)) from None
         if card == WANG:
-            raise _err(ErrorCode.ILLEGAL, "王霸不能打出 (a 王 is never discarded)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "王霸不能打出 (a 王 is never discarded)")
         hand = state.hands[seat]
         if hand[card] == 0:
-            raise _err(ErrorCode.NOT_HELD, f"{card_name(card)} is not in the hand")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"{card_name(card)} is not in the hand")
         if hand[card] >= 3:
-            raise _err(ErrorCode.ILLEGAL, f"{card_name(card)} is a 坎: a 坎 is never split")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"{card_name(card)} is a 坎: a 坎 is never split")
         state.moves += 1
         hand[card] -= 1
         if card not in state.discarded[seat]:
@@ -288,7 +289,7 @@ class PaohuziRuleset(Ruleset[Config, State]):
         if kind == "chi":
             canon = _canonical_chi(action.get("groups"), w["card"])
             if canon is None:
-                raise _err(ErrorCode.MALFORMED, "chi needs 'groups': lists of three cards")
+                raise IllegalAction(ErrorCode.MALFORMED, "chi needs 'groups': lists of three cards")
             for option in options:
                 if option["type"] == "chi" and _canonical_chi(option["groups"], w["card"]) == canon:
                     return copy.deepcopy(option)
@@ -299,26 +300,30 @@ class PaohuziRuleset(Ruleset[Config, State]):
         if kind == "hu":
             self._diagnose_hu(state, seat)
         if kind in ("peng", "chi") and any(o["type"] in CLAIMS for o in options):
-            raise _err(ErrorCode.ILLEGAL, f"{kind} is not possible for this seat now")
-        raise _err(ErrorCode.ILLEGAL, f"{kind} is not among this seat's choices")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"{kind} is not possible for this seat now")
+        raise IllegalAction(ErrorCode.ILLEGAL, f"{kind} is not among this seat's choices")
 
     def _diagnose_chi(self, state: State, seat: int, canon: list[list[int]]) -> None:
         w = state.window
         assert w is not None
         card = w["card"]
         if not any(o["type"] == "chi" for o in w["options"][seat]):
-            raise _err(ErrorCode.ILLEGAL, "this seat may not 吃 this card")
+            raise IllegalAction(ErrorCode.ILLEGAL, "this seat may not 吃 this card")
         hand = [n if n < 3 else 0 for n in state.hands[seat][:20]]
         need = counts_of(c for g in canon for c in g)
         need[card] -= 1
         if any(need[k] > hand[k] for k in range(20)) or card not in canon[0]:
-            raise _err(ErrorCode.NOT_HELD, "the 吃 uses cards not held (坎 cards never count)")
+            raise IllegalAction(
+                ErrorCode.NOT_HELD, "the 吃 uses cards not held (坎 cards never count)"
+            )
         if not all(is_chi_group(g) for g in canon) or not all(card in g for g in canon):
-            raise _err(ErrorCode.BAD_PATTERN, "each group must be a 一句話 or 絞 holding the card")
+            raise IllegalAction(
+                ErrorCode.BAD_PATTERN, "each group must be a 一句話 or 絞 holding the card"
+            )
         if hand[card] - need[card] > 0:
-            raise _err(ErrorCode.ILLEGAL,
-                       f"比牌: the {card_name(card)} still in hand must be laid out too")
-        raise _err(ErrorCode.ILLEGAL, "not a legal 吃")
+            raise IllegalAction(ErrorCode.ILLEGAL,
+                                f"比牌: the {card_name(card)} still in hand must be laid out too")
+        raise IllegalAction(ErrorCode.ILLEGAL, "not a legal 吃")
 
     def _diagnose_hu(self, state: State, seat: int) -> None:
         w = state.window
@@ -326,16 +331,18 @@ class PaohuziRuleset(Ruleset[Config, State]):
         cfg = state.config
         card, src = w["card"], w["src"]
         if src == "discard" and not (cfg.variant == SHUANGWANG and cfg.fangpao):
-            raise _err(ErrorCode.ILLEGAL, "任何人打出的牌都不能胡 (no hu on a discard)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "任何人打出的牌都不能胡 (no hu on a discard)")
         if state.hands[seat][WANG] and not (src in ("draw", "own") and w["from"] == seat):
-            raise _err(ErrorCode.ILLEGAL, "手中有王霸只能自摸 (a 王 holder wins only on his draw)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "手中有王霸只能自摸 (a 王 holder wins only on his draw)")
         if [card, meld_huxi(state, seat)] in state.chou_hu[seat]:
-            raise _err(ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed")
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed"
+            )
         loose = Config(**{**_config_dict(cfg), "min_huxi": 0})
         hu = self._hu_on(state, seat, card, src, w["from"], config=loose, check_chou=False)
         if hu is not None and hu.huxi < cfg.min_huxi:
-            raise _err(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}")
-        raise _err(ErrorCode.ILLEGAL, "the hand is not complete with this card")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}")
+        raise IllegalAction(ErrorCode.ILLEGAL, "the hand is not complete with this card")
 
     # -- windows --------------------------------------------------------------------------------
     def _open(self, state: State, card: int, src: str, frm: int,
@@ -790,7 +797,7 @@ class PaohuziRuleset(Ruleset[Config, State]):
         """托管: hu when possible, never an optional claim, discard as the bot would."""
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise _err(ErrorCode.NOT_YOUR_TURN, "not waiting for this seat")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not waiting for this seat")
         for action in legal:
             if action["type"] == "hu":
                 return action

@@ -14,14 +14,16 @@ from games.engine.chance import Chance
 from .hands import strength
 
 if TYPE_CHECKING:
-    from .ruleset import State, ZhajinhuaRuleset
+    from games.engine.protocol import Ruleset
+
+    from .state import State
 
 STRONG = 0.93  # about a pair of tens and better
 GOOD = 0.75  # about a low pair and A-high
 FAIR = 0.45  # about K-high
 
 
-def choose(rules: ZhajinhuaRuleset, state: State, seat: int) -> dict[str, Any]:
+def choose(rules: Ruleset[Any, State], state: State, seat: int) -> dict[str, Any]:
     """Return a legal action for ``seat`` (which must be to act)."""
     legal = rules.legal_actions(state, seat)
     kinds = {a["type"] for a in legal}

@@ -2,48 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 from games.engine.cards import suited_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
+from games.engine.table_type import Escape, Seating, Settlement, TableType
 
 from . import bot
 from .hands import compare, describe, hand_class
 from .params import ROOM_PARAMS, VARIANTS, Config, config_from_params
-
-IN = "in"  # still playing
-FOLDED = "folded"  # 棄牌
-LOST = "lost"  # lost a 比牌
-
-BETTING = "betting"
-OVER = "over"
+from .state import BETTING, FOLDED, IN, LOST, OVER, STATUS_ZH, State
 
 ACTION_TYPES = ("look", "call", "raise", "compare", "fold")
-STATUS_ZH = {IN: "在局", FOLDED: "棄牌", LOST: "比牌輸"}
-
-
-@dataclass(slots=True)
-class State:
-    """One hand of 歡樂三張. Mutable; apply() changes it only after full validation."""
-
-    config: Config
-    seed: str
-    seats: int
-    hands: list[list[str]]  # three cards per seat, as dealt
-    looked: list[bool]  # 看牌 done (irreversible)
-    status: list[str]  # IN / FOLDED / LOST
-    stakes: list[int]  # beans each seat has put into the pot (底注 included)
-    bets: list[int]  # 跟注/加注 made (the 手 counted by 手數封頂)
-    turns: list[int]  # turns taken (跟注/加注/比牌); 看牌 and 棄牌 are not turns
-    unit: int  # the current unit u: a blind bet costs u, a seen bet 2u
-    current: int  # the seat to act; -1 when the hand is over
-    compares: list[list[int]] = field(default_factory=list)  # [asker, target, loser] per 比牌
-    log: list[dict[str, Any]] = field(default_factory=list)  # public record of the hand
-    winner: int = -1
-    ended_by: str = ""  # "compare" (the last two compared) or "fold"
 
 
 def _beans_left(state: State, seat: int) -> int | None:
@@ -109,9 +83,31 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     title = "歡樂三張"
     variants = VARIANTS
     base_label = "底注"
-    room_params = ROOM_PARAMS
+    room_params = ROOM_PARAMS + TABLE_PARAMS  # + chat, spectators
+    action_types = frozenset(ACTION_TYPES)
+    free_actions = frozenset({"look", "fold"})  # 看牌 and 棄牌 are taken at any time
     min_seats = 2
     max_seats = 6
+    # 2–6 players who sit down between hands; the stakes go into the pot as they are made; an
+    # escaper folds and the hand goes on; the pot pays the winner
+    table_type = TableType(
+        seating=Seating.OPEN, stakes_in_play=True, escape=Escape.FOLD,
+        settlement=Settlement.POT,
+    )
+
+    def deal_minimum(self, config: Config) -> int:
+        """A seated player is dealt in only if he can pay the 底注."""
+        return config.ante
+
+    def opening_stakes(self, state: State) -> list[Event]:
+        """Every dealt seat's 底注, staked at the deal."""
+        return ante_events(state)
+
+    def escape_action(self, state: State, seat: int) -> Action | None:
+        """逃跑: a seat still in the hand folds (what it staked stays in the pot)."""
+        if state.status[seat] != IN or self.is_over(state):
+            return None
+        return {"type": "fold", "escape": True}
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> Config:
@@ -149,14 +145,16 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset() if state.current < 0 else frozenset({state.current})
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def seat_ids(self, state: State) -> range:
+        return range(state.seats)
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action of the seat, turn actions first.
 
         Order: 跟注, 加注 (low to high), 比牌 (by target), 棄牌, 看牌. 看牌 and 棄牌 are the
-        two actions also legal off turn, so a seat that is not to act may get ``[fold, look]``.
+        two actions also legal off turn (:attr:`free_actions`), so a seat that is not to act
+        may get ``[fold, look]``.
         """
-        if state.current < 0 or not 0 <= seat < state.seats:
-            return []
         out: list[Action] = []
         if state.status[seat] == IN and seat == state.current:
             cost = call_cost(state, seat)
@@ -177,18 +175,17 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
         return state.current < 0
 
     # -- apply --------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        kind = _action_type(action)
-        if state.current < 0:
-            raise IllegalAction(ErrorCode.GAME_OVER, "這副牌已結束 (the hand is over)")
-        if not isinstance(seat, int) or not 0 <= seat < state.seats:
-            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"seat {seat!r} is not in this hand")
+    def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
+        if self.is_over(state):
+            return IllegalAction(ErrorCode.GAME_OVER, "這副牌已結束 (the hand is over)")
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "還沒輪到你 (not your turn)")
+
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
+        kind = action["type"]
         if kind == "look":
             return self._look(state, seat)
         if kind == "fold":
             return self._fold(state, seat)
-        if seat != state.current:
-            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "還沒輪到你 (not your turn)")
         if kind == "call":
             return self._call(state, seat)
         if kind == "raise":
@@ -536,15 +533,6 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
 
     def all_items(self, state: State) -> list[str] | None:
         return None  # only 3 × seats cards are dealt; the rest of the deck is never used
-
-
-def _action_type(action: Any) -> str:
-    if not isinstance(action, dict):
-        raise IllegalAction(ErrorCode.MALFORMED, "an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_TYPES:
-        raise IllegalAction(ErrorCode.MALFORMED, f"unknown action type {kind!r}")
-    return kind
 
 
 def ante_events(state: State) -> list[Event]:

@@ -102,7 +102,7 @@ def test_bad_bets() -> None:
     rejects(state, 0, {"type": "bet", "object": "apple"}, ErrorCode.MALFORMED)
     rejects(state, 0, {"type": "spin"}, ErrorCode.MALFORMED)
     rejects(state, 0, "bet", ErrorCode.MALFORMED)
-    rejects(state, 5, bet("apple", 10), ErrorCode.NOT_YOUR_TURN)  # no such slot
+    rejects(state, 5, bet("apple", 10), ErrorCode.MALFORMED)  # no such slot (the shared guard)
     rejects(state, 0, CLOSE, ErrorCode.NOT_YOUR_TURN)  # only the house closes
     RULESET.apply(state, 1, {"type": "done"})
     rejects(state, 1, bet("apple", 10), ErrorCode.NOT_YOUR_TURN)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import params as room_spec
@@ -239,7 +240,7 @@ class HuanleRuleset(MahjongRuleset):
     config_cls: ClassVar[type] = HuanleConfig
     variants = room_spec.HUANLE_VARIANTS
     base_label = None  # 001 counts 番 × N; the room's 底分 multiplies nothing
-    room_params = room_spec.HUANLE_PARAMS
+    room_params = room_spec.HUANLE_PARAMS + TABLE_PARAMS  # + chat, spectators
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> HuanleConfig:

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import ParamError
+from games.engine.params import TABLE_PARAMS, ParamError
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.rules.mahjong import bot as botlib
 from games.rules.mahjong import params as room_spec
@@ -101,7 +101,7 @@ class YongzhouRuleset(MahjongRuleset):
     title: ClassVar[str] = "永州麻將"
     config_cls: ClassVar[type] = YongzhouConfig
     variants = room_spec.YONGZHOU_VARIANTS
-    room_params = room_spec.YONGZHOU_PARAMS
+    room_params = room_spec.YONGZHOU_PARAMS + TABLE_PARAMS  # + chat, spectators
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YongzhouConfig:

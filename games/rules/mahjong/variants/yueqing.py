@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 from games.engine import registry
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine
 from games.engine.tiles import KINDS
 from games.rules.mahjong import params as room_spec
@@ -88,7 +89,7 @@ class YueqingRuleset(MahjongRuleset):
     title: ClassVar[str] = "樂清麻將"
     config_cls: ClassVar[type] = YueqingConfig
     variants = room_spec.YUEQING_VARIANTS
-    room_params = room_spec.YUEQING_PARAMS
+    room_params = room_spec.YUEQING_PARAMS + TABLE_PARAMS  # + chat, spectators
 
     # -- construction -------------------------------------------------------------------------
     def config_from_params(self, params: dict[str, Any]) -> YueqingConfig:
@@ -199,8 +200,8 @@ class YueqingRuleset(MahjongRuleset):
                 if state.vars["bihu"] is None:
                     state.vars["bihu"] = s
 
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        events = super().apply(state, seat, action)
+    def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
+        events = super()._apply_action(state, seat, action)
         self._update_ming(state)
         return events
 

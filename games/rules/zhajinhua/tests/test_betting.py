@@ -125,7 +125,7 @@ def test_out_of_turn_turn_actions_are_refused_but_look_and_fold_are_not() -> Non
     rejects(state, 0, CALL, ErrorCode.NOT_YOUR_TURN)
     rejects(state, 2, raise_to(2), ErrorCode.NOT_YOUR_TURN)
     rejects(state, 0, vs(1), ErrorCode.NOT_YOUR_TURN)
-    rejects(state, 7, CALL, ErrorCode.NOT_YOUR_TURN)
+    rejects(state, 7, CALL, ErrorCode.MALFORMED)  # no such seat (the shared guard)
     assert RULESET.legal_actions(state, 0) == [FOLD, LOOK]
     events = play(state, (0, LOOK))
     private = [e for e in events if e.type == "cards"]

@@ -1,0 +1,213 @@
+"""The 斗地主 bot's search (bot_search.py): sees only its seat's view, replays exactly, stops in
+time, finds the winning line the fast heuristic would miss; 新手場 does not search."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from games.rules.doudizhu import RULESET, Config, State, bot, bot_search
+from games.rules.doudizhu.patterns import RANKS, counts_of, sort_cards
+from games.rules.doudizhu.tests.test_bot import _playing
+
+
+@pytest.fixture(autouse=True)
+def _no_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's wall-clock cap is the one thing that depends on the machine's load (it is
+    tested alone below); here it is lifted so a loaded machine cannot change a decision."""
+    monkeypatch.setattr(bot, "SEARCH_CAP_MS", 1e7)
+
+
+def _midgame(seed: str, plays: int, level: str = "normal") -> State:
+    """A classic hand bid by the bots and played ``plays`` moves on by the novice bot."""
+    st = RULESET.new_game(Config(variant="classic", bot_level=level), seed, 3)
+    while st.phase != "playing":
+        seat = min(RULESET.to_act(st))
+        RULESET.apply(st, seat, RULESET.auto_action(st, seat) if st.phase != "bidding"
+                      else {"type": "bid", "call": True})
+    for _ in range(plays):
+        if st.phase != "playing":
+            break
+        seat = st.turn
+        RULESET.apply(st, seat, bot._play(RULESET, st, seat, search=False))
+    return st
+
+
+def _positions() -> list[tuple[State, int]]:
+    out = []
+    for i, n in itertools.product(range(6), (0, 5, 11, 17)):
+        st = _midgame(f"search-{i}", n)
+        if st.phase == "playing":
+            out.append((st, st.turn))
+    return out
+
+
+def _shuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
+    """The same position with the two other seats' cards dealt again between them, keeping
+    their counts and the landlord's shown 底牌 still in his hand: what ``seat`` cannot tell."""
+    other = RULESET.state_from_json(RULESET.state_to_json(st))
+    _, known = bot_search.unseen_and_known(st, seat)
+    hidden = [s for s in range(3) if s != seat]
+    pool = []
+    for s in hidden:
+        c = counts_of(st.hands[s])
+        pool += [RANKS[r] for r in range(15) for _ in range(c[r] - known[s][r])]
+    rng.shuffle(pool)
+    at = 0
+    for s in hidden:
+        need = len(st.hands[s]) - sum(known[s])
+        own = "".join(RANKS[r] * known[s][r] for r in range(15))
+        other.hands[s] = sort_cards(own + "".join(pool[at:at + need]))
+        at += need
+    return other
+
+
+def test_decision_does_not_depend_on_cards_the_seat_cannot_see() -> None:
+    """Dealing the hidden cards again between the other two seats (counts and shown 底牌 kept)
+    never changes the bot's play: it reads only its own view. At least one reshuffle does change
+    the hands, so the test would catch a bot that peeks."""
+    rng = random.Random(7)
+    changed = 0
+    for st, seat in _positions():
+        want = RULESET.bot_action(st, seat)
+        for _ in range(2):
+            other = _shuffle_hidden(st, seat, rng)
+            changed += other.hands != st.hands
+            assert RULESET.bot_action(other, seat) == want
+    assert changed > 10
+
+
+def test_same_position_same_decision_after_a_round_trip() -> None:
+    """A replay reproduces the bot: the decision is a function of the stored state (seeded from
+    the hand's seed and the decision's place), also after state_to_json / state_from_json."""
+    for st, seat in _positions()[:10]:
+        first = RULESET.bot_action(st, seat)
+        again = RULESET.bot_action(RULESET.state_from_json(RULESET.state_to_json(st)), seat)
+        assert first == again == RULESET.bot_action(st, seat)
+
+
+def test_samples_fit_everything_seen() -> None:
+    """A determinisation gives each other seat its card count, the landlord his unplayed shown
+    底牌, and between them exactly the cards this seat has not seen."""
+    rng = random.Random(3)
+    for st, seat in _positions():
+        hands = bot_search.sample_hands(st, seat, rng)
+        assert hands[seat] == st.hands[seat]
+        assert [len(h) for h in hands] == [len(h) for h in st.hands]
+        others = [s for s in range(3) if s != seat]
+        assert sorted("".join(hands[s] for s in others)) == sorted(
+            "".join(st.hands[s] for s in others))
+        _, known = bot_search.unseen_and_known(st, seat)
+        for s in others:
+            c = counts_of(hands[s])
+            assert all(c[r] >= known[s][r] for r in range(15))
+
+
+def test_search_finds_the_winning_lead_the_first_candidate_misses() -> None:
+    """Landlord with 33BR, the farmers with one card each (every other card played, so the
+    landlord knows it): leading a single 3 lets a farmer go out, the pair cannot be followed.
+    The search picks the pair though the single is its first (heuristic) candidate."""
+    played = "".join(sorted(
+        "".join(r * 4 for r in "3456789TJQKA2").replace("33", "", 1).replace("4", "", 1)
+        .replace("5", "", 1)))
+    st = _playing(["33BR", "4", "5"], turn=0, played=(played, "", ""))
+    assert bot_search.search(st, 0, ["3", "33"]) == "33"
+    assert bot_search.search(st, 0, ["33", "3"]) == "33"
+
+
+def test_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine so slow that each sample takes 40 ms, a search asked for many samples still
+    returns after its cap (150 ms): the table never waits longer than think time + budget."""
+    st, seat = _positions()[0]
+    clock = [0.0]
+
+    def slow() -> float:
+        clock[0] += 0.040
+        return clock[0]
+
+    calls: list[int] = []
+    real = bot_search.sample_hands
+
+    def counted(*args: Any) -> list[str]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(bot_search.time, "perf_counter", slow)
+    monkeypatch.setattr(bot_search, "sample_hands", counted)
+    plays = RULESET.legal_plays_for(st, seat)[:4]
+    bot_search.search(st, seat, list(plays), work=10**9, max_samples=1000, hard_ms=150)
+    assert 1 <= len(calls) <= 4
+
+
+def test_novice_room_bot_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """新手場 (room parameter bot_level = novice): the bot plays its heuristic without search;
+    the normal room's bot searches (the same positions)."""
+    searched: list[int] = []
+    real = bot_search.search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bot_search, "search", spy)
+    for i in range(4):
+        st = _midgame(f"novice-{i}", 3, level="novice")
+        if st.phase == "playing":
+            RULESET.bot_action(st, st.turn)
+    assert searched == []
+    for i in range(4):
+        st = _midgame(f"novice-{i}", 3)
+        if st.phase == "playing":
+            RULESET.bot_action(st, st.turn)
+    assert searched
+
+
+def test_novice_is_a_room_parameter() -> None:
+    """bot_level is declared with the room parameters and reaches the hand's Config; another
+    value is refused by name."""
+    from games.engine.params import ParamError
+    from games.rules.doudizhu.params import ROOM_PARAMS
+
+    spec = next(p for p in ROOM_PARAMS if p.name == "bot_level")
+    assert spec.parse("novice") == "novice"
+    with pytest.raises(ParamError) as error:
+        spec.parse("expert")
+    assert error.value.name == "bot_level"
+    assert RULESET.config_from_params({"bot_level": "novice"}).bot_level == "novice"
+    assert RULESET.config_from_params({}).bot_level == "normal"
+
+
+@pytest.mark.parametrize("sampled", [False, True])
+def test_bids_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch, sampled: bool) -> None:
+    """叫地主 by the strength score and (bot.BID_SEARCH) from sampled play-outs: a hand with
+    both jokers, 2s and a bomb calls, a weak hand does not; dealing the other hands and the 底牌
+    again (what the bidder cannot see) never changes a bid."""
+    monkeypatch.setattr(bot, "BID_SEARCH", sampled)
+    strong = "3456789TTTTJ22ABR"
+    weak = "33445567899TJQKA2"
+    calls = []
+    for hand in (strong, weak):
+        st = RULESET.new_game(Config(variant="classic"), "bid-test", 3)
+        while st.phase != "bidding":
+            seat = min(RULESET.to_act(st))
+            RULESET.apply(st, seat, RULESET.auto_action(st, seat))
+        seat = st.turn
+        rest = list(st.hands[0] + st.hands[1] + st.hands[2] + st.dipai)
+        for ch in hand:
+            rest.remove(ch)
+        rng = random.Random(5)
+        decisions = set()
+        for _ in range(3):
+            rng.shuffle(rest)
+            others = [s for s in range(3) if s != seat]
+            st.hands[seat] = sort_cards(hand)
+            st.hands[others[0]] = sort_cards("".join(rest[:17]))
+            st.hands[others[1]] = sort_cards("".join(rest[17:34]))
+            st.dipai = sort_cards("".join(rest[34:]))
+            decisions.add(RULESET.bot_action(st, seat)["call"])
+        assert len(decisions) == 1
+        calls.append(decisions.pop())
+    assert calls == [True, False]

@@ -1,0 +1,186 @@
+"""Reads for the live table: who may see it, snapshots (for every viewer), the viewer's seat."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+from django.db import transaction
+
+from games.models import Hand, HandEvent, Seat, Table
+
+
+def seat_index_for_user(table_id: int, user) -> int | None:
+    return (
+        Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
+    )
+
+
+INVITE_CODES_KEY = "leyou_invite_codes"  # session: the private tables' codes this user presented
+PLAYER = "player"  # seated: the seat's own view
+WATCHER = "watcher"  # not seated: the spectator view (no concealed card, no invite code)
+
+
+def table_access(user, table: Table, *, codes=()) -> str | None:
+    """Who may see a table's page and socket: ``PLAYER``, ``WATCHER`` or None (refused).
+
+    - a seated player: ``PLAYER``;
+    - a private table (私人桌): its owner (房主), staff, and whoever presented its invite code
+      (``codes``: the codes this viewer entered, kept in the session by the join view) watch;
+      every other user is refused — the page answers 404, the socket closes 4404;
+    - a public table: any logged-in user watches. The spectator view hides every concealed
+      card (the engine's ``spectator_view``), so a live watcher learns nothing a seat could
+      use and bean rooms need no delay (a delay would be needed only for an open view).
+    Visitors who are not logged in are refused everywhere.
+    """
+    if user is None or not user.is_authenticated:
+        return None
+    if table.seats.filter(user=user).exists():
+        return PLAYER
+    if not table.is_private:
+        return WATCHER
+    if user.is_staff or table.owner_id == user.pk:
+        return WATCHER
+    if table.invite_code and table.invite_code in codes:
+        return WATCHER
+    return None
+
+
+def table_access_by_id(*, user, table_id: int, codes=()) -> str | None:
+    """``table_access`` for a table id; an unknown table is refused like a hidden one."""
+    table = Table.objects.filter(pk=table_id).first()
+    return None if table is None else table_access(user, table, codes=codes)
+
+
+def table_for_user(user) -> Table | None:
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    return seat.table if seat else None
+
+
+def table_snapshot(table_id: int) -> dict[str, Any] | None:
+    """Everything needed to render the table for any viewer (hidden data included: server only).
+
+    Read without the table lock, in statements a move may commit between: the seq is read
+    again after the rows and the read repeated if it moved (every change bumps the seq in its
+    own transaction), so the rows are always those of the seq the snapshot names. Under a
+    stream of changes the last read takes the lock.
+    """
+    for _ in range(3):
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        snapshot = _snapshot_read(table)
+        if Table.objects.filter(pk=table_id).values_list("seq", flat=True).first() == table.seq:
+            return snapshot
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        return None if table is None else _snapshot_read(table)
+
+
+def _snapshot_read(table: Table) -> dict[str, Any]:
+    seats = list(table.seats.select_related("user").order_by("index"))
+    hand = table.hands.order_by("-number").first()
+    if hand is not None:  # the hand's last move, as the writer of that move pushed it
+        last = (HandEvent.objects.filter(table_id=table.pk, hand_id=hand.pk).order_by("-seq")
+                .values("seat", "action").first())
+        hand.last_move = None if last is None else {"seat": last["seat"],
+                                                    "action": last["action"]}
+    return snapshot_build(table, seats, hand)
+
+
+def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
+    """The snapshot from rows already in hand (the writer builds it under its table lock).
+
+    ``seats`` in index order with their users loaded, ``hand`` the table's newest hand.
+    """
+    return {
+        "table": {
+            "id": table.pk, "game": table.game, "seq": table.seq, "move_seq": table.move_seq,
+            "status": table.status,
+            "params": table.params, "is_private": table.is_private,
+            "invite_code": table.invite_code, "owner_id": table.owner_id,
+            "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
+            "fill_deadline": table.fill_deadline.isoformat() if table.fill_deadline else None,
+        },
+        "seats": [
+            {
+                "index": s.index,
+                "user_id": s.user_id,
+                "name": str(s.user) if s.user else None,
+                "avatar": s.user.avatar_seed if s.user else 0,
+                "is_bot": s.is_bot,
+                "auto": s.auto,
+                "online": s.is_bot or s.connections > 0,
+                "deadline": s.deadline.isoformat() if s.deadline else None,
+            }
+            for s in seats
+        ],
+        "hand": None if hand is None else {
+            "id": hand.pk, "number": hand.number, "status": hand.status,
+            "seed_hash": hand.seed_hash,
+            "seed": hand.seed if hand.status != Hand.Status.PLAYING else None,
+            "state": hand.state, "result": hand.result, "params": hand.params,
+            "players": hand.players, "settled": hand.settled_at is not None,
+            "counter_seats": hand.counter_seats,
+            "last": getattr(hand, "last_move", None),  # the move just made (games/fx.py)
+        },
+    }
+
+
+# table id -> the newest snapshot this process has read (shared by all its sockets of the table)
+_snapshots: dict[int, dict[str, Any]] = {}
+_SNAPSHOTS_MAX = 5000
+
+
+def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any] | None:
+    """The snapshot from this process's cache when it is at ``seq`` ≥ ``at_least``, else read.
+
+    Every change of a table bumps its seq, so a cached snapshot at or past the announced seq
+    is as good as a new read. ``at_least=None`` always reads (connect, resync).
+    """
+    if at_least is not None:
+        cached = table_snapshot_in_cache(table_id, at_least)
+        if cached is not None:
+            return cached
+    snapshot = table_snapshot(table_id)
+    if snapshot is not None:
+        _snapshot_remember(table_id, snapshot)
+    return snapshot
+
+
+def table_snapshot_in_cache(table_id: int, at_least: int) -> dict[str, Any] | None:
+    """This process's snapshot of the table if it is at ``seq`` ≥ ``at_least`` (no query)."""
+    cached = _snapshots.get(table_id)
+    if cached is not None and cached["table"]["seq"] >= at_least:
+        return cached
+    return None
+
+
+def table_snapshot_pushed(table_id: int, seq: int, encoded: str) -> dict[str, Any]:
+    """The snapshot a broadcast carried, decoded once per process and change.
+
+    The sockets of a table in this process share it: the first one decodes, the others find
+    it in the cache at that seq (or newer).
+    """
+    cached = table_snapshot_in_cache(table_id, seq)
+    if cached is not None:
+        return cached
+    snapshot = json.loads(encoded)
+    _snapshot_remember(table_id, snapshot)
+    return snapshot
+
+
+def _snapshot_remember(table_id: int, snapshot: dict[str, Any]) -> None:
+    """Keep the snapshot for the table's sockets in this process unless a newer one is kept."""
+    cached = _snapshots.get(table_id)
+    if cached is not None and cached["table"]["seq"] > snapshot["table"]["seq"]:
+        return
+    if len(_snapshots) >= _SNAPSHOTS_MAX:
+        _snapshots.clear()
+    _snapshots[table_id] = snapshot
+
+
+def seat_in_snapshot(snapshot: dict[str, Any], user_id: int) -> int | None:
+    """The viewer's seat at the table, from the snapshot itself (no extra query)."""
+    return next((s["index"] for s in snapshot["seats"] if s["user_id"] == user_id), None)

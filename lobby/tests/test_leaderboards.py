@@ -1,0 +1,107 @@
+"""Leaderboards from settled hands: totals, competition ranks, own rank beyond the top, bad
+input (issue #15 §4)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db.models import Count, Sum
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Standing
+from games.models import HandSeat, Seat
+from games.tests.test_tables_service import _full_table, _play_out
+from lobby import leaderboards
+
+pytestmark = pytest.mark.django_db
+
+
+def _play_hands(room, make_user, capture, n: int):
+    players = []
+    for _ in range(n):
+        table, users = _full_table(room, make_user)
+        Seat.objects.filter(table=table).update(auto=True)
+        with capture(execute=True):
+            _play_out(table.pk)
+        Seat.objects.filter(table=table).update(user=None)  # they stand up
+        players += users
+    return players
+
+
+def test_boards_equal_the_sums_of_the_hand_history(
+    room, make_user, django_capture_on_commit_callbacks
+):
+    """Every board (today, week by 積分 and beans, all time) lists exactly the per-player sums
+    of the settled hands, best first, with competition ranks."""
+    _play_hands(room, make_user, django_capture_on_commit_callbacks, 3)
+    sums = {
+        row["user_id"]: row
+        for row in HandSeat.objects.filter(hand__game="doudizhu").values("user_id")
+        .annotate(score=Sum("score"), beans=Sum("beans"), hands=Count("id"))
+    }
+    for period, metric in (("today", "score"), ("week", "score"), ("week", "beans"),
+                           ("all", "score")):
+        board = leaderboards.leaderboard(game="doudizhu", period=period, metric=metric)
+        got = {r.user_id: (r.total, r.hands) for r in board["rows"]}
+        assert got == {uid: (s[metric], s["hands"]) for uid, s in sums.items()}
+        totals = [r.total for r in board["rows"]]
+        assert totals == sorted(totals, reverse=True)
+        for i, row in enumerate(board["rows"]):
+            assert row.rank == 1 + sum(t > row.total for t in totals)
+            if i:
+                assert row.rank >= board["rows"][i - 1].rank
+
+
+def test_own_rank_is_shown_when_not_in_the_top(make_user, monkeypatch):
+    """With a top of 2, a viewer in 4th place gets his own row with rank 4; equal totals
+    share a rank; a week's board ignores last week's rows."""
+    today = timezone.localdate()
+    week = today - timedelta(days=today.weekday())
+    users = [make_user() for _ in range(5)]
+    for user, score in zip(users, (50, 40, 40, 10, 5)):
+        Standing.objects.create(user=user, game="doudizhu", period="week", start=week,
+                                score=score, beans=score * 10, hands=1)
+    Standing.objects.create(user=users[4], game="doudizhu", period="week",
+                            start=week - timedelta(days=7), score=999, hands=1)
+    monkeypatch.setattr(leaderboards, "TOP", 2)
+    board = leaderboards.leaderboard(game="doudizhu", period="week", viewer_id=users[3].pk)
+    assert [(r.user_id, r.rank) for r in board["rows"]] == [(users[0].pk, 1), (users[1].pk, 2)]
+    assert board["mine"].rank == 4 and board["mine"].total == 10
+    board = leaderboards.leaderboard(game="doudizhu", period="week", viewer_id=users[2].pk)
+    assert board["mine"].rank == 2  # tied with the second: same rank
+    nobody = make_user()
+    assert leaderboards.leaderboard(game="doudizhu", viewer_id=nobody.pk)["mine"] is None
+
+
+def test_bad_board_input_is_refused_clearly(make_user):
+    """An unknown game, period or metric (or beans all time) raises BadBoard; the page answers
+    400 with the message and no table."""
+    for kwargs in ({"game": "chess"}, {"game": "doudizhu", "period": "year"},
+                   {"game": "doudizhu", "metric": "luck"},
+                   {"game": "doudizhu", "period": "all", "metric": "beans"}):
+        with pytest.raises(leaderboards.BadBoard):
+            leaderboards.leaderboard(**kwargs)
+    client = Client()
+    client.force_login(make_user())
+    response = client.get(reverse("lobby:leaderboard"), {"game": "chess"})
+    assert response.status_code == 400
+    assert "沒有這個遊戲的排行榜" in response.content.decode()
+
+
+def test_leaderboard_page_links_rows_to_profiles_and_shows_my_rank(make_user, monkeypatch):
+    """The page lists the rows, each linking to the player's profile, and the viewer's rank."""
+    today = timezone.localdate()
+    users = [make_user() for _ in range(3)]
+    for user, score in zip(users, (30, 20, 10)):
+        Standing.objects.create(user=user, game="paohuzi", period="day", start=today,
+                                score=score, hands=2)
+    monkeypatch.setattr(leaderboards, "TOP", 2)
+    client = Client()
+    client.force_login(users[2])
+    html = client.get(reverse("lobby:leaderboard"),
+                      {"game": "paohuzi", "period": "today"}).content.decode()
+    assert reverse("accounts:public_profile", args=[users[0].pk]) in html
+    assert "第 3 名" in html
