@@ -90,16 +90,10 @@ def publish(group: str, message: dict[str, Any]) -> None:
 
 
 def table_changed(
-    table_id: int, seq: int, *, lobby: bool = False, snapshot: dict[str, Any] | None = None,
-    balances: dict[str, int] | None = None,
+    table_id: int, seq: int, *, lobby: bool = False, snapshot: dict[str, Any] | None = None
 ) -> None:
-    """Tell every socket of the table that it moved to ``seq`` (and the lobby, if seats changed).
-
-    ``balances`` (user id → beans, as committed) lets each player's socket update his top bar.
-    """
+    """Tell every socket of the table that it moved to ``seq`` (and the lobby, if seats changed)."""
     message: dict[str, Any] = {"type": "table.changed", "table_id": table_id, "seq": seq}
-    if balances:
-        message["balances"] = balances
     if snapshot is not None:
         encoded = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
         if len(encoded) <= SNAPSHOT_MAX_BYTES:
@@ -110,3 +104,12 @@ def table_changed(
             publish(LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the action is saved; clients resync by seq
         logger.exception("broadcast failed for table %s seq %s", table_id, seq)
+
+
+def balances_changed(table_id: int, balances: dict[str, int]) -> None:
+    """Tell the table's sockets each player's bean balance as committed (user id → beans), so
+    each player's page updates its top bar (#14 §5)."""
+    try:
+        publish(table_group(table_id), {"type": "table.balances", "balances": balances})
+    except Exception:  # a lost top-bar update is repaired by the next page load
+        logger.exception("balances broadcast failed for table %s", table_id)

@@ -146,5 +146,6 @@ def hand_settle(hand_id: int) -> bool:
         # his top bar (#14 §5)
         held = ledger.balances_lock(accounts.values())
         tops = {str(uid): held[accounts[seat].pk] for seat, uid in users.items()}
-        transaction.on_commit(lambda: realtime.table_changed(table_id, seq, balances=tops))
+        transaction.on_commit(lambda: realtime.table_changed(table_id, seq))
+        transaction.on_commit(lambda: realtime.balances_changed(table_id, tops))
     return True
