@@ -98,6 +98,13 @@ def is_blocked(viewer: User | int | None, other: User | int | None) -> bool:
     return Block.objects.filter(blocker_id=viewer_id, blocked_id=other_id).exists()
 
 
+def blocked_ids_for(viewer_id: int) -> frozenset[int]:
+    """The users the viewer blocked (the chat hides their phrases from him)."""
+    return frozenset(
+        Block.objects.filter(blocker_id=viewer_id).values_list("blocked_id", flat=True)
+    )
+
+
 def is_following(user: User, other: User) -> bool:
     return Follow.objects.filter(follower_id=user.pk, followee_id=other.pk).exists()
 

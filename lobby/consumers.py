@@ -12,6 +12,7 @@ visitor's CSRF token and belong to the page the visitor loaded.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -24,6 +25,8 @@ from accounts import services as account_services
 from games.realtime import LOBBY_GROUP
 from lobby import selectors
 from lobby.realtime import user_group
+
+logger = logging.getLogger("leyou.lobby")
 
 MIN_INTERVAL = 1.0  # at most one list push per second per socket
 
@@ -54,16 +57,19 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         push his friends list when where they are has changed since the last look."""
         last: str | None = None
         while True:
-            await database_sync_to_async(account_services.lobby_presence_mark)(self.user_id)
-            html = await database_sync_to_async(self._render_friends)()
-            if last is not None and html != last:
-                await self.send(text_data=html)
-            last = html
+            try:
+                await database_sync_to_async(account_services.lobby_presence_mark)(self.user_id)
+                html = await database_sync_to_async(self._render_friends)()
+                if last is not None and html != last:
+                    await self.send(text_data=html)
+                last = html
+            except Exception:
+                logger.warning("lobby presence beat failed", exc_info=True)
             await asyncio.sleep(settings.LEYOU["LOBBY_PRESENCE_SECONDS"])
 
     def _render_friends(self) -> str:
         from accounts.models import User
-        from games import selectors as game_selectors
+        from games.selectors import tables as game_selectors
 
         user = User.objects.get(pk=self.user_id)
         table = game_selectors.table_for_user(user)

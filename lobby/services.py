@@ -226,8 +226,8 @@ def invitation_accept(*, user: User, invitation_id: object) -> Table:
         if table is None or table.status == Table.Status.CLOSED:
             raise UnknownInvite(gettext("牌桌已關閉"))
         try:
-            tables.seat_take(table_id=table.pk, user=user)
-        except tables.SeatUnavailable as error:
+            seating.seat_take(table_id=table.pk, user=user)
+        except SeatUnavailable as error:
             error.table = table if "已滿" in error.message else None
             raise
         invitation.status = Invitation.Status.ACCEPTED

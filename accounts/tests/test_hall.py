@@ -358,3 +358,17 @@ def test_counting_a_hand_is_six_statements_under_the_table_lock(
     TaskProgress.objects.all().delete()
     with django_assert_num_queries(6):
         assert services.hand_record(hand.pk) >= 3  # at least 玩 1 局 for each
+
+
+def test_a_blocked_players_quick_phrases_are_hidden_from_the_blocker(make_user):
+    """The chat's filter (is_hidden_for / hidden_speakers_for) includes whom the viewer
+    blocked, for him only; unblocking shows the phrases again."""
+    from games.services import chat
+
+    viewer, speaker = make_user(), make_user()
+    assert not chat.is_hidden_for(viewer, speaker)
+    services.block_create(user=viewer, other_id=speaker.pk)
+    assert chat.is_hidden_for(viewer, speaker) and not chat.is_hidden_for(speaker, viewer)
+    assert chat.hidden_speakers_for(viewer.pk) == frozenset({speaker.pk})
+    services.block_delete(user=viewer, other_id=speaker.pk)
+    assert not chat.is_hidden_for(viewer, speaker)

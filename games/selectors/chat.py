@@ -10,14 +10,15 @@ from games.models import ChatMute, PlayerMute
 
 
 def hidden_speakers_for(viewer_id: int) -> frozenset[int]:
-    """The users whose chat the viewer does not see: those he muted (屏蔽).
+    """The users whose chat the viewer does not see: those he muted (屏蔽) and those he
+    blocked (封鎖, the friends' feature: ``accounts.selectors.blocked_ids_for``).
 
-    The one place a viewer's filter is decided; a block (the friends' feature) plugs in here
-    by adding the users the viewer blocked or who blocked him.
+    The one place a viewer's filter is decided.
     """
-    return frozenset(
-        PlayerMute.objects.filter(owner_id=viewer_id).values_list("muted_id", flat=True)
-    )
+    from accounts.selectors import blocked_ids_for  # accounts imports games: import late
+
+    muted = PlayerMute.objects.filter(owner_id=viewer_id).values_list("muted_id", flat=True)
+    return frozenset(muted) | blocked_ids_for(viewer_id)
 
 
 def muted_users_for(viewer_id: int) -> list[dict[str, Any]]:

@@ -32,7 +32,8 @@ TABLE = {"chat_throttle_seconds": 5, "spectator_chat_hidden": True, "spectator_d
 
 # game → (seats, 玩法, every declared parameter at a non-default value, the board's header)
 GAMES = {
-    "doudizhu": (3, "laizi", {**TABLE, "score_cap": 5000, "counter_price": 3}, "底分 <b>2</b>"),
+    "doudizhu": (3, "laizi", {**TABLE, "score_cap": 5000, "counter_price": 3,
+                              "bot_level": "novice"}, "底分 <b>2</b>"),
     "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
                                  "compare_from_round": 3, "min_players": 3,
                                  "escape_penalty": 9, "target_players": 5}, "底注 <b>2</b>"),
@@ -199,8 +200,8 @@ REFUSED = [
     ("zhajinhua", 6, "classic", {"chip_levels": [5, 2], "unit_cap": 30, "round_cap": 5,
                                  "compare_from_round": 2, "min_players": 2,
                                  "escape_penalty": 0}, {}, "chip_levels", "由小到大"),
-    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0}, {}, "variant", "nonsense"),
-    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0}, {}, "seats", "3–3"),
+    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "variant", "nonsense"),
+    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "seats", "3–3"),
     ("mahjong_huanle", 4, "classic", {"min_fans": 8, "wucaishen_fans": 2, "escape_fans": 8}, {},
      "variant", "classic"),
 ]
@@ -265,7 +266,8 @@ def test_yueqing_refuses_qi_hu_tai_99():
 # -- the preview, the operator actions, the history ---------------------------------------------
 def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user):
     client = _staff(make_user)
-    data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0})
+    data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
+                                                  "bot_level": "normal"})
     preview = reverse("admin:lobby_room_preview")
     html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
@@ -297,7 +299,8 @@ def test_open_close_copy_and_the_history_of_changes(room, make_user):
     copy = Room.objects.get(name="測試場（複本）")
     assert (copy.factor, copy.rake, copy.is_open) == (room.factor, room.rake, False)
 
-    data = _form("doudizhu", 3, "menzhua", {"score_cap": 10000, "counter_price": 5},
+    data = _form("doudizhu", 3, "menzhua", {"score_cap": 10000, "counter_price": 5,
+                                            "bot_level": "normal"},
                  name=room.name, factor=30)
     response = client.post(reverse("admin:lobby_room_change", args=[room.pk]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
