@@ -47,6 +47,7 @@ def table_page(request, table_id: int):
     )
     return render(request, "games/table.html", {
         "table_id": table_id,
+        "game": snapshot["table"]["game"],
         "title": registry.get(snapshot["table"]["game"]).title,
         "board_html": mark_safe(board),
         **chat_bar,

@@ -21,8 +21,7 @@ def _label(option: dict, view: dict, seat: int) -> str:
         steps = view.get("dou") or [0, 0, 0]
         if "farmer" in option:
             word = DOU_LANDLORD.get(steps[option["farmer"]], "拉")
-            return term(word if option["dou"] else "不" + word) + gettext("（對 %(n)s 號）") % {
-                "n": option["farmer"] + 1}
+            return term(word if option["dou"] else "不" + word)  # the template names the farmer
         word = DOU_FARMER.get(steps[seat], "倒")
         return word if option["dou"] else "不" + word
     if option.get("type") == "mingpai":
@@ -36,6 +35,7 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "buttons": [
             {"action": o, "label": _label(o, view, seat),
+             "target": o.get("farmer") if o.get("type") == "dou" else None,
              "muted": o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False}
             for o in view.get("options", [])
         ],

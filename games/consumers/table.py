@@ -176,6 +176,12 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         except Exception as error:  # noqa: BLE001 — see frame_failed
             await self.frame_failed(error)
 
+    async def table_balances(self, event: dict) -> None:
+        """The settlement moved the players' beans: this player's page updates its top bar."""
+        beans = (event.get("balances") or {}).get(str(self.user.pk))
+        if beans is not None and not self.as_json and not getattr(self, "closing", False):
+            await self.send(text_data=rendering.render_balance(int(beans)))
+
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False):
             return

@@ -95,7 +95,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
         filled = 0
         free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
         if by_user is None and registry.get(table.game).table_type.seating is Seating.OPEN:
-            free = free[: _bots_wanted(table, free.count())]  # the clock: up to the minimum
+            free = free[: _bots_wanted(table, free.count())]  # the clock: to the players aimed for
         for seat in free:
             tables.seat_vacate(seat, user=bot_user_for_seat(table.params))
             seat.save()
@@ -108,10 +108,21 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     return filled
 
 
+def players_aimed(table: Table) -> int:
+    """OPEN seating: how many players a table aims for (the room's ``target_players``, 目標人數,
+    default 4), at least the room's minimum and at most the seats (#14 §7)."""
+    try:
+        wanted = int(table.params.get("target_players") or 4)
+    except (TypeError, ValueError):
+        wanted = 4
+    return max(tables.min_players(table), min(wanted, table.seat_count))
+
+
 def _bots_wanted(table: Table, free: int) -> int:
-    """OPEN seating: how many empty seats the clock fills with bots (up to the room's minimum)."""
+    """OPEN seating: how many empty seats the clock fills with bots (up to the players the
+    table aims for, so a lone player is not always heads-up)."""
     seated = table.seats.filter(user__isnull=False).count()
-    return max(0, min(free, tables.min_players(table) - seated))
+    return max(0, min(free, players_aimed(table) - seated))
 
 
 def seat_leave(*, table_id: int, user) -> bool:

@@ -20,7 +20,7 @@ _LABELS = {
     ("wo", True): "沃", ("wo", False): "不沃",
 }
 _SIMPLE = {
-    "pass": "不出", "mingpai": "明牌", "ready": "準備", "look": "看牌", "call": "跟注",
+    "pass": "不出", "mingpai": "明牌", "menzhua": "悶抓", "ready": "準備", "look": "看牌", "call": "跟注",
     "fold": "棄牌", "hu": "胡", "peng": "碰", "gang": "槓", "chi": "吃", "ting": "聽",
 }
 

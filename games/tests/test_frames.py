@@ -47,7 +47,8 @@ def test_brackets_inside_strings_do_not_count_as_depth():
 
 
 def test_the_clients_frames_pass():
-    """What table.js, dafengshou.js and the htmx ws extension send is accepted unchanged."""
+    """What leyou.js, doudizhu.js, dafengshou.js and the htmx ws extension send is accepted
+    unchanged."""
     move = frames.frame_decode(json.dumps({
         "kind": "move", "action": {"type": "play", "cards": "33", "as": "pair"}, "seq": 12,
         "action_id": "k3-9f", "HEADERS": {"HX-Request": "true"}}), kinds=KINDS)

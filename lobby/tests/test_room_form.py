@@ -36,7 +36,7 @@ GAMES = {
                               "bot_level": "novice"}, "底分 <b>2</b>"),
     "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
                                  "compare_from_round": 3, "min_players": 3,
-                                 "escape_penalty": 9}, "底注 <b>2</b>"),
+                                 "escape_penalty": 9, "target_players": 5}, "底注 <b>2</b>"),
     "paohuzi": (3, "hunan", {**TABLE, "min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
                              "fan_wu": 6, "fan_duidui": 5, "fan_dazi": 7, "fan_xiaozi": 9,
                              "fan_haidi_ping": 2, "fan_haidi_ming": 3, "cap": 250,

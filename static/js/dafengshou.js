@@ -4,12 +4,11 @@
   "use strict";
   const { $, $$, newId } = window.Leyou;
   const RING = 24;
-  let clockOffset = 0;
   let chip = parseInt(localStorage.getItem("wheelChip") || "0", 10);
   let socket = null;
 
   function board() { return $("#wheel-board"); }
-  function now() { return Date.now() + clockOffset; }
+  const now = () => window.Leyou.serverNow();
   function toast(text, isError) { window.Leyou.toast("#wheel-toast", text, isError); }
 
   function applyChip() {
@@ -27,7 +26,7 @@
   function sync() {
     const b = board();
     if (!b) return;
-    if (b.dataset.now) clockOffset = new Date(b.dataset.now).getTime() - Date.now();
+    window.Leyou.clockSync(b.dataset.now);
     const beans = $("#nav-beans");
     if (beans) beans.textContent = b.dataset.balance;
     applyChip();
