@@ -171,7 +171,15 @@ def _problems(page, selector: str, overlapped: bool) -> list[str]:
 
 
 def _check_turn(page, name: str) -> list[str]:
-    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    # as a player does: the hand and its buttons scrolled to the bottom of the screen together
+    # (the chat bar and the hall panel below the board stay out of the way); they must fit
+    page.evaluate(
+        """(sel) => { const r = [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect())
+              .filter(b => b.height > 0);
+            const bottom = Math.max(...r.map(b => b.bottom)) + window.scrollY;
+            window.scrollTo(0, Math.max(0, bottom - window.innerHeight + 2)); }""",
+        f"{HAND}, {ACTIONS}",
+    )
     page.wait_for_timeout(100)
     width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
     errors = [f"the page scrolls sideways: {width}"] if width[0] > width[1] else []
