@@ -19,6 +19,8 @@ class User(AbstractUser):
     nickname = models.CharField("暱稱", max_length=24)
     avatar_seed = models.PositiveIntegerField("頭像", default=0)
     is_bot = models.BooleanField("機器人", default=False)
+    # the language the player chose in the switch (a code of settings.LANGUAGES; "" = none yet)
+    language = models.CharField("語言", max_length=16, blank=True, default="")
 
     def __str__(self) -> str:
         return self.nickname or self.username

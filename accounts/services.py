@@ -286,3 +286,13 @@ def lobby_presence_clear(user_id: int) -> None:
     from accounts.selectors import LOBBY_PRESENCE_CACHE, lobby_key
 
     caches[LOBBY_PRESENCE_CACHE].delete(lobby_key(user_id))
+
+
+def user_language_set(*, user: User, language: str) -> bool:
+    """Store the player's chosen UI language; False (and nothing stored) for an unknown code."""
+    if language not in {code for code, _name in settings.LANGUAGES}:
+        return False
+    if user.language != language:
+        User.objects.filter(pk=user.pk).update(language=language)
+        user.language = language
+    return True

@@ -25,11 +25,11 @@ def register(request):
                 nickname=form.cleaned_data.get("nickname") or "",
             )
         except IntegrityError:
-            form.add_error("username", "這個帳號已被使用")
+            form.add_error("username", gettext("這個帳號已被使用"))
         else:
             # several backends (axes first): a new account logs in through the model backend
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "註冊成功，已送你歡樂豆！")
+            messages.success(request, gettext("註冊成功，已送你歡樂豆！"))
             return redirect("lobby:home")
     return render(request, "accounts/register.html", {"form": form})
 
@@ -47,7 +47,7 @@ def relief(request):
     except LedgerError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "已領取救濟歡樂豆")
+        messages.success(request, gettext("已領取救濟歡樂豆"))
     return redirect("accounts:profile")
 
 

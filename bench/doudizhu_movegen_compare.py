@@ -225,8 +225,8 @@ def main() -> None:
                     skipped += 1
                     continue
                 # timed back to back on the same case, so both see the same machine load
-                t_ours, mine = timed(lambda h=hand, l=last: legal_plays(h, l), args.repeat)
-                t_py, _ = timed(lambda h=hand, l=last: python_legal_plays(h, l), args.repeat)
+                t_ours, mine = timed(lambda h=hand, lst=last: legal_plays(h, lst), args.repeat)
+                t_py, _ = timed(lambda h=hand, lst=last: python_legal_plays(h, lst), args.repeat)
                 t, out = timed(fn, args.repeat)
                 theirs.append(t)
                 ours_py.append(t_py)

@@ -120,7 +120,8 @@ def pg_admin(sql: str) -> None:
 
 
 def prepare_database(backend: str, var_dir: Path, env: dict) -> None:
-    """A fresh, migrated database: copied from a template migrated once (migrate is a no-op later)."""
+    """A fresh, migrated database: copied from a template migrated once (migrate is a no-op
+    later)."""
     if backend == "pg":
         tpl_env = {**env, "DATABASE_URL": f"{PG_BASE}/{PG_TEMPLATE}"}
         try:

@@ -25,6 +25,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 MAX_DEPTH = 8
 MAX_INT_DIGITS = 19
 MAX_ACTION_KEYS = 16
@@ -47,24 +50,24 @@ class FrameError(Exception):
         self.code, self.message = code, message
 
 
-def _malformed(message: str = "訊息格式不正確") -> FrameError:
+def _malformed(message: object = _("訊息格式不正確")) -> FrameError:
     return FrameError("malformed", message)
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _malformed(f"數字不正確（{name}）")
+    raise _malformed(format_lazy(_("數字不正確（{name}）"), name=name))
 
 
 def _parse_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _malformed("數字超出範圍")
+        raise _malformed(_("數字超出範圍"))
     return value
 
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _malformed("數字超出範圍")
+        raise _malformed(_("數字超出範圍"))
     return int(text)
 
 
@@ -118,7 +121,7 @@ def _check_strings(value: Any) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if not text_clean(item):
-                raise _malformed("訊息含有不允許的字元")
+                raise _malformed(_("訊息含有不允許的字元"))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -129,7 +132,7 @@ def _check_strings(value: Any) -> None:
 def frame_decode(raw: str, *, kinds: frozenset[str]) -> dict:
     """Decode one client frame into a dict of a kind in ``kinds``; raise FrameError if not."""
     if _depth(raw) > MAX_DEPTH:
-        raise _malformed("訊息層次太深")
+        raise _malformed(_("訊息層次太深"))
     try:
         message = json.loads(raw, parse_constant=_refuse_constant, parse_float=_parse_float,
                              parse_int=_parse_int)
@@ -140,7 +143,7 @@ def frame_decode(raw: str, *, kinds: frozenset[str]) -> dict:
     _check_strings(message)
     kind = message.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
-        raise FrameError("unknown_kind", "未知的訊息類型")
+        raise FrameError("unknown_kind", _("未知的訊息類型"))
     return message
 
 
@@ -153,7 +156,7 @@ def seq_field(message: dict, name: str = "seq") -> int | None:
     if isinstance(value, str) and value.isascii() and re.fullmatch(r"-?\d{1,10}", value):
         value = int(value)
     if type(value) is not int or not SEQ_RANGE[0] <= value <= SEQ_RANGE[1]:
-        raise _malformed(f"{name} 不正確")
+        raise _malformed(format_lazy(_("{name} 不正確"), name=name))
     return value
 
 
@@ -164,7 +167,7 @@ def action_id_field(message: dict, *, max_length: int = MAX_ACTION_ID) -> str | 
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > max_length or not value.isprintable():
-        raise _malformed("action_id 不正確")
+        raise _malformed(_("action_id 不正確"))
     return value
 
 
@@ -180,7 +183,7 @@ def move_fields(message: dict) -> Move:
     action = message.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
             or len(action) > MAX_ACTION_KEYS:
-        raise _malformed("動作格式不正確")
+        raise _malformed(_("動作格式不正確"))
     return Move(action, seq_field(message), action_id_field(message))
 
 
@@ -193,7 +196,7 @@ def flag_field(message: dict, name: str) -> bool:
         return False
     if value in ("true", "on", "1", 1):
         return True
-    raise _malformed(f"{name} 不正確")
+    raise _malformed(format_lazy(_("{name} 不正確"), name=name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +211,12 @@ def bet_fields(message: dict) -> Bet:
     """The fields of a 大豐收 ``bet`` frame, checked for type (the service checks the values)."""
     obj, amount = message.get("object"), message.get("amount")
     if not isinstance(obj, str) or len(obj) > 32:
-        raise _malformed("押注的對象不正確")
+        raise _malformed(_("押注的對象不正確"))
     if isinstance(amount, str):
         if not (amount.isascii() and amount.isdigit() and len(amount) <= 12):
-            raise _malformed("押注的數目不正確")
+            raise _malformed(_("押注的數目不正確"))
     elif type(amount) is not int:
-        raise _malformed("押注的數目不正確")
+        raise _malformed(_("押注的數目不正確"))
     return Bet(seq_field(message, "round"), obj, amount, action_id_field(message, max_length=40))
 
 

@@ -104,3 +104,12 @@ def table_changed(
             publish(LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the action is saved; clients resync by seq
         logger.exception("broadcast failed for table %s seq %s", table_id, seq)
+
+
+def balances_changed(table_id: int, balances: dict[str, int]) -> None:
+    """Tell the table's sockets each player's bean balance as committed (user id → beans), so
+    each player's page updates its top bar (#14 §5)."""
+    try:
+        publish(table_group(table_id), {"type": "table.balances", "balances": balances})
+    except Exception:  # a lost top-bar update is repaired by the next page load
+        logger.exception("balances broadcast failed for table %s", table_id)

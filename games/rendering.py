@@ -37,7 +37,7 @@ def _base_label(game: str) -> str | None:
     try:
         return registry.get(game).base_label
     except KeyError:
-        return "底分"
+        return "底分"  # a game term: shown through games.terms.term
 
 
 def viewer_model(
@@ -82,7 +82,7 @@ def viewer_model(
                                                          "rake", "turn_seconds")},
                  "base_label": _base_label(table["game"])},
         "seat": seat,
-        "seats": snapshot["seats"],
+        "seats": _seats_named(snapshot["seats"], hand),
         "hand": None if hand is None else {
             "id": hand["id"], "number": hand["number"], "status": hand["status"],
             "seed_hash": hand["seed_hash"], "seed": hand["seed"], "settled": hand["settled"],
@@ -90,6 +90,23 @@ def viewer_model(
         "view": view,
         "result": result,
     }
+
+
+def _seats_named(seats: list[dict], hand: dict | None) -> list[dict]:
+    """The seats, an empty one named after whoever played it in the hand on the table.
+
+    A finished table revisited after its players left still says who won and paid.
+    """
+    if hand is None or all(s["name"] for s in seats):
+        return seats
+    by_seat = {int(p.get("table_seat", i)): p for i, p in enumerate(hand.get("players") or [])}
+    named = []
+    for s in seats:
+        player = by_seat.get(s["index"])
+        if s["name"] is None and player is not None and player.get("name"):
+            s = {**s, "name": player["name"], "is_bot": bool(player.get("is_bot"))}
+        named.append(s)
+    return named
 
 
 def render_json(snapshot: dict, seat: int | None, user) -> str:
@@ -125,3 +142,8 @@ def render_error(code: str, message: str) -> str:
         f'<div id="toast" class="toast toast-error" data-code="{escape(code)}">'
         f"{escape(message)}</div>"
     )
+
+
+def render_balance(beans: int) -> str:
+    """The player's new bean balance for the top bar (#nav-beans, swapped out of band)."""
+    return f'<span id="nav-beans" hx-swap-oob="true" data-beans="{int(beans)}">{int(beans)}</span>'

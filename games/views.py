@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games import chat_rendering, rendering, replays
 from games.boards import dafengshou as dafengshou_board
@@ -25,15 +26,15 @@ def table_page(request, table_id: int):
     codes = request.session.get(table_selectors.INVITE_CODES_KEY, [])
     access = table_selectors.table_access_by_id(user=request.user, table_id=table_id, codes=codes)
     if access is None:
-        raise Http404("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）")
+        raise Http404(_("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）"))
     if access == table_selectors.WATCHER and not spectating.watching_allowed(table_id):
-        return render(request, "games/watch_refused.html", {"title": "觀戰"}, status=403)
+        return render(request, "games/watch_refused.html", {"title": _("觀戰")}, status=403)
     seat = table_selectors.seat_index_for_user(table_id, request.user)
     # a watcher of a bean room sees the table late (games.selectors.spectating)
     snapshot = (table_selectors.table_snapshot(table_id) if seat is not None
                 else spectating.spectator_snapshot(table_id)[0])
     if snapshot is None:
-        raise Http404("沒有這張牌桌")
+        raise Http404(_("沒有這張牌桌"))
     board = rendering.render_html(snapshot, seat, request.user)
     table = snapshot["table"]
     chat_bar = chat_rendering.bar_context(
@@ -46,6 +47,7 @@ def table_page(request, table_id: int):
     )
     return render(request, "games/table.html", {
         "table_id": table_id,
+        "game": snapshot["table"]["game"],
         "title": registry.get(snapshot["table"]["game"]).title,
         "board_html": mark_safe(board),
         **chat_bar,
@@ -58,7 +60,7 @@ def replay_page(request, hand_id: int):
     ``hands.replay_access``)."""
     hand = hand_selectors.hand_get_finished(hand_id, user=request.user)
     if hand is None or not replays.supports(hand.game):
-        raise Http404("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放")
+        raise Http404(_("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放"))
     replay = replays.replay_build(hand)
     return render(request, "games/replay.html", {
         "hand": hand, "last": replay.last, "names": replays.names_of(hand),
@@ -97,5 +99,6 @@ def dafengshou_verify_page(request, room_id: int, number: int):
     """Re-derive a settled round from its revealed seed: the hash and the spin both check."""
     check = dafengshou_selectors.round_verify(room_id, number)
     if check is None:
-        raise Http404("沒有這一局，或尚未開獎")
-    return render(request, "games/dafengshou_verify.html", {"check": check, "title": "大豐收驗證"})
+        raise Http404(_("沒有這一局，或尚未開獎"))
+    return render(request, "games/dafengshou_verify.html",
+                  {"check": check, "title": _("大豐收驗證")})

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from ledger.exceptions import InsufficientBeans, ReliefNotAvailable, UnbalancedTransfer
 from ledger.models import Account, EconomySettings, Transfer
@@ -22,7 +25,7 @@ POT = "pot"  # stakes of a hand in play (歡樂三張), paid out to the winner a
 TransferKind = Transfer.Kind
 
 
-def account_for_user(user) -> Account:
+def account_for_user(user: Any) -> Account:
     """Return the user's bean account, creating it (balance 0) on first use."""
     account, _ = Account.objects.get_or_create(user=user, defaults={"kind": Account.Kind.PLAYER})
     return account
@@ -39,7 +42,7 @@ def transfer_create(
     kind: str,
     reason: str = "",
     idempotency_key: str | None = None,
-    staff=None,
+    staff: Any = None,
 ) -> Transfer:
     """Write one balanced transfer and update the balances, atomically.
 
@@ -109,7 +112,7 @@ def balances_lock(accounts: Iterable[Account]) -> dict[int, int]:
     return {pk: account.balance for pk, account in _accounts_lock(a.pk for a in accounts).items()}
 
 
-def grant_signup(user) -> Transfer:
+def grant_signup(user: Any) -> Transfer:
     """Give a new player the operator-set signup grant (once per user)."""
     amount = EconomySettings.current().signup_grant
     return transfer_create(
@@ -120,12 +123,14 @@ def grant_signup(user) -> Transfer:
     )
 
 
-def relief_claim(user) -> Transfer:
+def relief_claim(user: Any) -> Transfer:
     """Pay the daily relief (救濟) to a player below the threshold; at most N times a day."""
     economy = EconomySettings.current()
     account = account_for_user(user)
     if account.balance >= economy.relief_threshold:
-        raise ReliefNotAvailable(f"救濟只給歡樂豆少於 {economy.relief_threshold} 的玩家")
+        raise ReliefNotAvailable(format_lazy(
+            gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
+            relief_threshold=economy.relief_threshold))
     today = timezone.localdate().isoformat()
     for n in range(1, economy.relief_per_day + 1):
         key = f"relief:{user.pk}:{today}:{n}"
@@ -139,16 +144,20 @@ def relief_claim(user) -> Transfer:
                 reason="每日救濟",
                 idempotency_key=key,
             )
-    raise ReliefNotAvailable(f"今天的救濟已領 {economy.relief_per_day} 次")
+    raise ReliefNotAvailable(format_lazy(
+        gettext_lazy("今天的救濟已領 {relief_per_day} 次"),
+        relief_per_day=economy.relief_per_day))
 
 
-def staff_grant(*, staff, user, amount: int, reason: str, correction: bool = False) -> Transfer:
+def staff_grant(*, staff: Any, user: Any, amount: int, reason: str, correction: bool = False) -> Transfer:
     """A staff grant (positive) or correction (either sign), recorded with reason and staff."""
     if not reason.strip():
         raise UnbalancedTransfer("a staff transfer needs a reason")
     if amount == 0 or (amount < 0 and not correction):
         # a zero amount would record an empty transfer; taking beans away is a correction
-        raise UnbalancedTransfer("贈送須為正數；扣除請用更正" if amount else "金額不能為 0")
+        raise UnbalancedTransfer(
+            gettext_lazy("贈送須為正數；扣除請用更正") if amount else gettext_lazy("金額不能為 0")
+        )
     kind = Transfer.Kind.STAFF_CORRECTION if correction else Transfer.Kind.STAFF_GRANT
     return transfer_create(
         postings=[(system_account(MINT), -amount), (account_for_user(user), amount)],

@@ -19,6 +19,9 @@ from django.db import DatabaseError
 from games.engine import registry
 from games.engine.params import ParamError
 
+# rooms are data: an operator must be able to start the admin to correct them
+_MEANWHILE = "to start meanwhile: manage.py migrate --skip-checks"
+
 
 @register(Tags.database)
 def rooms_check(
@@ -40,7 +43,7 @@ def rooms_check(
             errors.append(Error(
                 f"Room {room.pk} ({room.name}) is for game {room.game!r}, which is not "
                 "registered or does not import.",
-                hint="See leyou.E001, or change the room's game in the admin.",
+                hint=f"See leyou.E001, or change the room's game in the admin; {_MEANWHILE}",
                 obj=room, id="leyou.E004",
             ))
             continue
@@ -52,7 +55,7 @@ def rooms_check(
                 f"Room {room.pk} ({room.name}): {ruleset.title} declares no parameter "
                 f"{', '.join(map(repr, unknown))}.",
                 hint=f"Declared: {', '.join(sorted(declared)) or 'none'}. Remove the key in "
-                     "the admin (其他規則參數).",
+                     f"the admin (其他規則參數); {_MEANWHILE}",
                 obj=room, id="leyou.E005",
             ))
             continue
@@ -61,6 +64,6 @@ def rooms_check(
         except ParamError as error:
             errors.append(Error(
                 f"Room {room.pk} ({room.name}): {error.name}: {error.message}",
-                obj=room, id="leyou.E005",
+                hint=f"Correct it in the admin; {_MEANWHILE}", obj=room, id="leyou.E005",
             ))
     return errors

@@ -128,4 +128,9 @@ def room_errors(room: "Room") -> dict[str, str]:
     least = extra.get("min_players")
     if least is not None and room.seats and least > room.seats:
         errors["min_players"] = f"開局人數 {least} 多於座位數 {room.seats}"
+    aim = extra.get("target_players")
+    if aim is not None and room.seats and aim > room.seats:
+        errors["target_players"] = f"目標人數 {aim} 多於座位數 {room.seats}"
+    elif aim is not None and least is not None and aim < least:
+        errors["target_players"] = f"目標人數 {aim} 少於開局人數 {least}"
     return errors

@@ -7,7 +7,9 @@ import secrets
 from django.conf import settings
 from django.core.cache import caches
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts import selectors as account_selectors
 from accounts.models import Invitation, User
@@ -26,13 +28,13 @@ INVITE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 def _open_room(room_id: int) -> Room:
     room = Room.objects.filter(pk=room_id).first()
     if room is None:
-        raise RoomUnavailable("沒有這個場次")
+        raise RoomUnavailable(gettext_lazy("沒有這個場次"))
     if not room.is_open:
-        raise RoomUnavailable("這個場次暫時關閉")
+        raise RoomUnavailable(gettext_lazy("這個場次暫時關閉"))
     try:
         registry.get(room.game)
     except KeyError:
-        raise RoomUnavailable("這個遊戲尚未開放") from None
+        raise RoomUnavailable(gettext_lazy("這個遊戲尚未開放")) from None
     return room
 
 
@@ -43,7 +45,7 @@ def _seat_held(user, room: Room) -> Table | None:
         return None
     if current.table.room_id == room.pk and current.table.status != Table.Status.CLOSED:
         return current.table
-    raise RoomUnavailable("你已經在另一張牌桌上，請先離開")
+    raise RoomUnavailable(gettext_lazy("你已經在另一張牌桌上，請先離開"))
 
 
 def quick_join(*, user, room_id: int) -> Table:
@@ -83,14 +85,14 @@ def quick_join(*, user, room_id: int) -> Table:
                 return held
             continue
         return table
-    raise RoomUnavailable("暫時找不到座位，請再試一次")
+    raise RoomUnavailable(gettext_lazy("暫時找不到座位，請再試一次"))
 
 
 def private_create(*, user, room_id: int) -> Table:
     """A private table of the room with an invite code; the owner sits at seat 0."""
     room = _open_room(room_id)
     if Seat.objects.filter(user=user).exists():
-        raise RoomUnavailable("你已經在另一張牌桌上，請先離開")
+        raise RoomUnavailable(gettext_lazy("你已經在另一張牌桌上，請先離開"))
     seating.beans_check(user, room.params())
     with transaction.atomic():
         for _ in range(10):
@@ -127,7 +129,9 @@ def private_join(*, user, code: str, address: str = "") -> Table:
     counts = cache.get_many([key for key, _ in keys])
     if any(counts.get(key, 0) >= limit for key, limit in keys):
         raise TooManyGuesses(
-            f"輸入錯誤的邀請碼太多次，請 {window // 60} 分鐘後再試", code="too_many_guesses"
+            format_lazy(
+                gettext_lazy("輸入錯誤的邀請碼太多次，請 {window} 分鐘後再試"),
+                window=window // 60), code="too_many_guesses"
         )
     code = (code or "").strip().upper()
     table = Table.objects.filter(invite_code=code).exclude(status=Table.Status.CLOSED).first()
@@ -135,7 +139,7 @@ def private_join(*, user, code: str, address: str = "") -> Table:
         for key, _ in keys:
             cache.add(key, 0, timeout=window)  # the window starts at the first wrong code
             cache.incr(key)
-        raise UnknownInvite("邀請碼不存在或牌桌已關閉")
+        raise UnknownInvite(gettext_lazy("邀請碼不存在或牌桌已關閉"))
     try:
         seating.seat_take(table_id=table.pk, user=user)
     except SeatUnavailable as error:
@@ -228,7 +232,9 @@ def invitation_accept(*, user: User, invitation_id: object) -> Table:
         try:
             seating.seat_take(table_id=table.pk, user=user)
         except SeatUnavailable as error:
-            error.table = table if "已滿" in error.message else None
+            with translation.override(settings.LANGUAGE_CODE):  # the message's own words
+                full = "已滿" in str(error.message)
+            error.table = table if full else None
             raise
         invitation.status = Invitation.Status.ACCEPTED
         invitation.save(update_fields=["status"])

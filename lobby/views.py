@@ -18,19 +18,37 @@ from accounts.models import PresenceVisibility
 from config.client_address import client_address
 from games.engine import registry
 from games.exceptions import TableError
+from games.selectors import hands as game_hands
 from games.selectors import spectating as game_spectating
 from games.selectors import tables as game_selectors
 from lobby import leaderboards, selectors, services
 from lobby.exceptions import TooManyGuesses
 
 
+def _left_table(request) -> int | None:
+    raw = request.GET.get("left", "")
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
 def home(request):
     current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
+    left = _left_table(request) if request.user.is_authenticated else None
     hall = _hall_context(request.user) if request.user.is_authenticated else {}
     return render(request, "lobby/home.html", {
         "games": selectors.rooms_with_counts(), "current_table": current, **hall,
         # 觀戰: running public tables to watch (games.selectors.spectating)
         "watchable": game_spectating.tables_watchable() if request.user.is_authenticated else [],
+        # after 離開 mid-hand: what the escape cost (#14 §5)
+        "table_id": left,
+        "cost": game_hands.escape_cost_for_user(request.user, left) if left else None,
+    })
+
+
+@login_required
+def escape_cost(request, table_id: int):
+    """The lobby's word on what leaving the table cost (polled until it is settled)."""
+    return render(request, "lobby/_escape_cost.html", {
+        "table_id": table_id, "cost": game_hands.escape_cost_for_user(request.user, table_id),
     })
 
 

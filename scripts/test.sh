@@ -38,4 +38,10 @@ if ! ls games/rules/doudizhu/_movegen*.so >/dev/null 2>&1 && command -v gcc >/de
 fi
 
 echo "database: ${DATABASE_URL:-sqlite (embedded)}  channel layer: ${REDIS_URL:-in-memory}"
-exec .venv/bin/python -m pytest "$@"
+# the habits of the field first (ruff check, ruff format --check, mypy --strict): a failure there
+# fails the run, after the tests have run too
+bash scripts/lint.sh; lint=$?
+.venv/bin/python -m pytest "$@"; tests=$?
+[ $lint -eq 0 ] || echo "lint failed (scripts/lint.sh)"
+[ $tests -ne 0 ] && exit $tests
+exit $lint

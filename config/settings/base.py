@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.UserLanguageMiddleware",  # a signed-in player's stored language wins
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -165,8 +166,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
+# Traditional Chinese is the source language of the UI strings (msgid); each language is named in
+# itself in the switch. The catalogs are built from locale/*.po at set-up (scripts/compilemessages.py).
 LANGUAGE_CODE = "zh-hant"
-LANGUAGES = [("zh-hant", "中文"), ("en", "English")]
+LANGUAGES = [("zh-hant", "繁體中文"), ("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True

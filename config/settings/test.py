@@ -1,4 +1,5 @@
-"""Tests: PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (the test command sets them)."""
+"""Tests: PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (the test command sets
+them)."""
 
 import os
 

@@ -12,6 +12,9 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext
+
+from games.terms import term
 
 CELL = 60  # the ring's cell size in SVG units (7 × 7 grid)
 # each crop's colour on the ring and its one-character mark
@@ -45,7 +48,7 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
     result = view.get("result") or {}
     if result.get("cell") is not None:
         hit = view["ring"][result["cell"]]
-        name = hit["name"] + ("（小）" if hit["kind"] == "small" else "") + (
+        name = term(hit["name"]) + (gettext("（小）") if hit["kind"] == "small" else "") + (
             f" ×{hit['odds']}" if hit.get("odds") else "")
         view["result_name"] = result.get("special_name") or name
     view["win_objects"] = sorted({view["ring"][c].get("object", "") for c in lit} - {""})
@@ -69,7 +72,7 @@ def chip_label(value: int) -> str:
 def amount_zh(value: int) -> str:
     """A round bean amount as players read it: 5000, 10萬, 1000萬."""
     if value >= 10000 and value % 10000 == 0:
-        return f"{value // 10000}萬"
+        return gettext("%(n)s萬") % {"n": value // 10000}
     return str(value)
 
 

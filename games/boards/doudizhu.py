@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engine.cards import RANKS
+from games.terms import term
 
 DOU_FARMER = {0: "倒", 2: "壘"}  # a farmer's step in 倒拉壘沃 (悶抓場)
 DOU_LANDLORD = {1: "拉", 3: "沃"}  # the landlord's answer to that farmer
@@ -18,7 +21,7 @@ def _label(option: dict, view: dict, seat: int) -> str:
         steps = view.get("dou") or [0, 0, 0]
         if "farmer" in option:
             word = DOU_LANDLORD.get(steps[option["farmer"]], "拉")
-            return (word if option["dou"] else "不" + word) + f"（對 {option['farmer'] + 1} 號）"
+            return term(word if option["dou"] else "不" + word)  # the template names the farmer
         word = DOU_FARMER.get(steps[seat], "倒")
         return word if option["dou"] else "不" + word
     if option.get("type") == "mingpai":
@@ -32,6 +35,7 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "buttons": [
             {"action": o, "label": _label(o, view, seat),
+             "target": o.get("farmer") if o.get("type") == "dou" else None,
              "muted": o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False}
             for o in view.get("options", [])
         ],

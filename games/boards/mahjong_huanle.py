@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.templatetags.tiles import tile_label, trad
 
 MELD_NAMES = {"chi": "吃", "peng": "碰", "minggang": "明槓", "angang": "暗槓", "jiagang": "加槓"}
@@ -86,7 +88,7 @@ def huanle_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
     if v.get("room_kind_name"):
         text = v["room_kind_name"]
         if v.get("min_fans"):
-            text += f" · {v['min_fans']}番起和"
+            text += " · " + gettext("%(n)s番起和") % {"n": v["min_fans"]}
         marks.append({"label": "房型", "value": text, "tiles": [], "cls": "mark-room"})
     if v.get("caishen"):
         marks.append({"label": "財神", "value": "", "tiles": [v["caishen"]], "cls": "mark-wild",

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.boards.mahjong_huanle import generic_marks, mahjong_extras
+from games.terms import term
 
 
 def yongzhou_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -29,7 +32,8 @@ def yongzhou_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
     reached = v.get("bao_hu_reached")
     if reached:
         names = "、".join(r.get("name", "") for r in reached if isinstance(r, dict))
-        marks.append({"label": "爆胡", "value": f"已達 {names}".strip(), "tiles": [],
+        value = (gettext("已達 %(names)s") % {"names": term(names)}).strip()
+        marks.append({"label": "爆胡", "value": value, "tiles": [],
                       "cls": "mark-wild mark-reached"})
     return marks
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.boards.mahjong_huanle import generic_marks, mahjong_extras
 from games.boards.mahjong_yongzhou import attach_seat_marks
 
@@ -40,7 +42,7 @@ def yueqing_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
         marks.append({"label": "牢莊", "value": str(v["lao_zhuang"]), "tiles": [],
                       "cls": "mark-dealer"})
     if v.get("bihu") is not None:
-        marks.append({"label": "逼胡", "value": f"座{v['bihu']}", "tiles": [],
+        marks.append({"label": "逼胡", "value": gettext("座%(n)s") % {"n": v["bihu"]}, "tiles": [],
                       "cls": "mark-bihu"})
     return marks
 

@@ -15,8 +15,10 @@ from typing import Any
 
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from games.templatetags.cards import _card_svg, card_backs
+from games.terms import term
 
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
 CLASS_ZH = {"baozi": "豹子", "shunjin": "順金", "jinhua": "金花", "shunzi": "順子",
@@ -80,8 +82,9 @@ def chips_svg(amount: int, levels: list[int], *, size: int = 22) -> str:
             height - size // 4 - 2 - i * 3, size // 2, size // 4, colour))
     return format_html(
         '<svg class="chips" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
-        'aria-label="{} 豆">{}</svg>',
-        size + 2, height, size + 2, height, amount, mark_safe("".join(str(p) for p in parts)),
+        'aria-label="{}">{}</svg>',
+        size + 2, height, size + 2, height, gettext("%(n)s 豆") % {"n": amount},
+        mark_safe("".join(str(p) for p in parts)),
     )
 
 
@@ -100,9 +103,9 @@ def pot_svg(pot: int, levels: list[int]) -> str:
                 'stroke-width="1.5" stroke-dasharray="3 2"/>', cx, 46 - i * 4, colour))
     return format_html(
         '<svg class="pot-svg" viewBox="0 0 120 80" width="120" height="80" role="img" '
-        'aria-label="鍋底 {}">{}<text x="60" y="72" text-anchor="middle" font-size="14" '
-        'font-weight="700" fill="#ffd867">鍋底 {}</text></svg>',
-        pot, mark_safe("".join(str(p) for p in parts)), pot,
+        'aria-label="{} {}">{}<text x="60" y="72" text-anchor="middle" font-size="14" '
+        'font-weight="700" fill="#ffd867">{} {}</text></svg>',
+        term("鍋底"), pot, mark_safe("".join(str(p) for p in parts)), term("鍋底"), pot,
     )
 
 
@@ -146,8 +149,9 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
             out["buttons"].append({"action": action, "label": f"跟注 {view.get('call_cost')}",
                                    "cls": "btn-primary"})
         elif kind == "raise":
-            out["buttons"].append({"action": action, "label": f"加注到 {action['to']}"
-                                   f"（{action['to'] * rate} 豆）", "cls": ""})
+            label = term("加注到") + f" {action['to']}" + gettext("（%(n)s 豆）") % {
+                "n": action["to"] * rate}
+            out["buttons"].append({"action": action, "label": label, "cls": ""})
         elif kind == "compare":
             t = action["target"]
             out["compare_targets"].append({

@@ -10,8 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
-from games import frames
+from games import error_messages, frames
+from games.engine.errors import IllegalAction
 
 CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_UNAUTHORISED = 4401
@@ -66,6 +69,24 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
 
     kinds: frozenset[str] = frozenset()
 
+    @property
+    def language(self) -> str:
+        """The player's language: his stored choice, else the switch's cookie, else the default
+        (the browser's Accept-Language is ignored, as on pages)."""
+        if not hasattr(self, "_language"):
+            self._language = socket_language(self.scope)
+        return self._language
+
+    def worded(self, message: object) -> str:
+        """A (lazy) user message as text in this socket's language."""
+        with translation.override(self.language):
+            return str(message)
+
+    def illegal_worded(self, error: IllegalAction) -> str:
+        """An engine's refusal worded for this socket's player (``games.error_messages``)."""
+        with translation.override(self.language):
+            return error_messages.illegal_text(error)
+
     def limits_set(self) -> None:
         conf = settings.LEYOU
         self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
@@ -81,7 +102,7 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
             return None
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > self.max_bytes:
-            await self.send_error("too_large", "訊息太大")
+            await self.send_error("too_large", _("訊息太大"))
             return None
         try:
             return frames.frame_decode(raw, kinds=self.kinds)
@@ -93,7 +114,18 @@ class LimitedJsonConsumer(AsyncWebsocketConsumer):
         """A frame whose handling raised what no check foresaw: answer it, log it once, and
         keep the socket (a bug must not become a 1011 close of a player's table)."""
         logger.warning("frame failed on %s: %r", type(self).__name__, error, exc_info=error)
-        await self.send_error("server_error", "伺服器無法處理這個訊息")
+        await self.send_error("server_error", _("伺服器無法處理這個訊息"))
 
-    async def send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: object) -> None:
         raise NotImplementedError
+
+
+def socket_language(scope: dict) -> str:
+    """The language a socket's frames are worded in (see LimitedJsonConsumer.language)."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    user = scope.get("user")
+    stored = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if stored in codes:
+        return stored
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    return cookie if cookie in codes else settings.LANGUAGE_CODE

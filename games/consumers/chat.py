@@ -108,7 +108,7 @@ class ChatSpectatorMixin:
     # -- group messages ---------------------------------------------------------------------
     async def table_chat(self, event: dict[str, Any]) -> None:
         if getattr(self, "closing", False) or event["user_id"] in self.hidden:
-            return
+            return  # muted or blocked (selectors.chat.hidden_speakers_for, read at connect)
         if self.seat_now is None and not event["watchers_see"]:
             return  # the room hides chat from watchers
         await self.send(text_data=chat_rendering.bubble_frame(  # type: ignore[attr-defined]

@@ -19,6 +19,8 @@ import asyncio
 import time
 
 from channels.db import database_sync_to_async
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import frames, realtime
 from games.boards import dafengshou as board
@@ -83,11 +85,11 @@ class DafengshouConsumer(LimitedJsonConsumer):
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
-            await self.send_error(str(error.code), error.message)
+            await self.send_error(str(error.code), self.illegal_worded(error))
         except TableError as error:
             await self.send_error(error.code, error.message)
         except (TypeError, ValueError):
-            await self.send_error("malformed", "訊息格式不正確")
+            await self.send_error("malformed", _("訊息格式不正確"))
         except Exception as error:  # noqa: BLE001 — see frame_failed
             await self.frame_failed(error)
 
@@ -125,7 +127,9 @@ class DafengshouConsumer(LimitedJsonConsumer):
         self.last = key
         self.totals_sent_at = time.monotonic()
         self.totals_sent = event
-        await self.send(text_data=board.render_totals(event, as_json=self.as_json))
+        with translation.override(self.language):
+            frame = board.render_totals(event, as_json=self.as_json)
+        await self.send(text_data=frame)
 
     async def _push_own(self) -> None:
         """After this player's bet: his board, even if newer totals went out meanwhile."""
@@ -135,7 +139,9 @@ class DafengshouConsumer(LimitedJsonConsumer):
         if key is not None and key < before and sent is not None \
                 and (sent["number"], sent["version"]) == before:
             # the board was read before a later bet's totals: put those back on top
-            await self.send(text_data=board.render_totals(sent, as_json=self.as_json))
+            with translation.override(self.language):
+                frame = board.render_totals(sent, as_json=self.as_json)
+            await self.send(text_data=frame)
 
     async def _push(self, *, fresh: bool = False) -> tuple[int, int] | None:
         frame, key = await database_sync_to_async(self._render)()
@@ -150,7 +156,11 @@ class DafengshouConsumer(LimitedJsonConsumer):
         if view is None:
             return None, (-1, -1)
         key = (view["number"], view["version"])
-        return (board.render_json(view) if self.as_json else board.render_html(view)), key
+        if self.as_json:
+            return board.render_json(view), key
+        with translation.override(self.language):  # rendered in this player's language
+            return board.render_html(view), key
 
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send(text_data=board.render_error(code, message, as_json=self.as_json))
+    async def send_error(self, code: str, message: object) -> None:
+        await self.send(text_data=board.render_error(code, self.worded(message),
+                                                     as_json=self.as_json))

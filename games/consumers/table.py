@@ -15,6 +15,8 @@ import json
 
 from channels.consumer import get_handler_name
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import frames, presence_server, realtime, rendering
 from games.consumers.base import (
@@ -110,7 +112,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
-        await db(spectators.watchers_announce)(table_id=self.table_id)  # chat and spectators
+        if self.watching:  # chat and spectators: the table shows how many watch
+            await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
@@ -121,7 +124,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
             self.chat_stop()  # chat and spectators
-            await db(spectators.watchers_announce)(table_id=self.table_id)
+            if self.watching:
+                await db(spectators.watchers_announce)(table_id=self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
@@ -158,9 +162,9 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:
-            await self.send_error(str(error.code), error.message)
+            await self.send_error(str(error.code), self.illegal_worded(error))
         except (TypeError, ValueError):
-            await self.send_error("malformed", "訊息格式不正確")
+            await self.send_error("malformed", _("訊息格式不正確"))
         except StaleSeq as error:
             await self.send_error(error.code, error.message)
             if error.seq is not None:  # this process's snapshot will do if it is that new
@@ -171,6 +175,12 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             await self.send_error(error.code, error.message)
         except Exception as error:  # noqa: BLE001 — see frame_failed
             await self.frame_failed(error)
+
+    async def table_balances(self, event: dict) -> None:
+        """The settlement moved the players' beans: this player's page updates its top bar."""
+        beans = (event.get("balances") or {}).get(str(self.user.pk))
+        if beans is not None and not self.as_json and not getattr(self, "closing", False):
+            await self.send(text_data=rendering.render_balance(int(beans)))
 
     async def table_changed(self, event: dict) -> None:
         if getattr(self, "closing", False):
@@ -220,9 +230,11 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             return None, -1
         if self.as_json:
             return rendering.render_json(snapshot, seat, self.user), snapshot["table"]["seq"]
-        return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
+        with translation.override(self.language):  # each socket renders in its player's language
+            return rendering.render_html(snapshot, seat, self.user), snapshot["table"]["seq"]
 
-    async def send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: object) -> None:
+        message = self.worded(message)
         if self.as_json:
             await self.send(text_data=json.dumps({"type": "error", "code": code,
                                                   "message": message}, ensure_ascii=False))

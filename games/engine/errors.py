@@ -23,9 +23,18 @@ class ErrorCode(StrEnum):
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse. The state is unchanged when this is raised."""
+    """An action the rules refuse. The state is unchanged when this is raised.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``code`` and ``params`` are what the player is told: the edge words them in the player's
+    language (``games.error_messages``), e.g. ``BAD_PATTERN`` with ``{"cards": "56"}``. A
+    ``reason`` param names a more specific rule within the code (``{"reason": "round_cap"}``).
+    ``message`` is an English detail for developers and logs; it never reaches a player.
+    """
+
+    def __init__(
+        self, code: ErrorCode, message: str, params: dict[str, str | int] | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.params: dict[str, str | int] = dict(params or {})

@@ -69,6 +69,7 @@ class Param:
             if raw in (0, 1):
                 return bool(raw)
             raise ParamError(self.name, f"「{self.label}」須為是或否")
+        value: Any
         if self.kind == STR:
             value = str(raw)
         elif self.kind == INT:

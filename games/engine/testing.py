@@ -16,6 +16,7 @@ and checks, at every step:
 * no leak: re-dealing everything hidden from a seat does not change that seat's view;
 * the spectator view does not change when every concealed card is re-dealt (hidden from each
   seat in turn, so that every seat's own cards are re-dealt too);
+* with a FOLD escape (``table_type.escape``) each seat's ``escape_action`` is None or applies;
 * every escape result (逃跑 of each seat now) has one score per seat, sums to zero where the
   game is zero-sum (an escape that lets the hand go on, ``extra["hand_continues"]`` — 三張's
   fold, whose stakes stay in the pot — scores the escaper alone), and leaves the state as it
@@ -36,6 +37,7 @@ from typing import Any
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Ruleset
+from games.engine.table_type import Escape
 
 MALFORMED_ACTIONS: tuple[Any, ...] = ({}, {"type": "no_such_action"}, {"type": 5}, "pass", None)
 OUT_OF_TURN = {ErrorCode.NOT_YOUR_TURN, ErrorCode.WINDOW_CLOSED, ErrorCode.LOWER_PRIORITY}
@@ -177,7 +179,18 @@ def _check_step(
         redealt = ruleset.resample_hidden(redealt, seat, f"{seed}:{step}:spectator:{seat}")
         assert ruleset.spectator_view(redealt) == spectator, \
             f"step {step}: the spectator view changes when seat {seat}'s hidden cards are re-dealt"
-    # escape (逃跑) of each seat now: one score per seat, zero-sum where the game is
+    # escape (逃跑) of each seat now: with a FOLD escape the leaver's action is legal off turn
+    if ruleset.table_type.escape is Escape.FOLD:
+        for seat in players:
+            leave = ruleset.escape_action(state, seat)
+            if leave is not None:
+                try:
+                    ruleset.apply(_copy(ruleset, state), seat, json.loads(json.dumps(leave)))
+                except IllegalAction as error:
+                    raise AssertionError(
+                        f"step {step}: the escape action of seat {seat} is illegal: {leave}"
+                    ) from error
+    # and its result: one score per seat, zero-sum where the game is
     for seat in players:
         try:
             escape = ruleset.escape_result(state, seat)

@@ -6,14 +6,12 @@ The replay itself (every step drawn by the game's own board, all hands open) is
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import registry
-from games.models import Hand, HandEvent, HandSeat
+from games.models import Hand, HandSeat
 
 
 def replay_access(user, hand: Hand) -> bool:
@@ -46,3 +44,30 @@ def hand_get_finished(hand_id: int, *, user) -> Hand | None:
         .filter(~Q(status=Hand.Status.PLAYING)).first()
     )
     return hand if hand is not None and replay_access(user, hand) else None
+
+
+def escape_cost_for_user(user, table_id: int) -> dict[str, Any] | None:
+    """What the user's latest 逃跑 at the table cost, for the lobby's word after 離開 (#14 §5).
+
+    None when he did not escape there. ``{"settled": False}`` while the settlement of a finished
+    hand is still being posted; else ``{"settled": True, "beans": n}`` with the beans it took
+    (the escape's settlement line; in 三張 the stake left in the pot plus the penalty).
+    """
+    events = (HandEvent.objects.filter(table_id=table_id)
+              .filter(Q(action__type="escape") | Q(by="escape"))
+              .select_related("hand").order_by("-seq")[:20])
+    for event in events:
+        hand = event.hand
+        players = hand.players or []
+        if not 0 <= event.seat < len(players) or players[event.seat].get("user_id") != user.pk:
+            continue
+        if event.by == "escape":  # 三張: folded on leaving, the stake stays in the pot
+            ruleset = registry.get(hand.game)
+            state = ruleset.state_from_json(hand.state)
+            stake = int(getattr(state, "stakes", [0] * len(players))[event.seat])
+            return {"settled": True, "beans": stake + int(event.action.get("penalty") or 0)}
+        row = HandSeat.objects.filter(hand=hand, seat=event.seat).first()
+        if row is None:
+            return {"settled": False}
+        return {"settled": True, "beans": max(0, -int(row.beans))}
+    return None

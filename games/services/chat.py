@@ -161,10 +161,9 @@ mute_active = chat_selectors.mute_active
 
 
 def is_hidden_for(viewer: Any, speaker: Any) -> bool:
-    """Whether ``viewer`` must not see ``speaker``'s phrases, emotes and text (users or ids).
-
-    Checks ``hidden_speakers_for(viewer)``: today his mutes (``PlayerMute``); a friends' block
-    plugs in there."""
+    """Whether ``viewer`` must not see ``speaker``'s phrases, emotes and text (users or ids):
+    he muted him at a table (``PlayerMute``) or blocked him in the hall (both in
+    ``selectors.chat.hidden_speakers_for``)."""
     viewer_id = getattr(viewer, "pk", viewer)
     speaker_id = getattr(speaker, "pk", speaker)
     return speaker_id in hidden_speakers_for(viewer_id)

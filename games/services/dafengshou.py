@@ -36,6 +36,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import realtime
 from games.engine import registry
@@ -74,7 +76,7 @@ def room_source_set(func: Callable[[int], dict | None]) -> None:
 def _room_params(room_id: int) -> dict:
     params = _room_source(room_id) if _room_source else None
     if params is None or params.get("game") != GAME:
-        raise UnknownDafengshouRoom("沒有這個大豐收場次，或場次暫停開放")
+        raise UnknownDafengshouRoom(_("沒有這個大豐收場次，或場次暫停開放"))
     return params
 
 
@@ -201,7 +203,7 @@ def bet_place(
     """
     if not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID \
             or not action_id.isprintable():  # a NUL would reach PostgreSQL as a DataError
-        raise MalformedMessage("押注需要 action_id")
+        raise MalformedMessage(_("押注需要 action_id"))
     if isinstance(amount, str) and amount.isdigit():
         amount = int(amount)  # form values arrive as strings
     with transaction.atomic():
@@ -211,9 +213,10 @@ def bet_place(
             rnd is None or rnd.phase != WheelRound.Phase.BETTING or rnd.closes_at <= now
             or (round_number is not None and rnd.number != round_number)
         ):
-            raise IllegalAction(ErrorCode.WINDOW_CLOSED, "本局已停止押注 (betting is closed)")
+            raise IllegalAction(ErrorCode.WINDOW_CLOSED, "betting is closed",
+                                {"reason": "betting_closed"})
         if rnd.bets.filter(user=user, action_id=action_id).exists():
-            raise DuplicateAction("這一注已經收到了")
+            raise DuplicateAction(_("這一注已經收到了"))
         ruleset = _ruleset()
         config = ruleset.config_from_params(rnd.params)
         mine = _bets_by_user(rnd).get(user.pk, {})
@@ -231,7 +234,9 @@ def bet_place(
                 idempotency_key=f"wheel:{rnd.pk}:bet:{user.pk}:{action_id}",
             )
         except InsufficientBeans:
-            raise NotEnoughBeans(f"歡樂豆不足，押 {amount} 需要 {amount} 豆") from None
+            raise NotEnoughBeans(format_lazy(
+                _("歡樂豆不足，押 {amount} 需要 {amount} 豆"),
+                amount=amount)) from None
         bet = WheelBet.objects.create(
             round=rnd, user=user, object=object, amount=amount, action_id=action_id
         )

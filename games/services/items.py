@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.exceptions import BeansOutOfRange, DuplicateAction, NoHand, SeatUnavailable
 from games.services import tables
@@ -18,12 +20,12 @@ def counter_buy(*, table_id: int, user) -> None:
         seat = tables.seat_get(table, user)
         hand = tables.hand_current(table)
         if hand is None:
-            raise NoHand("現在沒有進行中的牌局")
+            raise NoHand(_("現在沒有進行中的牌局"))
         price = int(hand.params.get("counter_price") or 0)
         if price <= 0:
-            raise SeatUnavailable("本場記牌器免費", code="not_for_sale")
+            raise SeatUnavailable(_("本場記牌器免費"), code="not_for_sale")
         if seat.index in hand.counter_seats:
-            raise DuplicateAction("這一局已經買過記牌器了")
+            raise DuplicateAction(_("這一局已經買過記牌器了"))
         try:
             ledger.transfer_create(
                 postings=[(ledger.account_for_user(user), -price),
@@ -32,7 +34,9 @@ def counter_buy(*, table_id: int, user) -> None:
                 idempotency_key=f"counter:{hand.pk}:{seat.index}",
             )
         except InsufficientBeans:
-            raise BeansOutOfRange(f"歡樂豆不足，記牌器要 {price} 豆") from None
+            raise BeansOutOfRange(
+                format_lazy(_("歡樂豆不足，記牌器要 {price} 豆"), price=price)
+            ) from None
         hand.counter_seats = [*hand.counter_seats, seat.index]
         hand.save(update_fields=["counter_seats"])
         tables.seq_bump(table)

@@ -20,6 +20,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.exceptions import TooManySockets, UnknownTable
 from games.models import SeatLease
@@ -53,7 +55,7 @@ def connection_open(
         table = tables.table_lock(table_id)  # raises UnknownTable: the socket is refused
         held = _lease_count(table_id, user.pk)
         if held >= _conf("SOCKETS_PER_USER_TABLE"):
-            raise TooManySockets(f"同一牌桌最多 {held} 個連線")
+            raise TooManySockets(format_lazy(_("同一牌桌最多 {held} 個連線"), held=held))
         SeatLease.objects.create(
             key=lease_key or lease_key_new(), table_id=table_id, user_id=user.pk,
             process=process or PROCESS_ID, renewed_at=timezone.now(),

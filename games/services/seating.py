@@ -10,6 +10,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import registry
 from games.engine.table_type import Seating
@@ -37,9 +39,13 @@ def beans_check(user, params: dict) -> None:
     beans = ledger_selectors.balance_for_user(user)
     low, high = params.get("min_beans") or 0, params.get("max_beans")
     if beans < low:
-        raise BeansOutOfRange(f"歡樂豆不足：本場需要至少 {low}，你有 {beans}")
+        raise BeansOutOfRange(
+            format_lazy(_("歡樂豆不足：本場需要至少 {low}，你有 {beans}"), low=low, beans=beans)
+        )
     if high is not None and beans > high:
-        raise BeansOutOfRange(f"歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次")
+        raise BeansOutOfRange(format_lazy(
+            _("歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次"),
+            high=high, beans=beans))
 
 
 def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
@@ -47,19 +53,19 @@ def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
     with transaction.atomic():
         table = tables.table_lock(table_id)
         if table.status == Table.Status.CLOSED:
-            raise SeatUnavailable("牌桌已關閉")
+            raise SeatUnavailable(_("牌桌已關閉"))
         existing = table.seats.filter(user=user).first()
         if existing is not None:
             return existing
         if Seat.objects.filter(user=user).exists():
-            raise SeatUnavailable("你已經在另一張牌桌上")
+            raise SeatUnavailable(_("你已經在另一張牌桌上"))
         beans_check(user, table.params)
         free = table.seats.select_for_update().filter(user__isnull=True)
         if index is not None:
             free = free.filter(index=index)
         seat = free.order_by("index").first()
         if seat is None:
-            raise SeatUnavailable("牌桌已滿")
+            raise SeatUnavailable(_("牌桌已滿"))
         tables.seat_vacate(seat, user=user)
         seat.save()
         tables.seq_bump(table)
@@ -79,7 +85,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     with transaction.atomic():
         table = tables.table_lock(table_id)
         if by_user is not None and table.owner_id != by_user.pk:
-            raise SeatUnavailable("只有房主可以加入機器人")
+            raise SeatUnavailable(_("只有房主可以加入機器人"))
         if table.status == Table.Status.CLOSED:
             return 0
         if not table.seats.filter(user__isnull=False, is_bot=False).exists():
@@ -89,7 +95,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
         filled = 0
         free = table.seats.select_for_update().filter(user__isnull=True).order_by("index")
         if by_user is None and registry.get(table.game).table_type.seating is Seating.OPEN:
-            free = free[: _bots_wanted(table, free.count())]  # the clock: up to the minimum
+            free = free[: _bots_wanted(table, free.count())]  # the clock: to the players aimed for
         for seat in free:
             tables.seat_vacate(seat, user=bot_user_for_seat(table.params))
             seat.save()
@@ -102,10 +108,21 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     return filled
 
 
+def players_aimed(table: Table) -> int:
+    """OPEN seating: how many players a table aims for (the room's ``target_players``, 目標人數,
+    default 4), at least the room's minimum and at most the seats (#14 §7)."""
+    try:
+        wanted = int(table.params.get("target_players") or 4)
+    except (TypeError, ValueError):
+        wanted = 4
+    return max(tables.min_players(table), min(wanted, table.seat_count))
+
+
 def _bots_wanted(table: Table, free: int) -> int:
-    """OPEN seating: how many empty seats the clock fills with bots (up to the room's minimum)."""
+    """OPEN seating: how many empty seats the clock fills with bots (up to the players the
+    table aims for, so a lone player is not always heads-up)."""
     seated = table.seats.filter(user__isnull=False).count()
-    return max(0, min(free, tables.min_players(table) - seated))
+    return max(0, min(free, players_aimed(table) - seated))
 
 
 def seat_leave(*, table_id: int, user) -> bool:

@@ -142,5 +142,10 @@ def hand_settle(hand_id: int) -> bool:
         table.seq += 1
         table.save(update_fields=["seq"])
         seq = table.seq
+        # each player's balance as this transaction leaves it (the rows are still locked), for
+        # his top bar (#14 §5)
+        held = ledger.balances_lock(accounts.values())
+        tops = {str(uid): held[accounts[seat].pk] for seat, uid in users.items()}
         transaction.on_commit(lambda: realtime.table_changed(table_id, seq))
+        transaction.on_commit(lambda: realtime.balances_changed(table_id, tops))
     return True

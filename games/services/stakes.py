@@ -38,7 +38,8 @@ def _transfer(legs: list[tuple[Any, int]], *, key: str, reason: str, kind: str) 
     try:
         ledger.transfer_create(postings=legs, kind=kind, reason=reason, idempotency_key=key)
     except InsufficientBeans:
-        raise IllegalAction(ErrorCode.OVER_LIMIT, "歡樂豆不足 (not enough beans)") from None
+        raise IllegalAction(ErrorCode.OVER_LIMIT, "not enough beans",
+                            {"reason": "not_enough_beans"}) from None
 
 
 def _stakes_move(hand: Hand, events: Iterable[Event], *, key: str, reason: str) -> None:

@@ -24,6 +24,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import frames, realtime
 from games.engine import registry
@@ -81,7 +83,7 @@ def table_lock(table_id: int, *, reuse_rows: bool = False) -> Table:
         f"SELECT * FROM {Table._meta.db_table} WHERE id = %s{lock}", [table_id])), None)
     rows = _rows_after_move.pop(table_id, None)
     if table is None:
-        raise UnknownTable("沒有這張牌桌")
+        raise UnknownTable(_("沒有這張牌桌"))
     if reuse_rows and rows is not None and rows[0] == table.seq:
         table._seats_locked, table._hand_playing = rows[1], rows[2]
     return table
@@ -126,7 +128,7 @@ def seat_find(table: Table, user) -> Seat | None:
 def seat_get(table: Table, user) -> Seat:
     seat = seat_find(table, user)
     if seat is None:
-        raise NotSeated("你不在這張牌桌")
+        raise NotSeated(_("你不在這張牌桌"))
     return seat
 
 
@@ -364,7 +366,8 @@ def action_apply(
     before = table_seats(hand, ruleset.to_act(state))
     index = engine_seat(hand, seat)
     if index is None:  # OPEN seating: sat down during this hand
-        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "你這一局沒有參加，請等下一局")
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not dealt in this hand",
+                            {"reason": "not_dealt_in"})
     # what the server's clock says goes into the action here (the engine never reads a clock)
     action = ruleset.action_stamp(state, action, (timezone.now() - hand.started_at).total_seconds())
     events = ruleset.apply(state, index, action)
@@ -420,7 +423,7 @@ def result_json(result) -> dict:
     return {
         "scores": list(result.scores),
         "winners": list(result.winners),
-        "lines": [{"label": l.label, "value": l.value, "seat": l.seat} for l in result.lines],
+        "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in result.lines],
         "extra": result.extra,
     }
 
@@ -496,10 +499,10 @@ def move_submit(
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
             or not frames.json_storable(action):
-        raise IllegalAction(ErrorCode.MALFORMED, "動作格式不正確")
+        raise IllegalAction(ErrorCode.MALFORMED, "the action is not an object")
     if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID
                                   or not action_id.isprintable()):
-        raise IllegalAction(ErrorCode.MALFORMED, "action_id 不正確")
+        raise IllegalAction(ErrorCode.MALFORMED, "bad action_id")
     _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
         with transaction.atomic():
@@ -512,17 +515,19 @@ def move_submit(
                 _refuse_if_already_sent(table_id, action_id)
             if expected_seq is not None and not table.move_seq <= expected_seq <= table.seq:
                 # stale only if the hand moved since (another seat's 托管 / 在線 does not count)
-                raise StaleSeq(f"牌桌已更新（{table.seq}），請重試", seq=table.seq)
+                raise StaleSeq(
+                    format_lazy(_("牌桌已更新（{seq}），請重試"), seq=table.seq), seq=table.seq
+                )
             hand = hand_current(table)
             if hand is None:
-                raise NoHand("現在沒有進行中的牌局")
+                raise NoHand(_("現在沒有進行中的牌局"))
             if not seat.is_bot and (seat.auto or seat.timeouts):
                 seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
                 seat.save(update_fields=["auto", "timeouts"])
             return action_apply(table, hand, seat, action, action_id=action_id, by="player")
     except IntegrityError as error:
         if "event_action_id_unique" in str(error):
-            raise DuplicateAction("這個動作已經送出過了") from None
+            raise DuplicateAction(_("這個動作已經送出過了")) from None
         raise
 
 
@@ -547,12 +552,12 @@ def _refuse_if_surely_stale(
         return  # only 托管 / 在線 / seats changed since: not stale
     _refuse_if_already_sent(table_id, action_id)
     seq = snapshot["table"]["seq"]
-    raise StaleSeq(f"牌桌已更新（{seq}），請重試", seq=seq)
+    raise StaleSeq(format_lazy(_("牌桌已更新（{seq}），請重試"), seq=seq), seq=seq)
 
 
 def _refuse_if_already_sent(table_id: int, action_id: str | None) -> None:
     if action_id and HandEvent.objects.filter(table_id=table_id, action_id=action_id).exists():
-        raise DuplicateAction("這個動作已經送出過了")
+        raise DuplicateAction(_("這個動作已經送出過了"))
 
 
 # --- the clock ----------------------------------------------------------------------------------

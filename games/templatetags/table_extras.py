@@ -20,19 +20,21 @@ _LABELS = {
     ("wo", True): "沃", ("wo", False): "不沃",
 }
 _SIMPLE = {
-    "pass": "不出", "mingpai": "明牌", "ready": "準備", "look": "看牌", "call": "跟注",
+    "pass": "不出", "mingpai": "明牌", "menzhua": "悶抓", "ready": "準備", "look": "看牌", "call": "跟注",
     "fold": "棄牌", "hu": "胡", "peng": "碰", "gang": "槓", "chi": "吃", "ting": "聽",
 }
 
 
 @register.filter
 def action_label(action: dict) -> str:
-    """The Chinese button text for an action dict."""
+    """The button text for an action dict: its Chinese game term, in the active language."""
     kind = action.get("type")
     flag = next((v for k, v in action.items() if isinstance(v, bool)), None)
+    from games.terms import term
+
     if (kind, flag) in _LABELS:
-        return _LABELS[(kind, flag)]
-    return action.get("label") or _SIMPLE.get(kind, kind)
+        return term(_LABELS[(kind, flag)])
+    return term(action.get("label") or _SIMPLE.get(kind, kind))
 
 
 @register.filter
@@ -53,3 +55,11 @@ def signed(value) -> str:
     except (TypeError, ValueError):
         return str(value)
     return f"+{n:,}" if n > 0 else f"{n:,}"
+
+
+@register.filter(name="term")
+def term_filter(value: object) -> str:
+    """A game term in the active language (games.terms.term: 简体 converted, English glossed)."""
+    from games.terms import term
+
+    return term(value)

@@ -282,3 +282,14 @@ def test_operators_edit_the_word_filter_and_mute_a_user_in_the_admin(admin_clien
     for url in ("/admin/games/wordfilter/", "/admin/games/chatmute/",
                 "/admin/games/playermute/", "/admin/games/watchpreference/"):
         assert admin_client.get(url).status_code == 200
+
+
+def test_a_hall_block_hides_the_blocked_players_chat(make_user):
+    """封鎖 in the hall (accounts.services.block_create) hides the blocked user's chat from
+    the blocker only (``is_hidden_for``), like a table mute."""
+    from accounts import services as account_services
+
+    a, b = make_user(), make_user()
+    assert not chat.is_hidden_for(a, b)
+    account_services.block_create(user=a, other_id=b.pk)
+    assert chat.is_hidden_for(a, b) and not chat.is_hidden_for(b, a)

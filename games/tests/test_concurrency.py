@@ -95,7 +95,7 @@ def test_concurrent_moves_with_one_seq_one_wins_and_the_log_stays_contiguous(ful
             action = RULES.auto_action(st, a)
             moves = [(a, action, f"x{round_}"), (a, action, f"x{round_}")]
         results = _race(*[
-            (lambda s=s, act=act, aid=aid: tables.move_submit(
+            (lambda s=s, act=act, aid=aid, seq=seq: tables.move_submit(
                 table_id=table.pk, user=users[s], action=act, expected_seq=seq, action_id=aid))
             for s, act, aid in moves
         ])

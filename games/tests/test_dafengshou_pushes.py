@@ -128,6 +128,8 @@ def test_the_totals_fragment_is_top_level_swaps_by_id_and_nothing_private():
 
 @pytest.mark.django_db
 def test_the_board_has_the_ids_the_totals_fragment_replaces(make_user):
+    """The 大豐收 board renders every element id the pushed totals fragment replaces (one total
+    per crop, the round total, the bettor count), so a push lands on the page."""
     room = make_room()
     user = make_user(beans=1000)
     place(room, user, "peach", 100)

@@ -72,14 +72,28 @@ class _Impurities(ast.NodeVisitor):
 
     def _module(self, name: str, node: ast.AST) -> None:
         top = name.split(".")[0]
+        if name == "random" and isinstance(node, ast.Import):
+            return  # only seeded instances may be made of it: see visit_Attribute
         if top in ("random", "time", "secrets", "uuid", "django", "numpy"):
             self.found.append(f"line {node.lineno}: import {name}")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr == "Random"
+                and isinstance(func.value, ast.Name) and func.value.id == "random"
+                and not node.args):
+            self.found.append(f"line {node.lineno}: random.Random() without a seed")
+        self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in self.CLOCK and isinstance(node.value, (ast.Name, ast.Attribute)):
             owner = node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id
             if owner in ("datetime", "date", "time", "timezone"):
                 self.found.append(f"line {node.lineno}: {owner}.{node.attr}")
+        if isinstance(node.value, ast.Name) and node.value.id == "random" and node.attr != "Random":
+            # random.Random(seed) is a generator of its own; random.random(), shuffle() … draw
+            # from the process's global state
+            self.found.append(f"line {node.lineno}: random.{node.attr}")
         if node.attr == "urandom":
             self.found.append(f"line {node.lineno}: os.urandom")
         self.generic_visit(node)

@@ -33,6 +33,8 @@ def test_hostile_frames_are_malformed(raw):
 
 @pytest.mark.parametrize("kind", ['"fly"', "null", "1", '{"k":1}', "[]"])
 def test_unknown_kinds_are_refused(kind):
+    """A frame whose kind is not a known string (unknown name, null, a number, an object, a
+    list) is refused with FrameError code 'unknown_kind'."""
     with pytest.raises(frames.FrameError) as error:
         frames.frame_decode('{"kind":%s}' % kind, kinds=KINDS)
     assert error.value.code == "unknown_kind"
@@ -45,7 +47,8 @@ def test_brackets_inside_strings_do_not_count_as_depth():
 
 
 def test_the_clients_frames_pass():
-    """What table.js, dafengshou.js and the htmx ws extension send is accepted unchanged."""
+    """What leyou.js, doudizhu.js, dafengshou.js and the htmx ws extension send is accepted
+    unchanged."""
     move = frames.frame_decode(json.dumps({
         "kind": "move", "action": {"type": "play", "cards": "33", "as": "pair"}, "seq": 12,
         "action_id": "k3-9f", "HEADERS": {"HX-Request": "true"}}), kinds=KINDS)
@@ -66,6 +69,8 @@ def test_the_clients_frames_pass():
     {"action": [1]}, {"action": {"type": 1}}, {"action": {f"k{i}": i for i in range(20)}},
 ])
 def test_mistyped_move_fields_are_malformed(fields):
+    """A move frame with a mistyped seq (bool, float, too big, text), action_id (not text, too
+    long, control characters) or action (not an object, too many keys) is 'malformed'."""
     message = {"kind": "move", "action": {"type": "pass"}, "seq": 3, **fields}
     with pytest.raises(frames.FrameError) as error:
         frames.move_fields(message)
@@ -77,6 +82,8 @@ def test_mistyped_move_fields_are_malformed(fields):
     {"amount": 10.5}, {"amount": "10x"}, {"amount": None}, {"action_id": "\ud800"},
 ])
 def test_mistyped_bets_are_malformed(fields):
+    """A bet frame with an out-of-range round, a bad crop name, a non-integer amount or an
+    unpaired surrogate in action_id is refused with FrameError."""
     message = {"kind": "bet", "object": "apple", "amount": 10, "round": 3, "action_id": "b",
                **fields}
     with pytest.raises(frames.FrameError):

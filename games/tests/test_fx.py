@@ -11,9 +11,10 @@ import re
 
 import pytest
 
-from games import realtime, rendering, selectors
+from games import realtime, rendering
 from games.fx import board_fx
 from games.models import Seat
+from games.selectors import tables as selectors
 from games.tests.replay_hands import GAMES, IDS, room_for
 from games.tests.test_tables_service import _play_out
 from lobby import services as lobby_services
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real
 EXPECTED = {  # effects each game's hands are sure to show at some push
     "doudizhu": {"play", "pass", "deal"},
     "zhajinhua": {"chips", "deal"},
-    "paohuzi": {"discard", "deal"},
+    "paohuzi": {"deal"},  # a hand may be won before anyone discards (天胡 on the 亮張)
     "mahjong_huanle": {"discard", "deal"},
     "mahjong_yongzhou": {"discard", "deal"},
     "mahjong_yueqing": {"discard", "deal"},
@@ -61,7 +62,7 @@ def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_
         keys.append(key)
         if snapshot["hand"]["status"] != "playing" and snapshot["hand"]["last"]:
             over.append(names)
-    assert EXPECTED[game] <= seen, seen
+    assert EXPECTED[game] <= seen and len(seen) >= 2, seen
     assert over and ("win" in over[0].split() or "lose" in over[0].split()), over
     # a fresh read names the same effects under the same key as the last push
     fresh = rendering.render_html(selectors.table_snapshot(table.pk), 0, users[0])

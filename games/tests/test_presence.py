@@ -63,6 +63,8 @@ def test_a_dead_process_leases_expire_into_a_disconnect(room, make_user):
 
 
 def test_a_seat_stays_online_while_any_lease_is_fresh(room, make_user):
+    """When one of a seat's two processes dies its lease expires alone: the seat keeps one
+    connection, stays out of 托管, and the table's seq (what clients see) does not move."""
     table, users = _full_table(room, make_user)
     presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
     presence.connection_open(table_id=table.pk, user=users[0], process="live:2:bb")
@@ -75,6 +77,8 @@ def test_a_seat_stays_online_while_any_lease_is_fresh(room, make_user):
 
 
 def test_the_heartbeat_renews_only_its_process_in_one_update(room, make_user):
+    """A heartbeat renews the leases of its own process only and returns their keys; the other
+    process's stale lease still expires; an unknown process renews nothing."""
     table, users = _full_table(room, make_user)
     mine = presence.lease_key_new()
     presence.connection_open(table_id=table.pk, user=users[0], lease_key=mine, process="me:1:a")
@@ -89,6 +93,8 @@ def test_the_heartbeat_renews_only_its_process_in_one_update(room, make_user):
 
 
 def test_a_normal_stop_gives_up_its_leases_as_disconnects(room, make_user):
+    """A process that stops normally releases all its leases at once: no lease rows remain and
+    each of its seats is disconnected and put in 托管."""
     table, users = _full_table(room, make_user)
     for user in users:
         presence.connection_open(table_id=table.pk, user=user, process="stopping:1:a")
@@ -99,6 +105,8 @@ def test_a_normal_stop_gives_up_its_leases_as_disconnects(room, make_user):
 
 @override_settings(LEYOU={**presence.settings.LEYOU, "DISCONNECT_GRACE_SECONDS": 0})
 def test_a_player_who_never_returns_escapes_once_after_the_grace(room, make_user):
+    """A player whose lease expired and who does not return is escaped (逃跑) once when the
+    grace ends: the hand is ESCAPED, the seat freed, and a second expiry does nothing."""
     table, users = _full_table(room, make_user)
     presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
     hand = Hand.objects.get(table=table, status=Hand.Status.PLAYING)
@@ -125,6 +133,8 @@ def test_grace_does_not_escape_a_player_with_a_lease(room, make_user):
 
 
 def test_back_after_an_expired_lease_ends_the_auto_play(room, make_user):
+    """A player who reconnects after his lease expired gets his seat back: one connection, 托管
+    off, no disconnect time."""
     table, users = _full_table(room, make_user)
     presence.connection_open(table_id=table.pk, user=users[0], process="dead:1:aa")
     _age("dead:1:aa", 3600)
@@ -136,6 +146,8 @@ def test_back_after_an_expired_lease_ends_the_auto_play(room, make_user):
 
 
 def test_one_user_may_hold_only_so_many_sockets_on_a_table(room, make_user):
+    """One user may open only SOCKETS_PER_USER_TABLE sockets on a table: the next raises
+    TooManySockets and changes nothing (leases, connections, seq); a close frees a place."""
     table, users = _full_table(room, make_user)
     cap = presence._conf("SOCKETS_PER_USER_TABLE")
     for _ in range(cap):
@@ -151,6 +163,8 @@ def test_one_user_may_hold_only_so_many_sockets_on_a_table(room, make_user):
 
 
 def test_a_toggle_that_changes_nothing_costs_nothing(room, make_user):
+    """Setting 托管 to the value it already has writes nothing (the seq does not move); a real
+    change bumps the seq once."""
     table, users = _full_table(room, make_user)
     seq = Table.objects.get(pk=table.pk).seq
     tables.auto_set(table_id=table.pk, user=users[0], on=False)  # already off

@@ -42,13 +42,13 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real
 MOVE_FIRST = 9
 MOVE_STEADY = 7
 SEAT_TAKE = 14
-SEAT_TAKE_DEALS = 21
-TABLE_TICK_DEALS = 23
-HAND_SETTLE = 33
-HAND_SETTLE_FIRST = 45
+SEAT_TAKE_DEALS = 22  # +1: the deal's push reads the hand's last move (games/fx.py)
+TABLE_TICK_DEALS = 24  # +1: a fresh snapshot reads the hand's last move (games/fx.py)
+HAND_SETTLE = 38  # +1 last move (games/fx.py), +5 the hall's standings and tasks (hand_record)
+HAND_SETTLE_FIRST = 50
 HAND_SETTLE_AGAIN = 5
 WHEEL_BET = 20
-RECONNECT = 4
+RECONNECT = 5  # +1: the fresh snapshot reads the hand's last move (games/fx.py)
 
 
 @contextmanager

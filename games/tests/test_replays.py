@@ -7,6 +7,7 @@ import re
 import pytest
 
 from games.models import HandEvent
+from games.templatetags.tiles import _S2T
 from games.tests.replay_hands import GAMES, IDS, finished_hand, room_for
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +51,9 @@ def test_every_step_is_the_games_own_board_with_every_hand_open(
         if step:
             assert any(n in caption for n in names), caption
     assert 'id="settlement"' in html, "the last step shows the settlement"
+    settlement = html[html.index('id="settlement"'):]
+    simplified = {chr(k) for k, v in _S2T.items() if chr(k) != v}
+    assert not simplified & set(settlement), "fan names in Traditional, as on the table"
     assert 'id="settlement"' not in client.get(
         f"/games/replay/{hand.pk}/step/0/").content.decode()
 

@@ -34,7 +34,7 @@ def zroom(db):
         name="三張測試", game="zhajinhua", variant="classic", seats=6, base_score=1, factor=1,
         rake=5, min_beans=0, max_beans=None, turn_seconds=15, bot_wait_seconds=0,
         extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200, "round_cap": 3,
-               "compare_from_round": 2, "escape_penalty": 50},
+               "compare_from_round": 2, "escape_penalty": 50, "target_players": 2},
     )
 
 
@@ -268,3 +268,19 @@ def test_the_board_shows_only_the_viewers_cards_and_legal_buttons(zroom, make_us
     assert 'data-looked="1"' not in html_other
     waiting = rendering.render_html(table_selectors.table_snapshot(table.pk), 2, users[2])
     assert "請等下一局" in waiting and 'id="actions"' not in waiting
+
+
+@pytest.mark.parametrize("aim,seated", [(4, 4), (6, 6), (2, 2), (9, 6)])
+def test_the_bots_fill_a_table_to_the_players_it_aims_for(
+    zroom, make_user, django_capture_on_commit_callbacks, aim, seated
+):
+    """A lone player at a 6-seat 三張 table: the bots fill it to the room's 目標人數 (at most
+    the seats), so he is not always heads-up."""
+    zroom.extra = {**zroom.extra, "target_players": aim}
+    zroom.save()
+    user = make_user(beans=1000)
+    with django_capture_on_commit_callbacks(execute=True):
+        table = lobby_services.quick_join(user=user, room_id=zroom.pk)
+        seating.bots_fill(table_id=table.pk)
+    assert Seat.objects.filter(table=table, user__isnull=False).count() == seated
+    assert len(table.hands.get().players) == seated

@@ -36,7 +36,7 @@ GAMES = {
                               "bot_level": "novice"}, "底分 <b>2</b>"),
     "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
                                  "compare_from_round": 3, "min_players": 3,
-                                 "escape_penalty": 9}, "底注 <b>2</b>"),
+                                 "escape_penalty": 9, "target_players": 5}, "底注 <b>2</b>"),
     "paohuzi": (3, "hunan", {**TABLE, "min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
                              "fan_wu": 6, "fan_duidui": 5, "fan_dazi": 7, "fan_xiaozi": 9,
                              "fan_haidi_ping": 2, "fan_haidi_ming": 3, "cap": 250,
@@ -109,6 +109,8 @@ def _config_value(config, name):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lobby(
         game, make_user):
+    """For each game, every setting entered in the admin room form is saved typed on the room,
+    shown on the lobby card, copied into the hand's params and read by the engine's config."""
     seats, variant, own, header = GAMES[game]
     client = _staff(make_user)
     room = _admin_add(client, _form(game, seats, variant, own))
@@ -210,6 +212,8 @@ REFUSED = [
 @pytest.mark.parametrize("game,seats,variant,own,changes,field,words", REFUSED)
 def test_an_impossible_combination_is_refused_on_its_field(
         game, seats, variant, own, changes, field, words, make_user):
+    """An impossible combination of room settings is refused by the admin form with the error
+    on the offending field, and no room is saved."""
     client = _staff(make_user)
     response = client.post(reverse("admin:lobby_room_add") + f"?game={game}",
                            _form(game, seats, variant, own, **changes))
@@ -221,6 +225,8 @@ def test_an_impossible_combination_is_refused_on_its_field(
 
 
 def test_the_form_offers_the_games_variants_and_typed_fields_with_defaults(make_user):
+    """The admin room form offers the chosen game's variants and its own typed fields with the
+    rule defaults (跑胡子 起胡胡息 15, 大豐收 odds), never a raw JSON field."""
     client = _staff(make_user)
     page = client.get(reverse("admin:lobby_room_add") + "?game=paohuzi")
     form = page.context["adminform"].form
@@ -237,6 +243,7 @@ def test_the_form_offers_the_games_variants_and_typed_fields_with_defaults(make_
 
 
 def test_unknown_keys_are_refused_by_the_model():
+    """Room.full_clean refuses an extra key no game declares, naming it."""
     from django.core.exceptions import ValidationError
 
     room = Room(name="x", game="doudizhu", variant="classic", seats=3, extra={"nonsense": 1})
@@ -248,6 +255,8 @@ def test_unknown_keys_are_refused_by_the_model():
 @pytest.mark.parametrize("game", ["zhajinhua", "mahjong_huanle", "mahjong_yueqing",
                                   "dafengshou", "mahjong_yongzhou", "doudizhu", "paohuzi"])
 def test_config_from_params_refuses_an_unknown_variant(game):
+    """Every game's config_from_params refuses an unknown variant with a ParamError naming the
+    'variant' field."""
     from games.engine.params import ParamError
 
     with pytest.raises(ParamError) as caught:
@@ -256,6 +265,7 @@ def test_config_from_params_refuses_an_unknown_variant(game):
 
 
 def test_yueqing_refuses_qi_hu_tai_99():
+    """樂清麻將 refuses an impossible 起胡台數 (99) with a ParamError naming qi_hu_tai."""
     from games.engine.params import ParamError
 
     with pytest.raises(ParamError) as caught:
@@ -265,6 +275,8 @@ def test_yueqing_refuses_qi_hu_tai_99():
 
 # -- the preview, the operator actions, the history ---------------------------------------------
 def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user):
+    """The admin preview shows the entry range, the rake, an example settlement (底分, 倍數,
+    積分 × N − A) and the wheel's RTP; a bad setting is named; non-staff are sent to login."""
     client = _staff(make_user)
     data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
                                                   "bot_level": "normal"})
@@ -287,6 +299,8 @@ def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user)
 
 
 def test_open_close_copy_and_the_history_of_changes(room, make_user):
+    """The admin actions open, close and copy rooms (a copy starts closed), and a change is
+    logged in the history with each field's label, old and new value."""
     client = _staff(make_user)
     other = Room.objects.create(name="二號", game="doudizhu", variant="classic", seats=3)
     url = reverse("admin:lobby_room_changelist")

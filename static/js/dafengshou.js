@@ -4,12 +4,11 @@
   "use strict";
   const { $, $$, newId } = window.Leyou;
   const RING = 24;
-  let clockOffset = 0;
   let chip = parseInt(localStorage.getItem("wheelChip") || "0", 10);
   let socket = null;
 
   function board() { return $("#wheel-board"); }
-  function now() { return Date.now() + clockOffset; }
+  const now = () => window.Leyou.serverNow();
   function toast(text, isError) { window.Leyou.toast("#wheel-toast", text, isError); }
 
   function applyChip() {
@@ -27,7 +26,7 @@
   function sync() {
     const b = board();
     if (!b) return;
-    if (b.dataset.now) clockOffset = new Date(b.dataset.now).getTime() - Date.now();
+    window.Leyou.clockSync(b.dataset.now);
     const beans = $("#nav-beans");
     if (beans) beans.textContent = b.dataset.balance;
     applyChip();
@@ -66,7 +65,7 @@
     const lit = (b.dataset.lit || "").split(",").filter(Boolean);
     cells.forEach((c) => c.classList.toggle("lit", lit.includes(c.dataset.cell)));
     const text = $("#wheel-result-text");
-    if (text && !text.textContent && b.dataset.resultName) text.textContent = "開獎：" + b.dataset.resultName;
+    if (text && !text.textContent && b.dataset.resultName) text.textContent = t("開獎：") + b.dataset.resultName;
     const won = (b.dataset.winObjects || "").split(",").filter(Boolean);
     $$(".bet-obj", b).forEach((o) => o.classList.toggle("won", won.includes(o.dataset.object)));
     const mine = $("#wheel-my-round");
@@ -84,11 +83,11 @@
     }
     const verify = e.target.closest(".verify-hash");
     if (verify) {
-      if (!(window.crypto && crypto.subtle)) { toast("此瀏覽器無法計算 sha256，請用「重算」", true); return; }
+      if (!(window.crypto && crypto.subtle)) { toast(t("此瀏覽器無法計算 sha256，請用「重算」"), true); return; }
       crypto.subtle.digest("SHA-256", new TextEncoder().encode(verify.dataset.seed)).then((buf) => {
         const hex = Array.from(new Uint8Array(buf)).map((x) => x.toString(16).padStart(2, "0")).join("");
         const ok = hex === verify.dataset.hash;
-        verify.textContent = ok ? "雜湊相符 ✓" : "雜湊不符 ✗";
+        verify.textContent = ok ? t("雜湊相符 ✓") : t("雜湊不符 ✗");
         verify.classList.toggle("ok", ok);
       });
     }
@@ -98,7 +97,7 @@
     const p = e.detail.parameters;
     if (p.kind !== "bet") return;
     const b = board();
-    if (!b || b.dataset.phase !== "betting") { toast("本局已停止押注", true); e.preventDefault(); return; }
+    if (!b || b.dataset.phase !== "betting") { toast(t("本局已停止押注"), true); e.preventDefault(); return; }
     p.amount = chip;
     p.round = parseInt(b.dataset.number, 10);
     p.action_id = newId();
@@ -108,7 +107,7 @@
     const t = $("#wheel-toast");
     if (t && t.textContent.trim() && t.classList.contains("toast-error")) toast(t.textContent, true);
   });
-  window.Leyou.watchConnection("場次不存在或暫停開放", (e) => {
+  window.Leyou.watchConnection(t("場次不存在或暫停開放"), (e) => {
     socket = e.detail && e.detail.socketWrapper;
   });
   // keep the room's rounds coming while this page is open

@@ -1,4 +1,5 @@
-"""A player in Chromium: register, quick-join, play a whole 跑胡子 hand (湖南 and 雙王) against bots;
+"""A player in Chromium: register, quick-join, play a whole 跑胡子 hand (湖南 and 雙王) against
+bots;
 and every rendered board offers exactly the engine's legal actions."""
 
 from __future__ import annotations

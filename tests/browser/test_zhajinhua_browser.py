@@ -1,4 +1,5 @@
-"""A player in Chromium at a 6-seat 歡樂三張 table with five bots: a whole hand to the settlement."""
+"""A player in Chromium at a 6-seat 歡樂三張 table with five bots: a whole hand to the
+settlement."""
 
 from __future__ import annotations
 

@@ -84,6 +84,8 @@ def _setup(servers, room, make_user):
 def test_kill_9_a_daphne_marks_its_seats_away_within_the_lease(
     servers, room, make_user, short_leases
 ):
+    """After kill -9 of a Daphne process its players' seats go away only when the lease runs
+    out, the other process's clients see them 離線 and 托管 plays; they return via process B."""
     port_b, table, users, cookies, sockets = _setup(servers, room, make_user)
     latest: dict = {}
     servers.kill("a", signal.SIGKILL)  # no close frame, no disconnect(): only the lease knows
@@ -111,6 +113,8 @@ def test_kill_9_a_daphne_marks_its_seats_away_within_the_lease(
 def test_sigterm_closes_1012_and_gives_up_the_leases_at_once(
     servers, room, make_user, short_leases
 ):
+    """SIGTERM to a Daphne closes its sockets with 1012 within 3 s and releases the leases at
+    once (not by expiry); the players are back in their seats through the other process."""
     port_b, table, users, cookies, sockets = _setup(servers, room, make_user)
     start = time.monotonic()
     servers.procs["a"].send_signal(signal.SIGTERM)
@@ -138,6 +142,8 @@ def test_sigterm_closes_1012_and_gives_up_the_leases_at_once(
 def test_a_player_who_never_returns_escapes_once_after_the_grace(
     servers, room, make_user, short_leases, monkeypatch
 ):
+    """After a Daphne is killed, a player who never returns is escaped once, after the lease
+    plus the grace; waiting longer escapes no second hand."""
     monkeypatch.setenv("LEYOU_DISCONNECT_GRACE_SECONDS", "2")
     port_b, table, users, cookies, sockets = _setup(servers, room, make_user)
     hand = Hand.objects.filter(table=table).order_by("-number").first()

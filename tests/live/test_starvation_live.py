@@ -77,6 +77,8 @@ def _honest_round(table, honest: dict, attackers: list, attack_rate: float, seco
 
 
 def test_an_attacker_toggling_auto_does_not_starve_the_honest_players(servers, room, make_user):
+    """An attacker toggling 托管 from three sockets (a fourth is refused with 1008) does not
+    starve the honest players: their moves are accepted about as often as without him."""
     port = servers.daphne("web")
     servers.clock()
     table, users = _seat_three(room, make_user)

@@ -34,6 +34,11 @@ class Command(BaseCommand):
             # runs inside it (see config/asgi.py)
             del commands["clock"]
             env["LEYOU_CLOCK_IN_SERVER"] = "1"
+            # and a worker process could not push the settlement it posts to them (the table
+            # showed 結算中… until its next change, #14 §5): settle inside the web process, as
+            # soon as the hand's end commits
+            del commands["worker"]
+            env["CELERY_TASK_ALWAYS_EAGER"] = "1"
         procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
         self.stdout.write(self.style.SUCCESS(f"樂游棋牌 running on http://{bind}:{port}/"))
 

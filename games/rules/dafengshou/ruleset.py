@@ -139,9 +139,10 @@ class DafengshouRuleset(Ruleset[Config, State]):
     def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
         if state.phase != BETTING:
             if kind == "bet":
-                return IllegalAction(ErrorCode.WINDOW_CLOSED, "本局已停止押注 (betting is closed)")
+                return IllegalAction(ErrorCode.WINDOW_CLOSED, "betting is closed",
+                                     {"reason": "betting_closed"})
             return IllegalAction(ErrorCode.GAME_OVER, "本局已結束 (the round is over)")
-        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "你本局已停止押注 (you are done)")
+        return IllegalAction(ErrorCode.NOT_YOUR_TURN, "you are done", {"reason": "betting_done"})
 
     def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
         kind = action["type"]
@@ -166,15 +167,17 @@ class DafengshouRuleset(Ruleset[Config, State]):
             raise IllegalAction(ErrorCode.ILLEGAL, f"沒有這個押注對象 {crop!r} (unknown object)")
         if amount not in cfg.chips:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, f"押注須為籌碼 {list(cfg.chips)} 之一 (not a chip size)"
+                ErrorCode.ILLEGAL, f"not a chip size {list(cfg.chips)}", {"reason": "chip_size"}
             )
         if _staked(state, seat) + amount > cfg.player_limit:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"超過每人每局上限 {cfg.player_limit} (player limit)"
+                ErrorCode.OVER_LIMIT, f"player limit {cfg.player_limit}",
+                {"reason": "player_limit", "limit": cfg.player_limit},
             )
         if _round_total(state) + amount > cfg.round_limit:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"超過本局總押注上限 {cfg.round_limit} (round limit)"
+                ErrorCode.OVER_LIMIT, f"round limit {cfg.round_limit}",
+                {"reason": "round_limit", "limit": cfg.round_limit},
             )
         state.bets[seat][crop] = state.bets[seat].get(crop, 0) + amount
         return [
@@ -339,7 +342,7 @@ class DafengshouRuleset(Ruleset[Config, State]):
         return data
 
     def state_from_json(self, data: dict[str, Any]) -> State:
-        cfg = {
+        cfg: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value
             for key, value in data["config"].items()
         }

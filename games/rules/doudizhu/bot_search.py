@@ -10,8 +10,8 @@ chosen; a tie keeps the heuristic's first choice.
 
 Determinism: the samples come from a generator seeded with the hand's seed and the decision's
 place in the hand (:func:`decision_seed`), and the work is counted in simulated plays, not in
-time, so a replay of the hand makes the same choices. A wall-clock cap (``hard_ms``) stops a
-search early only on a machine so loaded that the budget is already blown; it is the one thing
+time, so a replay of the hand makes the same choices. A wall-clock cap (``hard_ms``, through
+``games.engine.budget``: the platform sets the clock, pure use has none) stops a search early only on a machine so loaded that the budget is already blown; it is the one thing
 that can make two runs differ, and it never fires at the budgets of bench/doudizhu_bot_rlcard.py.
 
 The fast policy (:func:`fast_move`) is rule-of-thumb play: go out if one play can; lead the
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import budget
 from games.rules.doudizhu.patterns import IDX, RANKS, TWO, classify, legal_plays
 
 FULL = [4] * 13 + [1, 1]
@@ -271,7 +271,7 @@ def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
     per_sample = max(1, len(candidates) * left)
     samples = max(2, min(max_samples, work // per_sample))
     rng = random.Random(decision_seed(st, seat))
-    deadline = time.perf_counter() + hard_ms / 1000
+    time_up = budget.deadline_after(hard_ms)
     lead = None
     lead_seat = -1
     if st.lead is not None:
@@ -291,7 +291,7 @@ def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
                 won = rollout(sim)
             if (won == landlord) == (seat == landlord):
                 wins[i] += 1
-        if time.perf_counter() > deadline:
+        if time_up():
             break
     best = 0
     for i in range(1, len(candidates)):

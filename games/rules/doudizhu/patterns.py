@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # The C port of _classic/_wild (games/rules/doudizhu/_movegen.c, built by ./leyou); the Python
 # generators below stay the reference and are used when it is not built or LEYOU_NATIVE=0.
@@ -42,7 +42,7 @@ from typing import NamedTuple
 try:
     if os.environ.get("LEYOU_NATIVE", "1") == "0":
         raise ImportError("LEYOU_NATIVE=0")
-    from games.rules.doudizhu import _movegen as _native
+    from games.rules.doudizhu import _movegen as _native  # type: ignore[attr-defined]
 except ImportError:
     _native = None
 NATIVE = _native is not None
@@ -350,11 +350,11 @@ def legal_plays(hand: str, last: str | None = None, laizi: str | None = None) ->
         # the whole call in C (reading a plain `last` too); None when the Python code must decide
         lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
         if lz is not None:
-            plays = _native.legal_plays(hand, last, lz)
+            plays: list[str] | None = _native.legal_plays(hand, last, lz)
             if plays is not None:
                 return plays
     c = counts_of(hand)
-    target = None
+    target: Pattern | _Last | None = None
     if last is not None and last != "pass":
         target = _read_plain(last) if laizi is None else None
         if target is None:
@@ -407,7 +407,9 @@ def legal_patterns(hand: str, last: Pattern | None = None, laizi: str | None = N
     return _generate(counts_of(hand), IDX[laizi] if laizi else None, last)
 
 
-def _generate(c: list[int], laizi: int | None, last: Pattern | None, size: int = 0) -> list[str]:
+def _generate(
+    c: list[int], laizi: int | None, last: Pattern | _Last | None, size: int = 0
+) -> list[str]:
     """The legal plays, weakest first: by (bomb tier, main rank, size), then by string."""
     if NATIVE:
         plays = _native_generate(c, laizi, last, size)
@@ -431,22 +433,25 @@ _KIND_CODE = {
 }
 
 
-def _native_generate(c: list[int], laizi: int | None, last: Pattern | None,
+def _native_generate(c: list[int], laizi: int | None, last: Pattern | _Last | None,
                      size: int) -> list[str] | None:
     """_classic / _wild through the C extension, or None when the arguments are outside what it
     takes (counts over 4, a joker twice, a size over 20, an odd play to beat): then Python."""
     if last is None:
         want = length = rank = tier = 0
     else:
-        want = _KIND_CODE.get(last.kind)
-        if want is None:
+        code = _KIND_CODE.get(last.kind)
+        if code is None:
             return None
+        want = code
         length, rank, tier = last.length, last.rank, last.tier
     try:
         counts = bytes(c)
         if laizi is not None and c[laizi]:
-            return _native.wild(counts, laizi, want, length, rank, tier, size)
-        return _native.classic(counts, want, length, rank, tier, size)
+            wild: list[str] = _native.wild(counts, laizi, want, length, rank, tier, size)
+            return wild
+        plain: list[str] = _native.classic(counts, want, length, rank, tier, size)
+        return plain
     except (ValueError, TypeError, OverflowError, IndexError):
         return None
 
@@ -457,7 +462,7 @@ _RUN_KINDS = {"chain", "pair_chain", "plane", "plane_solo", "plane_pair"}
 _CHAIN_STR = {per: "".join(RANKS[r] * per for r in range(ACE + 1)) for per in (1, 2, 3)}
 
 
-def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
+def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]:
     """Sorted legal plays without 癩子: weakest first by (tier, main rank, size), then string."""
     total = sum(c)
     if last is None:
@@ -539,14 +544,14 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
         ranks = [r for r in present if r <= ACE and c[r] >= per]
         if not ranks:
             break
-        found = runs[per]
+        spans = runs[per]
         start = prev = ranks[0]
         for r in ranks[1:]:
             if r != prev + 1:
-                found.append((start, prev))
+                spans.append((start, prev))
                 start = r
             prev = r
-        found.append((start, prev))
+        spans.append((start, prev))
     for kind, (per, minimum, maximum) in _CHAIN_UNITS.items():
         if want is not None and want != kind:
             continue
@@ -610,7 +615,7 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[str]:
                 bucket(TIER_HARD * 10000 + r * 100 + 4).append(run[r][4])
     if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
         bucket(TIER_ROCKET * 10000 + BIG * 100 + 2).append("BR")
-    out: list[str] = []
+    out = []
     keys = sorted(buckets)
     if not twice:
         for key in keys:
@@ -660,15 +665,15 @@ def _string_table(lo: int) -> list[str]:
 _S0, _S1, _S2 = _string_table(0), _string_table(5), _string_table(10)
 
 
-def _third(item: tuple) -> int:
-    return item[2]
+def _third(item: tuple[Any, ...]) -> int:
+    return int(item[2])
 
 
 def _packed_str(v: int) -> str:
     return _S0[v & _LOW15] + _S1[v >> 15 & _LOW15] + _S2[v >> 30]
 
 
-def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
+def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> list[str]:
     """Sorted legal plays with ``c[lz]`` ≥ 1 癩子 in hand (same order as the classic path)."""
     nat = c[:]
     wild = nat[lz]
@@ -753,7 +758,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
     everything = [r for r in range(15) if nat[r]]
     everything13 = [r for r in everything if r < 13]
 
-    def solo_kickers(main: range | tuple, k: int, reading: int) -> list[list[tuple]]:
+    def solo_kickers(main: range | tuple[int, ...], k: int, reading: int) -> list[list[tuple[Any, ...]]]:
         """[j] → (cards, reading string of main + kickers, cards == reading) of k solo kickers
         outside ``main``, j of them 癩子."""
         if len(main) == 1:  # one rank out: filter the sets built once from the whole hand
@@ -786,7 +791,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
             rows.append(row)
         return rows
 
-    def pair_kickers(main: range | tuple, k: int, reading: int) -> list[list[tuple]]:
+    def pair_kickers(main: range | tuple[int, ...], k: int, reading: int) -> list[list[tuple[Any, ...]]]:
         """[w] → (cards, reading string of main + kickers, cards == reading) of k pair kickers
         of distinct ranks outside ``main``, w 癩子."""
         main_mask = sum(1 << r for r in main)
@@ -796,7 +801,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
                 states = pair_all[k] = pair_states(everything13, k)
         else:
             states = pair_states([r for r in everything13 if r not in main], k)
-        groups: list[list[tuple]] = [[] for _ in range(wild + 1)]
+        groups: list[list[tuple[Any, ...]]] = [[] for _ in range(wild + 1)]
         for v, rv, w, p, t in states:
             if t & main_mask:
                 continue
@@ -817,7 +822,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
         return groups
 
     def emit(key: tuple[int, int, int], n: int, reading: int, mains: list[tuple[int, int]],
-             kicks: list[list[tuple]] | None) -> None:
+             kicks: list[list[tuple[Any, ...]]] | None) -> None:
         """Cross the main-group fills with the kickers; add each play string to its bucket."""
         bucket = buckets.get(key)
         if bucket is None:
@@ -874,7 +879,9 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[str]:
             if c[r] and r > wr and (not size or size == 1):
                 buckets.setdefault((0, r, 1), []).append(RANKS[r])
     # chains and airplanes
-    groups = [(kind, per, None, range(lo, hi + 1)) for kind, (per, lo, hi) in _CHAIN_UNITS.items()]
+    groups: list[tuple[str, int, str | None, range]] = [
+        (kind, per, None, range(lo, hi + 1)) for kind, (per, lo, hi) in _CHAIN_UNITS.items()
+    ]
     groups += [("plane_solo", 3, "solo", range(2, 6)), ("plane_pair", 3, "pair", range(2, 5))]
     for kind, per, kick, lengths in groups:
         if want is not None and want != kind:

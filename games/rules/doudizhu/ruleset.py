@@ -182,7 +182,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if p == "dealing":
             return frozenset(s for s in range(3) if not st.ready[s])
         if p in ("bidding", "robbing", "playing"):
-            return frozenset([st.turn])
+            return frozenset() if st.turn is None else frozenset([st.turn])
         if p == "doubling":
             return frozenset(s for s in range(3) if st.double_eligible[s] and not st.doubled[s])
         if p == "dou":
@@ -190,7 +190,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return frozenset()
 
     def _dou_pending(self, st: State) -> list[int]:
-        seats = []
+        seats: list[int] = []
+        if st.landlord is None:
+            return seats
         for f in range(3):
             if f != st.landlord and st.dou_open[f]:
                 seats.append(f if st.dou[f] % 2 == 0 else st.landlord)
@@ -347,7 +349,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         self._need_phase(st, "bidding")
         call = self._flag(action, "call")
         if st.variant == "menzhua" and not st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first")
+            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first",
+                                {"reason": "menzhua_first"})
         if call:
             st.bids[seat] = "叫地主"
             st.caller = seat
@@ -408,7 +411,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.variant != "menzhua":
             raise IllegalAction(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
         if st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "already looked")
+            raise IllegalAction(ErrorCode.ILLEGAL, "already looked",
+                                {"reason": "already_looked"})
         st.looked[seat] = True
         st.bids[seat] = "看牌"
         return [Event("look", {"seat": seat})]
@@ -422,7 +426,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         st.bids[seat] = "搶地主" if rob else "不搶"
         if seat == st.caller:
             st.caller_asked = True
-        if not st.rob_queue and st.robbers and not st.caller_asked:
+        if not st.rob_queue and st.robbers and not st.caller_asked and st.caller is not None:
             st.rob_queue.append(st.caller)  # the caller gets the last chance (RULES-NOTES §2 #2)
         if st.rob_queue:
             st.turn = st.rob_queue[0]
@@ -434,6 +438,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     def _finish_bidding(self, st: State) -> None:
         """The 底牌 go to the landlord, shown to all; 癩子 drawn; then 加倍 / 倒拉壘沃 / play."""
         landlord = st.landlord
+        assert landlord is not None  # bidding has just named him
         st.hands[landlord] = sort_cards(st.hands[landlord] + st.dipai)
         st.looked = [True] * 3
         st.rob_queue = []
@@ -505,7 +510,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return [Event("dou", {"seat": seat, "farmer": farmer, "word": word, "dou": yes})]
 
     # playing ----------------------------------------------------------------------------------
-    def read_play(self, st: State, seat: int, cards: str, reading: str | None) -> Pattern:
+    def read_play(self, st: State, seat: int, cards: Any, reading: str | None) -> Pattern:
         """Validate a play for the seat now and return the reading it is played as."""
         if not isinstance(cards, str) or not cards:
             raise IllegalAction(ErrorCode.MALFORMED, "'cards' must be a non-empty card string")
@@ -516,7 +521,8 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         except (ValueError, KeyError):
             raise IllegalAction(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
         if not _held(st.hands[seat], cards):
-            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}",
+                                {"cards": cards})
         if read != cards and st.laizi is None:
             raise IllegalAction(
                 ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is"
@@ -528,17 +534,21 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             if len({p.reading for p in options}) > 1:
                 raise IllegalAction(ErrorCode.ILLEGAL,
                                     f"{cards} reads several ways; say which with 'as' "
-                                    f"({', '.join(sorted({p.reading for p in options}))})")
+                                    f"({', '.join(sorted({p.reading for p in options}))})",
+                                    {"reason": "ambiguous_laizi"})
         if not options:
             if read != cards:
-                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}")
-            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type")
+                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}",
+                                    {"cards": read})
+            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type",
+                                {"cards": cards})
         if last is None:
             return options[0]
         beating = [p for p in options if p.beats(last)]
         if not beating:
             raise IllegalAction(ErrorCode.DOES_NOT_BEAT,
-                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}")
+                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}",
+                                {"cards": cards})
         return max(beating, key=lambda p: (p.tier, p.rank))
 
     def _act_play(self, st: State, seat: int, action: Action) -> list[Event]:
@@ -582,7 +592,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         farmers = [s for s in range(3) if s != st.landlord]
         if winner == st.landlord:
             st.spring = all(st.plays_count[f] == 0 for f in farmers)
-        else:
+        elif st.landlord is not None:
             st.anti_spring = st.plays_count[st.landlord] == 1
 
     # -- results ------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def farmers_of(st: Any) -> list[int]:
 def pair_factor(st: Any, farmer: int) -> int:
     """The per-pair factor: 加倍 of both sides and the 倒/拉/壘/沃 steps with that farmer."""
     factor = st.doubles[st.landlord] * st.doubles[farmer]
-    return factor * (2 ** st.dou[farmer])
+    return int(factor * 2 ** st.dou[farmer])
 
 
 def _scaled(cfg: Any, points: float) -> int:

@@ -405,20 +405,24 @@ class MahjongRuleset(Ruleset[Any, State]):
         if kind == "discard":
             tile = self._tile_arg(action)
             if tile not in hand:
-                raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
+                raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand",
+                                    {"tile": tile})
             return self._discard(state, seat, tile)
         if kind == "hu":
             if state.must_discard:
-                raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
+                raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard",
+                                    {"reason": "discard_after_claim"})
             ctx = self.win_context(state, seat)
             ev = self.evaluate_win(state, ctx)
             self._check_win(ev)
             return self._finish_win(state, [seat], ctx.tile, None, self_drawn=True)
         tile = self._tile_arg(action)
         if state.must_discard:
-            raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard")
+            raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard",
+                                {"reason": "discard_after_claim"})
         if tile in wild:
-            raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓")
+            raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓",
+                                {"reason": "caishen_meld"})
         if len(state.wall) <= self.reserve(state):
             raise IllegalAction(ErrorCode.ILLEGAL, "no tile is left to replace a 槓")
         if kind == "angang":
@@ -437,9 +441,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         if meld is None:
             raise IllegalAction(ErrorCode.ILLEGAL, f"加槓 needs a 碰 of {tile}")
         if tile not in hand:
-            raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand", {"tile": tile})
         # 搶槓: the other seats that could win on this tile
-        options = [[] for _ in range(state.seats)]
+        options: list[list[Action]] = [[] for _ in range(state.seats)]
         probe = copy.copy(state)
         probe.phase = "robkong"
         probe.claim = {"tile": tile, "from": seat, "kind": "robkong"}
@@ -477,11 +481,12 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     def _check_win(self, ev: dict[str, Any] | None) -> None:
         if ev is None:
-            raise IllegalAction(ErrorCode.ILLEGAL, "not a winning hand (不是和牌)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "not a winning hand (不是和牌)",
+                                {"reason": "not_winning"})
         if not ev["ok"]:
             raise IllegalAction(
-                ErrorCode.NOT_ALLOWED, f"below the room's minimum: {ev.get('reason', '')}"
-            )
+                ErrorCode.NOT_ALLOWED, f"below the room's minimum: {ev.get('reason', '')}",
+                {"reason": "below_minimum"})
 
     def _discard(self, state: State, seat: int, tile: str) -> list[Event]:
         state.hands[seat].remove(tile)
@@ -617,21 +622,27 @@ class MahjongRuleset(Ruleset[Any, State]):
             if claim["kind"] == "robkong":
                 raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
             if seat != (claim["from"] + 1) % state.seats:
-                raise IllegalAction(ErrorCode.NOT_ALLOWED, "吃 only from the seat on the left (上家)")
+                raise IllegalAction(
+                    ErrorCode.NOT_ALLOWED, "吃 only from the seat on the left (上家)",
+                    {"reason": "chi_left_only"},
+                )
             if tile in wild or any(t in wild for t in action["tiles"]):
-                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃",
+                                    {"reason": "caishen_meld"})
             raise IllegalAction(ErrorCode.NOT_HELD, "those tiles do not make a 吃 with the discard")
         if kind in ("peng", "gang"):
             if tile in wild:
-                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 碰/槓")
+                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 碰/槓",
+                                    {"reason": "caishen_meld"})
             if claim["kind"] == "robkong":
                 raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
-            raise IllegalAction(ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}",
+                                {"tile": tile})
         if kind == "hu":
             if self.cfg(state).lou_hu and state.passed_hu[seat]:
                 raise IllegalAction(ErrorCode.NOT_ALLOWED,
-                                    "漏胡: a passed win cannot be taken until the "
-                                    "seat draws")
+                                    "漏胡: a passed win cannot be taken until the seat draws",
+                                    {"reason": "passed_win"})
             ctx = self.win_context(state, seat)
             self._check_win(self.evaluate_win(state, ctx))
             raise IllegalAction(ErrorCode.NOT_ALLOWED, "this seat may not win on this tile")

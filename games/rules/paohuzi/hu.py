@@ -132,7 +132,7 @@ def _as_counts(hand: Sequence[int] | Iterable[str]) -> list[int]:
     if all(isinstance(x, int) for x in items):
         if len(items) != 21:
             raise ValueError("a hand of ints is a 21-long count list")
-        return [int(x) for x in items]
+        return [x for x in items if isinstance(x, int)]
     return counts_of(parse_card(x) for x in items)
 
 

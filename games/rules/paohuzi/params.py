@@ -15,7 +15,7 @@ SEATS = 3
 # the 玩法 and the options an operator sets in a room (games/engine/params.py); the room's
 # 底分 (``base_score``) is the hand's ``base`` (房間底分 d / 雙王 底注)
 ROOM_VARIANTS = (Variant(HUNAN, "湖南跑胡子（常德全名堂）"), Variant(SHUANGWANG, "雙王扯胡子"))
-_FAN = dict(kind=INT, low=0, high=100)
+_FAN: dict[str, Any] = dict(kind=INT, low=0, high=100)
 ROOM_PARAMS = (
     Param("min_huxi", INT, 15, "起胡胡息", "和牌所需的最少胡息。", low=3, high=60),
     Param("fan_hong", default=2, label="紅胡番數", help="湖南：10–12 張紅字。", **_FAN),

@@ -266,12 +266,15 @@ class PaohuziRuleset(Ruleset[Config, State]):
         except ValueError as error:
             raise IllegalAction(ErrorCode.MALFORMED, str(error)) from None
         if card == WANG:
-            raise IllegalAction(ErrorCode.ILLEGAL, "王霸不能打出 (a 王 is never discarded)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "a 王 is never discarded",
+                                {"reason": "wang_discard"})
         hand = state.hands[seat]
         if hand[card] == 0:
-            raise IllegalAction(ErrorCode.NOT_HELD, f"{card_name(card)} is not in the hand")
+            raise IllegalAction(ErrorCode.NOT_HELD, f"{card} is not in the hand",
+                                {"card": card_name(card)})
         if hand[card] >= 3:
-            raise IllegalAction(ErrorCode.ILLEGAL, f"{card_name(card)} is a 坎: a 坎 is never split")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"{card} is a 坎: a 坎 is never split",
+                                {"reason": "kan_split"})
         state.moves += 1
         hand[card] -= 1
         if card not in state.discarded[seat]:
@@ -331,17 +334,20 @@ class PaohuziRuleset(Ruleset[Config, State]):
         cfg = state.config
         card, src = w["card"], w["src"]
         if src == "discard" and not (cfg.variant == SHUANGWANG and cfg.fangpao):
-            raise IllegalAction(ErrorCode.ILLEGAL, "任何人打出的牌都不能胡 (no hu on a discard)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "no hu on a discard",
+                                {"reason": "no_hu_on_discard"})
         if state.hands[seat][WANG] and not (src in ("draw", "own") and w["from"] == seat):
-            raise IllegalAction(ErrorCode.ILLEGAL, "手中有王霸只能自摸 (a 王 holder wins only on his draw)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "a 王 holder wins only on his draw",
+                                {"reason": "wang_self_draw"})
         if [card, meld_huxi(state, seat)] in state.chou_hu[seat]:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed"
-            )
+                ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed",
+                {"reason": "chou_hu"})
         loose = Config(**{**_config_dict(cfg), "min_huxi": 0})
         hu = self._hu_on(state, seat, card, src, w["from"], config=loose, check_chou=False)
         if hu is not None and hu.huxi < cfg.min_huxi:
-            raise IllegalAction(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}")
+            raise IllegalAction(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}",
+                                {"reason": "min_huxi", "huxi": hu.huxi, "need": cfg.min_huxi})
         raise IllegalAction(ErrorCode.ILLEGAL, "the hand is not complete with this card")
 
     # -- windows --------------------------------------------------------------------------------

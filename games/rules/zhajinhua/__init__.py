@@ -51,7 +51,8 @@ from games.engine import registry
 
 from .hands import compare, hand_class, hand_key, is_special, strength
 from .params import Config, config_from_params
-from .ruleset import State, ZhajinhuaRuleset, ante_events
+from .ruleset import ZhajinhuaRuleset, ante_events
+from .state import State
 
 RULESET = registry.register(ZhajinhuaRuleset())
 

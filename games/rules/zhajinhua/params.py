@@ -18,6 +18,9 @@ ROOM_PARAMS = (
     Param("round_cap", INT, 20, "手數封頂", "每人一盤最多跟注、加注的次數。", low=1, high=200),
     Param("compare_from_round", INT, 2, "可比手數", "第幾手起可以比牌。", low=1, high=200),
     Param("min_players", INT, 2, "開局人數", "坐下多少人才發牌（2 至座位數）。", low=2, high=6),
+    Param("target_players", INT, 4, "目標人數",
+          "一桌湊到多少人：等候時間到了，機器人補到這個人數（不少於開局人數，不多於座位數）。",
+          low=2, high=6),
     Param("escape_penalty", INT, 0, "逃跑罰豆", "逃跑者另付的豆（不超過所有）。", low=0, high=10**9),
 )
 

@@ -194,7 +194,7 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
 
     def _look(self, state: State, seat: int) -> list[Event]:
         if state.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "已經看過牌 (already looked)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "already looked", {"reason": "already_looked"})
         state.looked[seat] = True
         state.log.append({"type": "look", "seat": seat})
         return [
@@ -204,7 +204,7 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
 
     def _fold(self, state: State, seat: int) -> list[Event]:
         if state.status[seat] != IN:
-            raise IllegalAction(ErrorCode.ILLEGAL, "你已不在局中 (you are out of this hand)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "out of this hand", {"reason": "out_of_hand"})
         state.status[seat] = FOLDED
         state.log.append({"type": "fold", "seat": seat})
         events = [Event("fold", {"seat": seat})]
@@ -218,12 +218,12 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     def _call(self, state: State, seat: int) -> list[Event]:
         if state.bets[seat] >= state.config.round_cap:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, "已達手數封頂，只能比牌或棄牌 (round cap reached: compare or fold)"
+                ErrorCode.ILLEGAL, "round cap reached: compare or fold", {"reason": "round_cap"}
             )
         cost = call_cost(state, seat)
         if not _affords(state, seat, cost):
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"歡樂豆不足：跟注需 {cost} (not enough beans to call)"
+                ErrorCode.OVER_LIMIT, f"not enough beans to call ({cost})", {"need": cost}
             )
         return self._bet(state, seat, "call", cost)
 
@@ -234,24 +234,27 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
             raise IllegalAction(ErrorCode.MALFORMED, "raise needs an integer 'to'")
         if state.bets[seat] >= cfg.round_cap:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, "已達手數封頂，只能比牌或棄牌 (round cap reached: compare or fold)"
+                ErrorCode.ILLEGAL, "round cap reached: compare or fold", {"reason": "round_cap"}
             )
         if 2 * to > cfg.unit_cap:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"超過單注封頂 {cfg.unit_cap} (above the unit cap)"
+                ErrorCode.OVER_LIMIT, f"above the unit cap {cfg.unit_cap}",
+                {"reason": "unit_cap", "cap": cfg.unit_cap},
             )
         if to not in cfg.chip_levels:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, f"{to} 不是本房的籌碼級別 {list(cfg.chip_levels)}"
+                ErrorCode.ILLEGAL, f"{to} is not a chip level {list(cfg.chip_levels)}",
+                {"reason": "chip_level"},
             )
         if to <= state.unit:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, f"加注須高於當前單注 {state.unit} (raise above the unit)"
+                ErrorCode.ILLEGAL, f"raise above the unit {state.unit}",
+                {"reason": "raise_above", "unit": state.unit},
             )
         cost = to * _rate(state, seat)
         if not _affords(state, seat, cost):
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"歡樂豆不足：加注需 {cost} (not enough beans)"
+                ErrorCode.OVER_LIMIT, f"not enough beans to raise ({cost})", {"need": cost}
             )
         state.unit = to
         return self._bet(state, seat, "raise", cost, to=to)
@@ -272,7 +275,8 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
         if not isinstance(target, int) or isinstance(target, bool):
             raise IllegalAction(ErrorCode.MALFORMED, "compare needs an integer 'target' seat")
         if target == seat:
-            raise IllegalAction(ErrorCode.ILLEGAL, "不能和自己比牌 (cannot compare with yourself)")
+            raise IllegalAction(ErrorCode.ILLEGAL, "cannot compare with yourself",
+                                {"reason": "compare_self"})
         if not 0 <= target < state.seats or state.status[target] != IN:
             raise IllegalAction(
                 ErrorCode.ILLEGAL, f"座位 {target} 不在局中 (seat {target} is not in the hand)"

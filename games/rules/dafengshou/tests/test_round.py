@@ -67,6 +67,8 @@ def test_a_round_pays_the_lit_crop() -> None:
 
 
 def test_a_luck_special_pays_several_cells() -> None:
+    """A 好運 cell landing on the special 大四喜 lights four cells (1, 4, 8, 15) and pays each
+    lit cell's odds on the player's stake: 10 on 蘋果 pays 200, net 190."""
     config = Config()
     seed = seed_landing(config, lambda o: o[1] == "dasixi")
     state = RULESET.new_game(config, seed, 1)
@@ -96,6 +98,9 @@ def test_limits_and_chips() -> None:
 
 
 def test_bad_bets() -> None:
+    """Bad bets are refused with their error code and change nothing: an unknown crop (ILLEGAL),
+    a non-integer or missing amount (MALFORMED), a bet from no seat, after 'done' or by the
+    house (NOT_YOUR_TURN), a bet after the window closed (WINDOW_CLOSED), a second close."""
     state = RULESET.new_game(Config(), "bad", 2)
     rejects(state, 0, bet("durian", 10), ErrorCode.ILLEGAL)  # unknown object
     rejects(state, 0, bet("apple", "10"), ErrorCode.MALFORMED)
@@ -113,6 +118,8 @@ def test_bad_bets() -> None:
 
 
 def test_views_show_own_bets_and_public_totals_only() -> None:
+    """A player's view shows his own bets and the public totals per crop, the 24-cell ring and
+    the phase, never the other players' bets or the seed; spectators see the totals only."""
     state = RULESET.new_game(Config(), "views", 3)
     RULESET.apply(state, 0, bet("apple", 100))
     RULESET.apply(state, 1, bet("apple", 10))
@@ -132,6 +139,8 @@ def test_views_show_own_bets_and_public_totals_only() -> None:
 
 
 def test_auto_and_bot_actions() -> None:
+    """The timeout action is 'done' for a player and 'close' for the house; bots place one to
+    three bets then finish, and a player who escapes mid-round scores 0 with his bets standing."""
     state = RULESET.new_game(Config(), "bots", 4)
     assert RULESET.auto_action(state, HOUSE) == CLOSE
     assert RULESET.auto_action(state, 2) == {"type": "done"}
@@ -149,6 +158,8 @@ def test_auto_and_bot_actions() -> None:
 
 
 def test_check_game() -> None:
+    """The shared ruleset kit (check_game) passes for 大豐收 with 1, 4 and 5 seats, including
+    chip and per-player / per-round limits; the round is not zero-sum (the house banks)."""
     for slots in (1, 5):
         check_game(RULESET, Config(), slots, [f"kit-{slots}-{i}" for i in range(4)],
                    zero_sum=False, use_bots=True)

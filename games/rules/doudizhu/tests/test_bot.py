@@ -55,6 +55,8 @@ def test_farmer_feeds_a_partner_with_one_card() -> None:
 
 
 def test_farmer_with_a_pair_left_partner_gets_the_lowest_pair() -> None:
+    """A farmer bot whose partner holds only a pair (對子) leads his lowest pair (55) so the
+    partner can follow and go out."""
     st = _playing(["3456789TJQKAA", "5577999JJQQK", "88"], turn=1)
     assert _play_of(RULESET.bot_action(st, 1)) == "55"
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from games.engine import budget
 from games.rules.doudizhu import RULESET, Config, State, bot, bot_search
 from games.rules.doudizhu.patterns import RANKS, counts_of, sort_cards
 from games.rules.doudizhu.tests.test_bot import _playing
@@ -135,7 +136,7 @@ def test_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> 
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(bot_search.time, "perf_counter", slow)
+    monkeypatch.setattr(budget, "WALL_CLOCK", slow)
     monkeypatch.setattr(bot_search, "sample_hands", counted)
     plays = RULESET.legal_plays_for(st, seat)[:4]
     bot_search.search(st, seat, list(plays), work=10**9, max_samples=1000, hard_ms=150)

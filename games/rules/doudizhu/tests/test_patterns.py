@@ -142,6 +142,8 @@ BEATS = [
 
 @pytest.mark.parametrize("play,last,expected", BEATS)
 def test_beats(play: str, last: str, expected: bool) -> None:
+    """A play beats the one on the table only as the rules say: same type and length and higher
+    rank, a bomb (炸彈) beats any non-bomb, the rocket (王炸) beats everything."""
     assert beats(play, last) is expected
 
 
@@ -229,6 +231,8 @@ LAIZI_TYPES = [
 
 @pytest.mark.parametrize("laizi,play,kind,tier", LAIZI_TYPES)
 def test_laizi_types(laizi: str, play: str, kind: str, tier: int) -> None:
+    """A 癩子 play is read as the expected card type and bomb tier (soft, hard, pure) or is
+    refused: 癩子 never stand for a joker, a 癩子 2 never enters a chain."""
     found = all_readings(play, laizi)
     if not kind:
         assert not found, (play, found)
@@ -420,6 +424,8 @@ def both_generators(hand: str, last: str | None, laizi: str) -> list[list[str]]:
 
 
 def test_stacked_kicker_regression() -> None:
+    """The 20-card 飛機帶翅膀 33334445556667778888 with 癩子 3 is offered only as a sound
+    reading (kickers up to 9), never the old one that made five 8s vanish."""
     hand, laizi = STACKED_KICKER
     for plays in both_generators(hand, None, laizi):
         assert unsound(plays, None, laizi) == []

@@ -72,6 +72,8 @@ def test_invariant_kit(variant: str) -> None:
 # -- bidding, robbing, redeal -----------------------------------------------------------------
 
 def test_first_bidder_is_seeded_and_redeal_when_nobody_calls() -> None:
+    """The first bidder is drawn from the seed (the same seed gives the same bidder), and when
+    all three decline to call (叫地主) the same 54 cards are dealt again."""
     st = to_bidding()
     first = st.first_bidder
     hands = list(st.hands)
@@ -85,6 +87,8 @@ def test_first_bidder_is_seeded_and_redeal_when_nobody_calls() -> None:
 
 
 def test_first_mingpai_player_bids_first_and_is_landlord_when_nobody_calls() -> None:
+    """The first player to show his cards (明牌) bids first and becomes landlord with the 底牌
+    when nobody calls; only the largest 明牌 multiplier counts (seat 2's ×4, not seat 1's ×3)."""
     st = to_bidding(mingpai={2: 5, 1: 12})
     assert st.mingpai == [0, 3, 4] and st.mingpai_order == [2, 1]
     assert st.first_bidder == 2
@@ -96,6 +100,8 @@ def test_first_mingpai_player_bids_first_and_is_landlord_when_nobody_calls() -> 
 
 
 def test_mingpai_start_is_x5_and_shown_to_others() -> None:
+    """明牌 at the start is ×5, makes that seat the first bidder, and shows his hand to the
+    other players in 'shown' (he sees it as his own hand)."""
     st = to_bidding(mingpai={0: "start"})
     assert st.mingpai[0] == 5 and st.first_bidder == 0
     assert R.view(st, 1)["shown"] == {"0": st.hands[0]}
@@ -131,6 +137,8 @@ def test_robbing_order_and_multiplier() -> None:
 
 
 def test_no_rob_caller_is_landlord_without_last_chance() -> None:
+    """When the others decline to rob (搶地主) after a call, the caller is landlord at once (no
+    last word), the game moves to doubling and the 底牌 is shown to all."""
     st = to_bidding()
     f = st.first_bidder
     act(st, f, {"type": "bid", "call": True})
@@ -141,6 +149,8 @@ def test_no_rob_caller_is_landlord_without_last_chance() -> None:
 
 
 def test_rob_then_caller_declines() -> None:
+    """When one player robs (搶地主) and the caller then declines, the robber is landlord and
+    the one rob doubles the multiplier (×2)."""
     st = to_bidding()
     f = st.first_bidder
     act(st, f, {"type": "bid", "call": True})
@@ -201,6 +211,8 @@ def test_double_per_pair_scoring() -> None:
 # -- play -------------------------------------------------------------------------------------
 
 def test_spring_and_anti_spring() -> None:
+    """春天: the landlord goes out before any farmer plays, ×2; 反春: the landlord plays only
+    his first lead and a farmer goes out, ×2 and the farmers win (landlord −4)."""
     st = to_playing()
     ll = st.landlord
     st.hands[ll] = "3456789"
@@ -220,6 +232,8 @@ def test_spring_and_anti_spring() -> None:
 
 
 def test_trick_flow_and_bombs() -> None:
+    """A trick: the lead and its name are shown, a follower may pass, a bomb and the rocket beat
+    it, two passes end the trick and the last player leads; each bomb doubles, zero-sum score."""
     st = to_playing()
     ll = st.landlord
     a, b = (ll + 1) % 3, (ll + 2) % 3
@@ -283,6 +297,8 @@ def test_landlord_mingpai_after_dipai() -> None:
 
 
 def test_view_keys_and_no_hidden_cards() -> None:
+    """A seat's view carries every documented key; other seats' hands appear nowhere in it and a
+    spectator sees no hand; before the deal the hand is empty."""
     st = to_playing()
     view = R.view(st, 0)
     for key in ("game", "variant", "phase", "seat", "to_act", "hand", "counts", "shown",
@@ -326,6 +342,8 @@ def test_escape_boundary() -> None:
 
 
 def test_escape_counts_held_bombs() -> None:
+    """Escape (逃跑) scoring counts the bombs still held: at multiplier ≥ 10 the escaper pays the
+    multiplied score (4× landlord, 2× farmer), below 10 a fixed 10 × 底分 per opponent."""
     st = to_playing()
     ll = st.landlord
     a, b = (ll + 1) % 3, (ll + 2) % 3
@@ -349,6 +367,8 @@ def test_escape_counts_held_bombs() -> None:
 
 
 def test_escape_before_deal() -> None:
+    """A player who leaves before the deal pays each of the two others 10 (the escape rate
+    below ×10), zero-sum."""
     st = R.new_game(Config(), "e", 3)
     res = R.escape_result(st, 1)
     assert res.scores == (10, -20, 10)
@@ -357,6 +377,8 @@ def test_escape_before_deal() -> None:
 # -- 癩子場 ------------------------------------------------------------------------------------
 
 def test_laizi_room_flow_and_multipliers() -> None:
+    """In a 癩子 room a declared reading ('as') makes 333+癩子 a soft bomb (軟炸彈 ×2), a natural
+    four beats it (硬炸彈 ×4), the rocket ×4, 反春 ×2: the multipliers multiply."""
     cfg = Config(variant="laizi", seat_beans=(0, 0, 0), double_threshold=10)
     st = to_playing(cfg, "lz")
     assert st.laizi is not None and R.view(st, 0)["laizi"] == st.laizi
@@ -384,6 +406,8 @@ def test_laizi_room_flow_and_multipliers() -> None:
 
 
 def test_laizi_bad_reading() -> None:
+    """A 癩子 play whose declared reading does not match the cards (a natural card read as
+    another, a 癩子 read as a joker) is refused with BAD_PATTERN and changes nothing."""
     cfg = Config(variant="laizi", seat_beans=(0, 0, 0), double_threshold=10)
     st = to_playing(cfg, "lz2")
     lz = st.laizi
@@ -395,6 +419,8 @@ def test_laizi_bad_reading() -> None:
 
 
 def test_laizi_cap() -> None:
+    """In a 癩子 room the landlord's win is capped (封頂) at 10000 however many bombs were played,
+    and the farmers pay it zero-sum."""
     cfg = Config(variant="laizi", base_score=1000, seat_beans=(0, 0, 0), double_threshold=10)
     st = to_playing(cfg, "cap")
     ll = st.landlord
@@ -451,6 +477,8 @@ def test_dou_la_lei_wo_paths(path: list[bool], steps: int) -> None:
 
 
 def test_menzhua_bad_inputs() -> None:
+    """In 悶抓 doubling, 倒 by the landlord before a farmer, 倒 after refusing, 拉 on a farmer who
+    did not 倒, and 明牌 by a farmer are refused with their codes; the landlord's 明牌 is ×2."""
     st = _menzhua_landlord()
     ll = st.landlord
     f1, f2 = (ll + 1) % 3, (ll + 2) % 3
@@ -470,6 +498,8 @@ def test_menzhua_bad_inputs() -> None:
 
 
 def test_menzhua_redeal_and_no_rob() -> None:
+    """In 悶抓 a player who looked at his cards may no longer bid blind (悶抓, ILLEGAL); when all
+    three look and decline, a new deal starts with no one having looked."""
     st = R.new_game(Config(variant="menzhua"), "mz-r", 3)
     f = st.turn
     for i in range(3):

@@ -13,6 +13,8 @@ OTHERS = [
 
 
 def test_bot_wins_when_it_can() -> None:
+    """With a complete winning hand (胡) the bot and the timeout action both declare hu rather
+    than discard."""
     ruleset = huanle()
     state = make_state(["W1 W2 W3 T4 T5 T6 B7 B8 B9 F4 F4 J1 J1 J1"] + OTHERS, wild=None)
     assert ruleset.bot_action(state, 0) == {"type": "hu"}

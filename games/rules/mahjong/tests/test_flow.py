@@ -301,6 +301,8 @@ def test_rob_the_kong() -> None:
 
 
 def test_rob_the_kong_passed_completes_the_kong() -> None:
+    """When nobody robs the kong (搶槓), the added kong (加槓) completes with four W5 and the
+    player draws the replacement tile from the back of the wall."""
     ruleset, state = rob_state()
     back = state.wall[-1]
     ruleset.apply(state, 0, {"type": "jiagang", "tile": "W5"})

@@ -24,7 +24,7 @@ KNITS = [
 @lru_cache(maxsize=None)
 def _ref_regular(counts: tuple[int, ...], pair: bool) -> bool:
     """A plain reference: remove the lowest tile as pung, pair or chow, recursively."""
-    for i, c in enumerate(counts):
+    for i, c in enumerate(counts):  # noqa: B007 (i is the first held kind, read below)
         if c:
             break
     else:

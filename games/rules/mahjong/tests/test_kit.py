@@ -33,6 +33,7 @@ def test_kit_bafan_multi_win_lou_hu() -> None:
 
 
 def test_kit_wufan() -> None:
+    """The shared ruleset kit (check_game) passes for 歡樂麻將 in the 五番 room kind."""
     ruleset = registry.get("mahjong_huanle")
     config = ruleset.config_from_params({"room_kind": "wufan"})
     check_game(ruleset, config, 4, ["kit-4"])

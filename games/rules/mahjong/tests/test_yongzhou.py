@@ -111,6 +111,8 @@ def test_registered_and_kit_cap5() -> None:
 
 
 def test_kit_cap3_one_fan_dealer2() -> None:
+    """Room parameters of 永州麻將 are read (封頂 bao_hu '3', 起和 '1番起和', dealer 2, unknown
+    keys ignored) and the shared kit check_game passes with bots in that room."""
     r = yz()
     config = r.config_from_params({"bao_hu": "3", "qi_hu": "1番起和", "dealer": 2,
                                    "prevalent_wind": 1, "unknown": 1})
@@ -119,6 +121,7 @@ def test_kit_cap3_one_fan_dealer2() -> None:
 
 
 def test_kit_three_fan_server() -> None:
+    """The shared kit check_game passes for 永州麻將 with a 5番 cap and 3番起和."""
     r = yz()
     check_game(r, r.config_from_params({"bao_hu": 5, "qi_hu": 3}), 4, ["yz-4"])
 
@@ -181,6 +184,8 @@ def test_every_fan_of_both_tables(cap: int, table: dict[str, int], name: str) ->
 
 
 def test_pinghu_and_hunyise_add_up_inside_the_cap() -> None:
+    """平胡 (1番) and 混一色 (3番) add up to 4番 under the 5番 cap, and are cut to 3番 under a
+    3番 cap without being marked as capped by a special."""
     hand = "W1 W2 W3 W4 W5 W6 W7 W8 W9 W2 W3 W4 F3"
     _, res5 = win_on_discard(hand, "F3")
     assert fan_keys(res5) == [("pinghu", 1), ("hunyise", 3)] and total(res5) == 4
@@ -226,6 +231,8 @@ def test_two_dragon_pungs_are_two_fans_and_seat_wind_follows_the_dealer() -> Non
 
 
 def test_addons_never_on_a_special_nor_past_the_cap() -> None:
+    """A special hand (大三元 9番) takes no add-on (no 自摸 番) and pays 2^9 per seat; a normal
+    hand with add-ons (清一色 + 自摸) stops at the 5番 cap and is marked capped."""
     _, res = self_draw("J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 T5 T5")
     assert fan_keys(res) == [("dasanyuan", 9)] and res.scores == (-512, 1536, -512, -512)
     _, res = self_draw("W1 W2 W3 W4 W5 W6 W7 W7 W7 W2 W3 W4 W9 W9")  # 清一色 + 自摸
@@ -236,6 +243,8 @@ def test_addons_never_on_a_special_nor_past_the_cap() -> None:
 
 
 def test_tianhu_renhu_dihu_are_six() -> None:
+    """天和 (dealer wins on his dealt 14), 地和 (a 閑家 wins on his first draw) and 人和 (a 閑家
+    wins on the dealer's first discard) are 6番 each; a later discard win is only 雞和."""
     r = yz()
     hand = "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1 B1"
     # 天和: the dealer wins on his dealt 14
@@ -263,6 +272,8 @@ def test_tianhu_renhu_dihu_are_six() -> None:
 
 
 def test_after_kong_and_haidi_floor_at_the_cap() -> None:
+    """杠上開花 (win on the kong replacement tile) and 海底撈月 (win on the wall's last tile)
+    score the room's cap (5番, or 3番 under a 3番 cap) whatever the hand is."""
     r = yz()
     hand = "W1 W2 W3 W5 W5 W5 T2 T3 T4 B1 F2 F2 F2 F2"
     state = mk([None, hand, None, None], current=1, wall=WALL + ["B1"])
@@ -281,6 +292,7 @@ def test_after_kong_and_haidi_floor_at_the_cap() -> None:
 
 
 def test_floor_keeps_a_bigger_hand() -> None:
+    """The 海底撈月 floor never lowers a bigger hand: 大三元 won on the last tile stays 9番."""
     r = yz()
     state = mk([None, "J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 T5 T5", None, None], current=1,
                wall=[])
@@ -329,6 +341,8 @@ def test_two_winners_dealer_keeps_or_loses_the_deal() -> None:
 
 
 def test_liuju_keeps_the_dealer_and_the_round_turns() -> None:
+    """A drawn hand (流局) scores 0 and keeps the dealer; when the deal passes back to the 起莊
+    seat the prevalent wind (風圈) turns 東 → 南, otherwise it stays."""
     r = yz()
     state = mk([None, JUNK[1] + " F4", None, None], current=1, dealer=3, wall=[])
     r.apply(state, 1, {"type": "discard", "tile": "F4"})

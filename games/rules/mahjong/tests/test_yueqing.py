@@ -1,4 +1,5 @@
-"""樂清麻將 – 武漢花: deal, 財神, flowers, 流局, every 台 / 花 item, 逼胡, 包牌, settlement, escape."""
+"""樂清麻將 – 武漢花: deal, 財神, flowers, 流局, every 台 / 花 item, 逼胡, 包牌, settlement,
+escape."""
 
 from __future__ import annotations
 
@@ -91,12 +92,16 @@ def keys(ev: dict[str, Any]) -> Counter[str]:
 
 
 def test_registered_and_kit() -> None:
+    """樂清麻將 is registered under mahjong_yueqing and the shared kit check_game passes on its
+    default room with bots."""
     r = yq()
     assert r.title == "樂清麻將" and "mahjong_yueqing" in registry.available()
     check_game(r, r.config_from_params({}), 4, ["yq-1", "yq-2"], use_bots=True)
 
 
 def test_kit_fifteen_tai_room_dealer_3() -> None:
+    """Room parameters of 樂清麻將 are read (起胡台數 '15', dealer 3, 底 2, 老莊) and the shared
+    kit check_game passes with bots in that room."""
     r = yq()
     config = r.config_from_params({"起胡台數": "15", "dealer": 3, "底": 2, "lao_zhuang": 1})
     assert (config.qi_hu_tai, config.dealer, config.base, config.lao_zhuang) == (15, 3, 2, 1)
@@ -142,6 +147,8 @@ def test_caishen_wraps_and_flower_kind() -> None:
 
 
 def test_drawn_flower_and_gangtou_replaced_from_the_back() -> None:
+    """Drawing a 花 (槓頭 and 白板) sets it face up and replaces it from the back of the wall;
+    other seats see only the face-up 花 counts of that seat."""
     r = yq()
     state = mk([None, None, None, None], current=0,
                wall=["J3"] + FILLER + ["T5", "B9"])
@@ -203,6 +210,8 @@ ONE_TAI_CASES = [
 
 @pytest.mark.parametrize("hand,kw,expected", ONE_TAI_CASES)
 def test_one_tai_items(hand: str, kw: dict[str, Any], expected: dict[str, int]) -> None:
+    """Each one-台 item of the 樂清 list (無財神, 自風, 白板, 中刻, 歸位, 雙財神, 明牌) is
+    found alone on its hand, and 屁胡 has none; the total is their sum."""
     ev = evaluate(hand, **kw)
     assert keys(ev) == Counter(expected)
     assert ev["total"] == sum(expected.values())
@@ -221,6 +230,8 @@ def test_pihu_is_a_zero_tai_line() -> None:
 
 
 def test_gangkai_and_qianggang_and_pinghu() -> None:
+    """槓開 (win after a kong) and 搶槓 (robbing a kong) are one 台 each; 平胡 needs a two-sided
+    wait won on either end: not an edge or middle wait, a pung, or a 自風位 pair."""
     r = yq()
     state = mk([None, BASE + " B3 B4 B5 W9 B1", None, None], current=1)
     state.after_kong = True
@@ -292,6 +303,8 @@ def test_single_wait_items() -> None:
 
 
 def test_tianhu_and_dihu() -> None:
+    """天胡: the dealer wins on his dealt hand; 地胡: a 閑家 wins on the dealer's first discard
+    (hu is offered and scored as dihu)."""
     r = yq()
     hand = BASE + " B3 B4 B5 W9 B1"
     state = mk([hand, None, None, None], current=0, fresh=True)
@@ -415,6 +428,8 @@ def test_bao_luantu() -> None:
 
 
 def test_bao_dandiao_and_mingfan() -> None:
+    """包 (the discarder pays for all): throwing within ±2 of a 單吊 player's discard, and
+    feeding a shown 明翻 (三美人 from 三白板 + 紅中碰) make the discarder the only payer."""
     r = yq()
     # a 單吊形成: seat 1 (單吊) threw T5; seat 0 throws T3 (within ±2) → seat 0 包
     state = mk([JUNK + " T3", "T3", None, None], current=0, melds={1: FIVE_MELDS})
@@ -507,6 +522,8 @@ def test_settlement_dealer_and_non_dealer() -> None:
 
 
 def test_settlement_adds_hua() -> None:
+    """Settlement adds the 花 settlement (hua_settlement of each seat's 花 count) to the 台
+    payments of the hu; the total stays zero-sum."""
     r = yq()
     state = mk([None, BASE + " B3 B4 B5 W9 W9", None, None], current=1,
                flowers={1: ["J3", "B9"], 3: ["J3"]})
@@ -545,6 +562,8 @@ def test_escape_amounts() -> None:
 
 
 def test_win_below_qi_hu_tai_is_refused() -> None:
+    """A win below the room's 起胡台數 (15) is not offered and is refused with NOT_ALLOWED
+    naming 起胡台數, leaving the state unchanged; a hand with enough 台 may win."""
     r = yq()
     state = mk([None, BASE + " B3 B4 B5 W9 B1", None, None], current=1, qi_hu_tai=15)
     assert {"type": "hu"} not in r.legal_actions(state, 1)
@@ -559,6 +578,8 @@ def test_win_below_qi_hu_tai_is_refused() -> None:
 
 
 def test_caishen_cannot_be_claimed_and_bad_actions() -> None:
+    """Nobody may 碰 a discarded 財神 (no claim window opens), and peng, an unknown tile and hu
+    out of turn are refused with IllegalAction without changing the state."""
     r = yq()
     state = mk([JUNK + " B1", "B1 B1 " + " ".join(JUNK.split()[2:]), None, None], current=0)
     r.apply(state, 0, {"type": "discard", "tile": "B1"})

@@ -2,8 +2,8 @@
 
 Seed 001 with RULES-NOTES §6, "歡樂麻將 details settled" and decision 5. Quoted rules:
 
-* 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌庄家抓完第14张牌后
-  翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
+* 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌
+  庄家抓完第14张牌后翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
   flipped flower is set aside and the next tile flipped); the indicator stays out of play; the
   kind after it (9 → 1; 东南西北中发白 wrap) is 財神. The best substitution scores (RULES-NOTES §6
   #3); a 財神 someone else discards is a natural tile.
@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.params import TABLE_PARAMS
-from games.engine.protocol import Result, ResultLine
+from games.engine.protocol import Event, Result, ResultLine
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import params as room_spec
 from games.rules.mahjong.core import CoreConfig, MahjongRuleset, State, WinContext
@@ -253,7 +253,8 @@ class HuanleRuleset(MahjongRuleset):
             params["room_kind"] = _ROOM_ALIASES.get(kind, kind)
             if params["room_kind"] not in ROOM_KINDS:
                 raise ValueError(f"unknown room kind {kind!r}")
-        return super().config_from_params(params)
+        config: HuanleConfig = super().config_from_params(params)
+        return config
 
     def wall_tiles(self, config: Any) -> list[str]:
         return standard_wall(with_flowers=True)  # RULES-NOTES §6 #1: 144 tiles
@@ -261,7 +262,7 @@ class HuanleRuleset(MahjongRuleset):
     def shapes(self, config: Any) -> frozenset[str]:
         return frozenset(SPECIAL_SHAPES)
 
-    def setup(self, state: State, config: Any) -> list:
+    def setup(self, state: State, config: Any) -> list[Event]:
         """Flip the 財神 indicator from the front of the wall (flowers set aside)."""
         aside: list[str] = []
         while True:

@@ -5,8 +5,8 @@ Quoted rules and how they are implemented:
 
 * "番是2倍的意思 … 無番設置為一個基數點，1番即在此基數點上*2" — a hand of F 番 is worth
   底 × 2^F points.
-* "爆胡（封頂），意思即為多少番為頂，不再疊加番數進行計算，特殊牌除外，比如十三幺，可突破爆胡限制，這些
-  特殊牌型不再疊加其他番種" — ``bao_hu`` 3 or 5 picks the table of 記分規則 (爆胡為3番) or of
+* "爆胡（封頂），意思即為多少番為頂，不再疊加番數進行計算，特殊牌除外，比如十三幺，
+  可突破爆胡限制，這些特殊牌型不再疊加其他番種" — ``bao_hu`` 3 or 5 picks the table of 記分規則 (爆胡為3番) or of
   胡牌和記分 (爆和為5番); hands inside the cap add up and stop at the cap; the special (limit)
   hands past the cap count alone at their own value (the highest one when several apply).
 * "開設3種規則服務器：3番起和、1番起和、無番起和" — ``qi_hu`` 3 / 1 / 0: a 胡 below it is not
@@ -171,7 +171,8 @@ class YongzhouRuleset(MahjongRuleset):
         claim = state.claim or {}
         if action["type"] == "hu" and claim["tile"] in state.vars["lou_hu"][seat]:
             raise IllegalAction(ErrorCode.NOT_ALLOWED, f"漏胡: {claim['tile']} was passed; no 胡 "
-                                "on it until this seat 動牌 (碰/上/杠/摸)")
+                                "on it until this seat 動牌 (碰/上/杠/摸)",
+                                {"reason": "passed_win"})
         super()._explain_bad_claim(state, seat, action, options)
 
     def _draw(self, state: State, seat: int, *, back: bool) -> list[Event]:

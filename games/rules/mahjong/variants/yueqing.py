@@ -251,7 +251,7 @@ class YueqingRuleset(MahjongRuleset):
 
     # -- the win ------------------------------------------------------------------------------
     def caishen(self, state: State) -> str:
-        return state.vars["wild"][0]
+        return str(state.vars["wild"][0])
 
     def evaluate_win(self, state: State, ctx: WinContext) -> dict[str, Any] | None:
         if not self.shape_wins(state, ctx):

@@ -70,6 +70,9 @@ def test_bi_example_1_and_chi_refused_without_bi() -> None:
 
 
 def test_chi_with_bi_through_the_engine_and_bad_chi() -> None:
+    """A 吃 through the engine must lay out the forced 比牌 (every held card of that kind): a 吃
+    without the 比 is ILLEGAL, with cards not held NOT_HELD, a short group MALFORMED, none
+    changing the state; the full 吃 + two 比 in any order is laid down."""
     hands = {0: "x2 x9 d9", 1: "x1 x2 x2 x3 x3 x4 d2 d2 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10"}
     state = deal(Config(), hands, "d10", "x2")
     act(state, 0, {"type": "discard", "card": "x2"})
@@ -113,6 +116,8 @@ def test_chou_example() -> None:
 
 
 def test_chi_lost_to_peng_is_not_chou_and_lower_priority() -> None:
+    """A 吃 that loses to another seat's 碰 waits for the 碰 (higher priority), the 碰 is laid
+    down, and the lost 吃 does not make the card 臭 for that seat (seed 003 特殊 1)."""
     hands = {0: "x2 x9 d9", 1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
              2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7"}
     state = deal(Config(), hands, "d4", "x2")
@@ -127,6 +132,8 @@ def test_chi_lost_to_peng_is_not_chou_and_lower_priority() -> None:
 
 
 def test_claim_after_window_or_with_lower_priority() -> None:
+    """Once a 碰 is taken, a lower-priority 吃 is refused with LOWER_PRIORITY, a claim on the
+    closed window with WINDOW_CLOSED, an out-of-turn discard with NOT_YOUR_TURN; no 臭 recorded."""
     hands = {0: "x2 x9 d9", 1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
              2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7"}
     state = deal(Config(), hands, "d4", "x2")
@@ -253,6 +260,8 @@ def test_pao_second_way_peng_and_draw() -> None:
 
 
 def test_a_discard_never_runs_a_peng() -> None:
+    """A fourth card discarded by another seat never turns a 碰 into a 跑: the 碰 stays three
+    cards and the card goes to the discarder's pile."""
     hands = {0: "x9 d9 x1", 1: "x9 x9 d5 d5 d1", 2: "x9 x2 x3"}
     state = deal(Config(), hands, "x4", "")
     act(state, 0, {"type": "discard", "card": "x9"})
@@ -321,6 +330,8 @@ def _to_first_draw(wall: str) -> object:
 
 
 def test_own_draw_hu_first_and_zimo_scoring() -> None:
+    """On his own draw the drawer decides 胡 first (another seat's hu waits); 自摸 scoring: 18 息
+    → 底數 (18 − 12) ÷ 3 + 1 = 3, 平胡 ×1, each other seat pays 9, zero-sum, 絞 line shown."""
     state = _to_first_draw("x9")
     assert RULESET.to_act(state) == {1, 2}
     act(state, 2, {"type": "hu"})
@@ -342,6 +353,8 @@ def test_own_draw_hu_first_and_zimo_scoring() -> None:
 
 
 def test_other_seat_wins_when_drawer_passes_then_chou_hu() -> None:
+    """When every seat that could 胡 on a drawn card passes, the card is recorded as 臭胡 for
+    each of them with their current 胡息."""
     state = _to_first_draw("x9")
     act(state, 1, {"type": "pass"})
     assert state.phase == "claim"
@@ -351,6 +364,8 @@ def test_other_seat_wins_when_drawer_passes_then_chou_hu() -> None:
 
 
 def test_xiajia_first_when_dealer_draws() -> None:
+    """On a card the dealer draws and shows, the 下家 decides first: the 上家's hu waits until
+    the 下家 passes, then wins (not 自摸) with a positive, zero-sum score."""
     state = _to_first_draw("d8 d8 x9")
     while state.phase == "claim" and (state.window is None or state.window["card"] != parse_card("x9")):
         pass_others(state)
@@ -376,6 +391,8 @@ def test_chou_hu_refused_until_huxi_changes() -> None:
 
 
 def test_no_hu_on_a_discard_in_hunan() -> None:
+    """In the 湖南 rules nobody may 胡 on a discarded (打出) card: the hu is refused with
+    ILLEGAL naming the discard and changes nothing."""
     hands = {0: H0.replace("x8 x8", "x9 x8"), 1: H1, 2: H2.replace("x10 d10", "x8 d10")}
     state = deal(Config(), {0: H0, 1: H1, 2: H2}, "d5", "x9")
     act(state, 0, {"type": "discard", "card": "d1"})
@@ -401,6 +418,7 @@ def test_po_pao_hu() -> None:
 
 
 def test_pao_applied_when_nobody_hus() -> None:
+    """A drawn card matching a seat's 坎 becomes a 跑 (four x9) when nobody wins on it."""
     h2 = "x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x9 x9 x9 d5 d6 d7 x8 x10"
     h1 = "x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d8 d6 x5 d9"
     h0 = "x1 x1 x3 x3 x4 x4 x6 x6 x8 x8 d1 d3 d4 d4 d6 d9 d8 d8 d10 d10"
@@ -414,6 +432,8 @@ def test_pao_applied_when_nobody_hus() -> None:
 # -- 天胡 ---------------------------------------------------------------------------------------
 
 def test_forced_tianhu_three_ti_dealer_first() -> None:
+    """A dealer dealt three 提 wins a forced 天胡 at once: 底數 (息 × 2 − 12) ÷ 3 + 1 for the
+    dealer's 自摸, zero-sum."""
     hands = {0: "x1 x1 x1 x1 x2 x2 x2 x2 x3 x3 x3 x3", 1: "d1 d1 d1 d1 d2 d2 d2 d2 d3 d3 d3 d3"}
     state = deal(Config(), hands, "x9", "")
     assert state.phase == "over" and state.hu["seat"] == 0 and state.hu["tianhu"]
@@ -424,6 +444,8 @@ def test_forced_tianhu_three_ti_dealer_first() -> None:
 
 
 def test_forced_tianhu_five_kan_for_xiajia() -> None:
+    """A 閑家 dealt five 坎 wins a forced 天胡 at the deal (not 自摸), with at least the 息 of
+    his 坎."""
     hands = {1: "x4 x4 x4 x5 x5 x5 x6 x6 x6 d4 d4 d4 d5 d5 d5"}
     state = deal(Config(), hands, "x9", "")
     assert state.phase == "over" and state.hu["seat"] == 1 and not state.hu["self_drawn"]
@@ -442,6 +464,8 @@ def test_chosen_tianhu_on_liang() -> None:
 
 
 def test_liang_passed_then_dealer_discards() -> None:
+    """When the seat that could win on the dealer's 亮張 passes, play goes on with the dealer's
+    discard."""
     state = deal(Config(), {0: H0, 1: H1, 2: H2.replace("x8", "x4")}, "x9", "")
     act(state, 1, {"type": "pass"})
     assert state.phase == "discard" and state.turn == 0
@@ -450,6 +474,9 @@ def test_liang_passed_then_dealer_discards() -> None:
 # -- bad input ------------------------------------------------------------------------------
 
 def test_discard_of_kan_or_ti_card_refused() -> None:
+    """A card of a 坎 may not be discarded (ILLEGAL), nor a card of a 提 (no longer in hand,
+    NOT_HELD), a bad card name (MALFORMED), out of turn (NOT_YOUR_TURN), nor a hu with no
+    window (WINDOW_CLOSED); each refusal changes nothing."""
     hands = {0: "x5 x5 x5 x5 d3 d3 d3 x9"}
     state = deal(Config(), hands, "x2", "")
     assert state.phase == "discard"
@@ -461,6 +488,7 @@ def test_discard_of_kan_or_ti_card_refused() -> None:
 
 
 def test_below_fifteen_refused() -> None:
+    """A hand under 15 胡息 is not offered hu and the hu is refused with ILLEGAL naming 15."""
     low = "x1 x2 x3 d3 d4 d5 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 x9 d9"  # 12 息
     state = deal(Config(), {0: H0, 1: low, 2: H2}, "d5", "x9")
     act(state, 0, {"type": "discard", "card": "d1"})

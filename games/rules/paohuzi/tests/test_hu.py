@@ -22,6 +22,8 @@ def c(text: str) -> list[int]:
 
 
 def test_notation_round_trip() -> None:
+    """Every one of the 20 card kinds (小 x1–x10, 大 d1–d10) round-trips through its name, and a
+    bad name (x0, x11, d01, y3, empty, a number) raises ValueError."""
     for kind in range(21):
         assert parse_card(card_name(kind)) == kind
     for bad in ("x0", "x11", "d01", "y3", "", 5, "w"):
@@ -47,6 +49,8 @@ def test_huxi_table() -> None:
 
 
 def test_plain_hand_without_ti_has_no_jiang() -> None:
+    """A complete hand without 提 or 跑 needs no 將 (pair) and counts its 胡息; a hand that has a
+    pair instead of a seventh group does not win."""
     hand = c("x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 x8 x8 x8")
     hu = find_hu(counts_of(hand), config=HUNAN)
     assert hu is not None and hu.huxi == 3 + 6 + 3 + 6 + 0 + 0 + 3
@@ -57,6 +61,8 @@ def test_plain_hand_without_ti_has_no_jiang() -> None:
 
 
 def test_jiang_needed_with_ti() -> None:
+    """With a 提 laid down the hand must include a 將 (pair): the winning card pairs x9 and the
+    提 counts 12 胡息."""
     melds = [(TI, c("d9 d9 d9 d9"))]
     hand = counts_of(c("x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 x9"))
     hu = find_hu(hand, melds, "x9", self_drawn=False, config=HUNAN)
@@ -65,6 +71,8 @@ def test_jiang_needed_with_ti() -> None:
 
 
 def test_below_15_no_hu() -> None:
+    """A complete hand under the room's 胡息 minimum (15) is no hu; with minimum 0 it wins with
+    its 3 胡息."""
     hand = counts_of(c("x4 x5 x6 d4 d5 d6 x7 x8 x9 d7 d8 d9 x3 x4 x5 d3 d4 d5 x1 x2"))
     assert find_hu(hand, (), "x3", self_drawn=False, config=HUNAN) is None
     low = Config(min_huxi=0)
@@ -72,6 +80,8 @@ def test_below_15_no_hu() -> None:
 
 
 def test_own_draw_onto_pair_is_wei_and_others_card_is_peng() -> None:
+    """A self-drawn card onto a held pair makes a 偎 (6 息, 24 total), another seat's card a 碰
+    (3 息, 21 total)."""
     hand = counts_of(c("x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 d8 d8"))
     mine = find_hu(hand, (), "d8", self_drawn=True, config=HUNAN)
     theirs = find_hu(hand, (), "d8", self_drawn=False, config=HUNAN)
@@ -94,6 +104,8 @@ def test_po_pao_hu_and_pao_hu() -> None:
 
 
 def test_best_partial_huxi() -> None:
+    """best_partial_huxi scores the best groups of an incomplete hand: 一二三, 二七十, a 坎 and
+    a 提 (3 + 3 + 6 + 9)."""
     counts = counts_of(c("x1 x2 x3 x2 x7 x10 d5 d5 d5 x9 x9 x9 x9 d1"))
     assert best_partial_huxi(counts) == 3 + 3 + 6 + 9
 
@@ -253,6 +265,8 @@ def _random_complete(rng: random.Random, wangs: int) -> tuple[list[int], list, i
 
 
 def test_find_hu_matches_exhaustive_search_hunan() -> None:
+    """On 150 random complete hands find_hu returns the same best hu as an exhaustive search,
+    with and without the 15 胡息 minimum."""
     rng = random.Random(7)
     found = 0
     for i in range(150):
@@ -267,6 +281,8 @@ def test_find_hu_matches_exhaustive_search_hunan() -> None:
 
 
 def test_find_hu_matches_exhaustive_search_with_wang() -> None:
+    """On 40 random 雙王 hands with one or two 王 (wild cards) find_hu equals the exhaustive
+    search."""
     rng = random.Random(11)
     found = 0
     for i in range(40):

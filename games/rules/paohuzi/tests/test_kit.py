@@ -8,20 +8,24 @@ from games.rules.paohuzi import RULESET, Config
 
 
 def test_registered() -> None:
+    """跑胡子 is registered under 'paohuzi' with its Chinese title."""
     assert registry.get("paohuzi") is RULESET
     assert RULESET.title == "跑胡子"
 
 
 def test_kit_hunan() -> None:
+    """The shared ruleset kit check_game passes for 跑胡子 in the 湖南 rules with bots."""
     check_game(RULESET, Config(), 3, ["k1", "k2", "k3", "k4"], use_bots=True)
 
 
 def test_kit_shuangwang() -> None:
+    """The shared kit check_game passes for 雙王扯胡子 with 放炮 (win on a discard) allowed."""
     cfg = RULESET.config_from_params({"variant": "shuangwang", "fangpao": True})
     check_game(RULESET, cfg, 3, ["s1", "s2", "s3", "s4"], use_bots=True)
 
 
 def test_kit_other_dealer() -> None:
+    """The shared kit check_game passes for 雙王扯胡子 with seat 2 dealing and 加底 on."""
     cfg = RULESET.config_from_params({"variant": "shuangwang", "dealer": 2, "jiadi": 1})
     check_game(RULESET, cfg, 3, ["d1", "d2"], use_bots=True)
 
@@ -46,6 +50,8 @@ def test_view_in_a_claim_window_hides_who_may_claim() -> None:
 
 
 def test_bot_takes_hu_and_huxi_claims_and_discards_isolated() -> None:
+    """The bot (and the timeout action) takes a hu when offered, discards an isolated card
+    before paired or connected ones, and takes a 吃 that is worth 胡息."""
     from games.rules.paohuzi.tests.helpers import act, deal
     from games.rules.paohuzi.tests.test_flow import H0, H1, H2
 

@@ -62,6 +62,8 @@ REST16 = "x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6"
 
 
 def test_wang_diao() -> None:
+    """王釣: a 王 pairs with the winning card as the 將 (needs a 跑/提 laid down): 30 息, 4 番,
+    底數 6; without a 跑/提 there is no 將 and no 王釣."""
     hand = counts_of(parse_cards((REST16 + " W").split()))
     hu = find_hu(hand, [(TI, ["d9"] * 4)], "x8", self_drawn=True, config=SW)
     assert hu is not None and hu.shape == "wangdiao" and hu.huxi == 30
@@ -74,6 +76,8 @@ def test_wang_diao() -> None:
 
 
 def test_wang_diao_wang_and_wang_chuang() -> None:
+    """王釣王 (a 王 drawn onto a held 王) scores 8 番 (16 when read as 紅胡); 王闖 (two 王 make a
+    坎 with the winning card) scores 8 番 and 21 息."""
     hand = counts_of(parse_cards((REST16 + " W").split()))
     hu = find_hu(hand, [(TI, ["d9"] * 4)], "W", self_drawn=True, config=SW)
     assert hu is not None and hu.shape == "wangdiaowang"
@@ -85,6 +89,8 @@ def test_wang_diao_wang_and_wang_chuang() -> None:
 
 
 def test_wang_holder_wins_only_on_own_draw() -> None:
+    """A hand that needs its 王 to win may win only on its own draw, never on another
+    seat's card."""
     hand = counts_of(parse_cards((REST16 + " d4 d5 d6 W W").split()))
     assert find_hu(hand, [], "x9", self_drawn=False, config=SW) is None
 
@@ -112,6 +118,8 @@ def test_xing_wrap_and_wang() -> None:
 
 
 def test_dealt_wang_hidden_and_never_discarded() -> None:
+    """A 王 dealt into a hand stays hidden from the other seats (not counted as shown, no hand
+    in their view) and discarding it is refused with ILLEGAL."""
     state = _sw_state()
     assert state.phase == "discard" and state.turn == 0
     from games.engine.errors import ErrorCode, IllegalAction
@@ -128,6 +136,7 @@ def test_dealt_wang_hidden_and_never_discarded() -> None:
 
 
 def test_drawn_wang_is_shown() -> None:
+    """A 王 drawn from the 墩 is shown: the drawer's wang_shown count is 1 in every seat's view."""
     cfg = Config(variant="shuangwang", base=1)
     state = deal(cfg, {0: "x9 d9"}, "x5", "W")
     act(state, 0, {"type": "discard", "card": "x9"})
@@ -137,6 +146,8 @@ def test_drawn_wang_is_shown() -> None:
 
 
 def test_fangpao_discarder_pays_alone() -> None:
+    """With 放炮 on, a win on a discard is offered and the discarder alone pays the winner; the
+    third seat pays nothing."""
     state = _sw_state(fangpao=True)
     act(state, 0, {"type": "discard", "card": "x9"})
     assert {"type": "hu"} in RULESET.legal_actions(state, 1)
@@ -147,6 +158,7 @@ def test_fangpao_discarder_pays_alone() -> None:
 
 
 def test_no_fangpao_no_hu_on_discard() -> None:
+    """With 放炮 off, nobody is offered a hu on a discarded card."""
     state = _sw_state(fangpao=False)
     act(state, 0, {"type": "discard", "card": "x9"})
     assert all(a["type"] != "hu" for s in (1, 2) for a in RULESET.legal_actions(state, s))
@@ -168,6 +180,8 @@ def test_huangzhuang_wang_penalty() -> None:
 
 
 def test_cap() -> None:
+    """雙王 scoring: 囤 = ⌊(息 − 15) ÷ 3⌋ + 1 + 省 (60 息, 6 省 → 22) times the 番 (王闖 ×32)
+    per loser; at the table the room cap (封頂 5) limits what the discarder pays."""
     score = shuangwang_score(60, 0, self_drawn=True, shape="wangchuang", xing=6,
                              cfg=Config(variant="shuangwang", base=1, cap=100))
     assert score.per_loser == (15 + 1 + 6) * 32
@@ -200,6 +214,8 @@ def test_next_dealer() -> None:
 
 
 def test_config_from_params() -> None:
+    """Room parameters map onto Config (variant, cap as text, 加底, unknown keys ignored, 底 3 by
+    default) and a bad variant, dealer seat or negative 底 raises ValueError."""
     cfg = RULESET.config_from_params({"variant": "shuangwang", "cap": "600", "jiadi": 1,
                                       "unknown": 5})
     assert cfg.variant == "shuangwang" and cfg.cap == 600 and cfg.jiadi and cfg.base == 1

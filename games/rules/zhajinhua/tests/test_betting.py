@@ -180,6 +180,8 @@ def test_beans_all_in_rule() -> None:
 
 
 def test_all_in_with_nothing_left_compares_free() -> None:
+    """A player with no beans left may still compare (比牌) at no cost; the winner takes the
+    stakes, zero-sum (−2 / +2)."""
     state = deal(2, ["2s 4d 7c", "As Kh 9d"], seat_beans=(2, 20), dealer=0)
     play(state, (1, CALL), (0, CALL))
     play(state, (1, raise_to(2)))
@@ -190,6 +192,8 @@ def test_all_in_with_nothing_left_compares_free() -> None:
 
 
 def test_game_over_and_malformed_actions() -> None:
+    """Malformed actions (empty, unknown or non-string type, not a dict) are refused with
+    MALFORMED; after the last fold any call or look is GAME_OVER and nothing is legal."""
     state = deal(2, ["As Kh 9d", "2s 4d 7c"])
     for bad in ({}, {"type": "bet"}, {"type": 3}, "call", None):
         rejects(state, 1, bad, ErrorCode.MALFORMED)  # type: ignore[arg-type]
@@ -201,6 +205,8 @@ def test_game_over_and_malformed_actions() -> None:
 
 
 def test_dealer_sets_the_first_actor() -> None:
+    """The seat after the dealer acts first, wrapping around the table (dealer 5 of 6 → seat
+    0); a dealer index past the seat count is taken modulo it (dealer 8 of 6 → seat 3)."""
     for dealer, first in ((0, 1), (3, 4), (5, 0), (8, 3)):
         state = deal(6, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d", "4c 6h 9s", "5c 7h Ts", "6c 8h Js"],
                      dealer=dealer)
@@ -208,6 +214,8 @@ def test_dealer_sets_the_first_actor() -> None:
 
 
 def test_auto_action_calls_while_cheap_then_folds_and_never_looks() -> None:
+    """The timeout (托管) action calls while the call is the minimum, folds when raised or when
+    only 比牌/棄牌 remain, and never looks at the cards."""
     state = deal(2, ["As Kh 9d", "2s 4d 7c"])
     assert RULESET.auto_action(state, 1) == CALL
     play(state, (1, CALL))
@@ -220,6 +228,8 @@ def test_auto_action_calls_while_cheap_then_folds_and_never_looks() -> None:
 
 
 def test_escape_forfeits_the_stakes() -> None:
+    """A player who escapes loses the beans he staked and the hand goes on for the others; with
+    two players the other wins, the same as the fold the service applies."""
     state = deal(3, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d"])
     play(state, (1, CALL), (2, CALL))
     escaped = RULESET.escape_result(state, 1)
@@ -233,6 +243,8 @@ def test_escape_forfeits_the_stakes() -> None:
 
 
 def test_ante_events_and_config_from_params() -> None:
+    """Room parameters map onto Config (ante, chip levels, caps, beans, dealer; unknown keys
+    ignored) and a new hand emits one ante event per seat, the seat after the dealer to act."""
     config = RULESET.config_from_params(
         {"ante": 10, "chip_levels": [10, 20, 50], "unit_cap": 100, "round_cap": 5,
          "compare_from_round": 3, "seat_beans": [500, 600], "dealer": 1, "unknown": "x"}

@@ -177,5 +177,7 @@ def test_seed_examples_and_tiebreaks() -> None:
 
 @pytest.mark.parametrize("bad", ["As As Kd", "As Kd", "1s 2s 3s", "As Kx Qd", ["As", "Kd"]])
 def test_malformed_hands_raise(bad: object) -> None:
+    """parse_hand raises ValueError on a repeated card, too few cards, an unknown rank or suit,
+    or a list instead of a string."""
     with pytest.raises(ValueError):
         parse_hand(bad)  # type: ignore[arg-type]

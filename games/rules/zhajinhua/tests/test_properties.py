@@ -11,19 +11,24 @@ from games.rules.zhajinhua import RULESET, Config
 
 
 def test_check_game_two_seats() -> None:
+    """The shared ruleset kit check_game passes for 歡樂三張 with two seats and bots."""
     check_game(RULESET, Config(), 2, [f"two-{i}" for i in range(6)], use_bots=True)
 
 
 def test_check_game_six_seats() -> None:
+    """The shared ruleset kit check_game passes for 歡樂三張 with six seats and bots."""
     check_game(RULESET, Config(), 6, [f"six-{i}" for i in range(4)], use_bots=True)
 
 
 def test_check_game_with_bean_limits() -> None:
+    """check_game passes with uneven and short bean stacks, a round cap and 比牌 from round 3."""
     config = Config(seat_beans=(12, 30, 8, 50), round_cap=6, compare_from_round=3)
     check_game(RULESET, config, 4, [f"beans-{i}" for i in range(4)], use_bots=True)
 
 
 def test_bots_finish_six_seat_hands() -> None:
+    """Bots alone finish every one of 20 six-seat hands (any dealer) within 500 actions, and
+    each hand's scores sum to zero."""
     for i in range(20):
         state = RULESET.new_game(Config(dealer=i), f"bots-{i}", 6)
         for _ in range(500):

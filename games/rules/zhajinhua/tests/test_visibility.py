@@ -80,6 +80,8 @@ def test_each_player_sees_only_whom_he_compared_with() -> None:
 
 
 def test_earlier_compares_and_a_final_compare_add_up() -> None:
+    """Cards shown in 比牌 add up: spectators see only the final compare's two hands, a player
+    sees his own, the one he compared with, and the final compare's hands."""
     state = deal(4, HANDS4, compare_from_round=1)
     play(state, (1, vs(2)), (2, FOLD), (3, vs(0)))
     assert state.winner == 3 and state.ended_by == "compare"
@@ -89,6 +91,8 @@ def test_earlier_compares_and_a_final_compare_add_up() -> None:
 
 
 def test_view_has_what_the_table_draws() -> None:
+    """A seat's view carries every key the table draws (pot, caps, chip levels, seats, legal
+    actions, costs, log); after the folds it shows the result: winner and scores."""
     state = deal(3, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d"], seat_beans=(100, 100, 100))
     view = RULESET.view(state, 1)
     for key in ("phase", "to_act", "dealer", "ante", "unit", "unit_cap", "round_cap",

@@ -1,0 +1,25 @@
+"""The one door from the rules to the wall clock: a cap on a bot's search time.
+
+Engines and rules never read the clock (games/tests/test_engine_purity.py). A bot that searches
+(斗地主's ``bot_search``) may still stop early on an overloaded machine, so that a table never
+waits past the room's think time plus the decision budget. The platform sets ``WALL_CLOCK`` at
+start-up (``games.apps.GamesConfig.ready``); in pure use (the engine tests, the benchmarks unless
+they set it) it stays ``None`` and a search runs to its work bound, fully determined by the
+hand's seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+WALL_CLOCK: Callable[[], float] | None = None
+
+
+def deadline_after(ms: float) -> Callable[[], bool]:
+    """A test "is the time up?" for a search of at most ``ms`` milliseconds of wall time (never
+    true when no clock is set)."""
+    clock = WALL_CLOCK
+    if clock is None:
+        return lambda: False
+    end = clock() + ms / 1000
+    return lambda: clock() > end

@@ -1,0 +1,57 @@
+"""The numbers a player sees are live (#14 §5): the top bar's beans after a settlement, and
+the lobby's word on what 離開 mid-hand cost — both without a reload."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import HandSeat
+from games.services import seating
+from ledger.selectors import balance_for_user
+from lobby import services as lobby_services
+from tests.browser.test_fit_all_games import _drive, _open, _player, _room
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
+
+
+def test_the_top_bar_follows_the_settlement_without_a_reload(servers, browser):
+    """The page's #nav-beans shows the ledger's balance as soon as the settlement is posted."""
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player("live-beans")
+    start = balance_for_user(user)
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    assert int(page.inner_text("#nav-beans")) == start
+    _drive("doudizhu", table.pk, user, to_end=True)
+    page.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
+    after = balance_for_user(user)
+    assert after != start  # 回收 A alone moves it
+    page.wait_for_function(f"document.querySelector('#nav-beans').textContent.trim() === "
+                           f"'{after}'", timeout=5000)
+    assert not errors
+
+
+def test_leaving_mid_hand_says_in_the_lobby_what_it_cost(servers, browser):
+    """離開 mid-hand, confirmed: the lobby names the beans the escape took, and the top bar
+    shows the balance after it."""
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player("live-escape")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    page.wait_for_selector("#board[data-phase]:not([data-phase=''])", state="attached")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click(".hand-tools [data-leave]")
+    page.wait_for_url(re.compile(r"/\?left=\d+$"), timeout=10000)
+    page.wait_for_selector("#escape-cost:not([hx-get])", timeout=10000)
+    row = HandSeat.objects.get(user=user)
+    assert row.escaped and row.beans < 0
+    text = page.inner_text("#escape-cost")
+    assert f"扣了 {-row.beans:,} 歡樂豆" in text, text
+    assert int(page.inner_text("#nav-beans")) == balance_for_user(user)
+    assert not errors
