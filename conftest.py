@@ -33,16 +33,18 @@ def make_user(db):
 
     def make(beans: int | None = None, name: str | None = None):
         n = next(_counter)
-        user = services.user_register(username=name or f"player{n}", password="pw-123456",
-                                      nickname=name or f"玩家{n}")
+        user = services.user_register(
+            username=name or f"player{n}", password="pw-123456", nickname=name or f"玩家{n}"
+        )
         if beans is not None:
             from ledger import services as ledger
             from ledger.selectors import balance_for_user
 
             diff = beans - balance_for_user(user)
             if diff:
-                ledger.staff_grant(staff=None, user=user, amount=diff, reason="test setup",
-                                   correction=True)
+                ledger.staff_grant(
+                    staff=None, user=user, amount=diff, reason="test setup", correction=True
+                )
         return user
 
     return make
@@ -53,7 +55,16 @@ def room(db):
     from lobby.models import Room
 
     return Room.objects.create(
-        name="測試場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=10,
-        rake=5, min_beans=100, max_beans=None, double_threshold=1000, turn_seconds=20,
+        name="測試場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=10,
+        rake=5,
+        min_beans=100,
+        max_beans=None,
+        double_threshold=1000,
+        turn_seconds=20,
         bot_wait_seconds=0,
     )

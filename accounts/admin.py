@@ -1,6 +1,6 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django import forms
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -38,7 +38,9 @@ class UserAdmin(BaseUserAdmin):
     list_display = ["username", "nickname", "beans", "is_bot", "is_staff", "date_joined"]
     list_filter = ["is_bot", "is_staff", "is_active"]
     search_fields = ["username", "nickname"]
-    fieldsets = BaseUserAdmin.fieldsets + (("樂游", {"fields": ["nickname", "avatar_seed", "is_bot"]}),)
+    fieldsets = BaseUserAdmin.fieldsets + (
+        ("樂游", {"fields": ["nickname", "avatar_seed", "is_bot"]}),
+    )
     inlines = [GameStatInline]
 
     @admin.display(description="歡樂豆")
@@ -47,8 +49,11 @@ class UserAdmin(BaseUserAdmin):
 
     def get_urls(self):
         return [
-            path("<int:user_id>/grant/", self.admin_site.admin_view(self.grant_view),
-                 name="accounts_user_grant"),
+            path(
+                "<int:user_id>/grant/",
+                self.admin_site.admin_view(self.grant_view),
+                name="accounts_user_grant",
+            ),
             *super().get_urls(),
         ]
 
@@ -61,7 +66,9 @@ class UserAdmin(BaseUserAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 ledger_services.staff_grant(
-                    staff=request.user, user=user, amount=form.cleaned_data["amount"],
+                    staff=request.user,
+                    user=user,
+                    amount=form.cleaned_data["amount"],
                     reason=form.cleaned_data["reason"],
                     correction=form.cleaned_data["correction"],
                 )
@@ -70,14 +77,23 @@ class UserAdmin(BaseUserAdmin):
             else:
                 messages.success(request, "已入帳")
                 return redirect(reverse("admin:accounts_user_change", args=[user.pk]))
-        return render(request, "admin/grant.html", {
-            "form": form, "target": user, "beans": balance_for_user(user),
-            "title": f"贈送 / 更正歡樂豆：{user}", **self.admin_site.each_context(request),
-        })
+        return render(
+            request,
+            "admin/grant.html",
+            {
+                "form": form,
+                "target": user,
+                "beans": balance_for_user(user),
+                "title": f"贈送 / 更正歡樂豆：{user}",
+                **self.admin_site.each_context(request),
+            },
+        )
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        extra_context = {**(extra_context or {}),
-                         "grant_url": reverse("admin:accounts_user_grant", args=[object_id])}
+        extra_context = {
+            **(extra_context or {}),
+            "grant_url": reverse("admin:accounts_user_grant", args=[object_id]),
+        }
         return super().change_view(request, object_id, form_url, extra_context)
 
 
@@ -94,8 +110,17 @@ class CheckinRewardAdmin(admin.ModelAdmin):
 
 @admin.register(TaskDefinition)
 class TaskDefinitionAdmin(admin.ModelAdmin):
-    list_display = ["title", "code", "game", "kind", "line_label", "target", "reward",
-                    "is_active", "order"]
+    list_display = [
+        "title",
+        "code",
+        "game",
+        "kind",
+        "line_label",
+        "target",
+        "reward",
+        "is_active",
+        "order",
+    ]
     list_editable = ["is_active", "order"]
     list_filter = ["is_active", "kind", "game"]
     prepopulated_fields = {"code": ["title"]}

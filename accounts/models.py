@@ -64,7 +64,9 @@ class Privacy(models.Model):
 
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="privacy")
     presence = models.CharField(
-        "誰能看到我在哪裡", max_length=10, choices=PresenceVisibility.choices,
+        "誰能看到我在哪裡",
+        max_length=10,
+        choices=PresenceVisibility.choices,
         default=PresenceVisibility.FRIENDS,
     )
 
@@ -106,7 +108,9 @@ class Block(models.Model):
         verbose_name = verbose_name_plural = "封鎖"
         constraints = [
             models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
-            models.CheckConstraint(condition=~Q(blocker=models.F("blocked")), name="block_not_self"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -134,7 +138,8 @@ class Invitation(models.Model):
         verbose_name = verbose_name_plural = "牌桌邀請"
         constraints = [
             models.UniqueConstraint(
-                fields=["sender", "recipient", "table_id"], condition=Q(status="pending"),
+                fields=["sender", "recipient", "table_id"],
+                condition=Q(status="pending"),
                 name="invitation_one_pending",
             ),
             models.CheckConstraint(

@@ -41,8 +41,15 @@ def _title(game: str) -> str:
 
 def profile_for_user(user) -> dict:
     stats = [
-        {"game": s.game, "title": _title(s.game), "score": s.score, "hands": s.hands,
-         "wins": s.wins, "escapes": s.escapes, "level": level_for_score(s.score)}
+        {
+            "game": s.game,
+            "title": _title(s.game),
+            "score": s.score,
+            "hands": s.hands,
+            "wins": s.wins,
+            "escapes": s.escapes,
+            "level": level_for_score(s.score),
+        }
         for s in GameStat.objects.filter(user=user).order_by("game")
     ]
     history = balance_history_for_user(user)
@@ -51,8 +58,14 @@ def profile_for_user(user) -> dict:
         "stats": stats,
         "chart": balance_chart(history),
         "hands": [
-            {"hand": hs.hand, "title": _title(hs.hand.game), "score": hs.score, "beans": hs.beans,
-             "won": hs.won, "escaped": hs.escaped}
+            {
+                "hand": hs.hand,
+                "title": _title(hs.hand.game),
+                "score": hs.score,
+                "beans": hs.beans,
+                "won": hs.won,
+                "escaped": hs.escaped,
+            }
             for hs in hand_history_for_user(user)
         ],
     }
@@ -71,8 +84,15 @@ def balance_chart(history: list[tuple], width: int = 600, height: int = 160) -> 
         f"{i * step:.1f},{height - 10 - (v - low) / span * (height - 20):.1f}"
         for i, v in enumerate(values)
     )
-    return {"points": points, "width": width, "height": height, "min": low, "max": high, "n": n,
-            "last": values[-1]}
+    return {
+        "points": points,
+        "width": width,
+        "height": height,
+        "min": low,
+        "max": high,
+        "n": n,
+        "last": values[-1],
+    }
 
 
 # -- friends, presence, check-in and tasks (issue #15 §3, §5) ---------------------------------
@@ -144,8 +164,12 @@ def presence_for_users(user_ids: list[int]) -> dict[int, dict[str, Any]]:
 
 def _at_table(kind: str, table: Table) -> dict[str, Any]:
     # a private table's number is not shown: its page is refused to others anyway
-    return {"kind": kind, "game": table.game, "title": _title(table.game),
-            "table_id": None if table.is_private else table.pk}
+    return {
+        "kind": kind,
+        "game": table.game,
+        "title": _title(table.game),
+        "table_id": None if table.is_private else table.pk,
+    }
 
 
 def friends_for_user(user: User) -> list[dict[str, Any]]:
@@ -155,25 +179,30 @@ def friends_for_user(user: User) -> list[dict[str, Any]]:
     )
     ids = [f.followee_id for f in follows]
     back = set(
-        Follow.objects.filter(follower_id__in=ids, followee=user).values_list("follower_id",
-                                                                            flat=True)
+        Follow.objects.filter(follower_id__in=ids, followee=user).values_list(
+            "follower_id", flat=True
+        )
     )
     blocked_me = set(
         Block.objects.filter(blocker_id__in=ids, blocked=user).values_list("blocker_id", flat=True)
     )
-    settings_rows = dict(Privacy.objects.filter(user_id__in=ids).values_list("user_id",
-                                                                            "presence"))
+    settings_rows = dict(Privacy.objects.filter(user_id__in=ids).values_list("user_id", "presence"))
     visible = [
-        uid for uid in ids
+        uid
+        for uid in ids
         if _may_see_presence(
-            settings_rows.get(uid, PresenceVisibility.FRIENDS), follows_viewer=uid in back,
+            settings_rows.get(uid, PresenceVisibility.FRIENDS),
+            follows_viewer=uid in back,
             blocked_viewer=uid in blocked_me,
         )
     ]
     where = presence_for_users(visible)
     return [
-        {"user": f.followee, "mutual": f.followee_id in back,
-         "presence": where.get(f.followee_id, {"kind": "hidden"})}
+        {
+            "user": f.followee,
+            "mutual": f.followee_id in back,
+            "presence": where.get(f.followee_id, {"kind": "hidden"}),
+        }
         for f in follows
     ]
 
@@ -197,13 +226,21 @@ def invitations_for_user(user: User) -> list[Invitation]:
 def public_profile(viewer: User | AnonymousUser, other: User) -> dict[str, Any]:
     """Another player's public page: name, levels, and the viewer's follow / block state."""
     stats = [
-        {"game": s.game, "title": _title(s.game), "score": s.score, "hands": s.hands,
-         "wins": s.wins, "level": level_for_score(s.score)}
+        {
+            "game": s.game,
+            "title": _title(s.game),
+            "score": s.score,
+            "hands": s.hands,
+            "wins": s.wins,
+            "level": level_for_score(s.score),
+        }
         for s in GameStat.objects.filter(user=other).order_by("game")
     ]
     mine = viewer.is_authenticated and viewer.pk == other.pk
     return {
-        "other": other, "stats": stats, "mine": mine,
+        "other": other,
+        "stats": stats,
+        "mine": mine,
         "following": viewer.is_authenticated and not mine and is_following(viewer, other),
         "blocking": viewer.is_authenticated and not mine and is_blocked(viewer, other),
     }
@@ -222,32 +259,44 @@ def checkin_status(user: User) -> dict[str, Any]:
     rewards = list(CheckinReward.objects.order_by("day").values_list("day", "beans"))
     upcoming = None
     if next_streak is not None:
-        upcoming = next((b for d, b in reversed(rewards) if d <= next_streak),
-                        rewards[0][1] if rewards else 0)
-    return {"done": done is not None, "streak": streak, "beans_today": done.beans if done else 0,
-            "reward": upcoming, "rewards": rewards}
+        upcoming = next(
+            (b for d, b in reversed(rewards) if d <= next_streak), rewards[0][1] if rewards else 0
+        )
+    return {
+        "done": done is not None,
+        "streak": streak,
+        "beans_today": done.beans if done else 0,
+        "reward": upcoming,
+        "rewards": rewards,
+    }
 
 
 def tasks_for_user(user: User) -> list[dict[str, Any]]:
     """Today's active tasks with the user's progress and whether the reward can be claimed."""
     today = timezone.localdate()
-    progress = {
-        p.task_id: p for p in TaskProgress.objects.filter(user=user, day=today)
-    }
+    progress = {p.task_id: p for p in TaskProgress.objects.filter(user=user, day=today)}
     out = []
     for task in TaskDefinition.objects.filter(is_active=True):
         p = progress.get(task.pk)
         count = min(p.count, task.target) if p else 0
         claimed = bool(p and p.claimed_at)
-        out.append({
-            "task": task, "count": count, "target": task.target, "claimed": claimed,
-            "claimable": bool(p) and not claimed and p.count >= task.target,
-            "game_title": _title(task.game) if task.game else "",
-        })
+        out.append(
+            {
+                "task": task,
+                "count": count,
+                "target": task.target,
+                "claimed": claimed,
+                "claimable": bool(p) and not claimed and p.count >= task.target,
+                "game_title": _title(task.game) if task.game else "",
+            }
+        )
     return out
 
 
 def following_ids(user: User, ids: list[int]) -> list[int]:
     """Which of ``ids`` the user follows."""
-    return list(Follow.objects.filter(follower=user, followee_id__in=ids)
-                .values_list("followee_id", flat=True))
+    return list(
+        Follow.objects.filter(follower=user, followee_id__in=ids).values_list(
+            "followee_id", flat=True
+        )
+    )

@@ -41,8 +41,9 @@ from ledger import services as ledger
 def user_register(*, username: str, password: str, nickname: str = "") -> User:
     """Create a player and pay the operator-set signup grant, in one transaction."""
     with transaction.atomic():
-        user = User(username=username, nickname=nickname or username,
-                    avatar_seed=secrets.randbelow(10_000))
+        user = User(
+            username=username, nickname=nickname or username, avatar_seed=secrets.randbelow(10_000)
+        )
         user.set_password(password)
         user.full_clean(exclude=["password"])
         user.save()
@@ -183,8 +184,11 @@ def hand_record(hand_id: int) -> int:
     seats = list(HandSeat.objects.filter(hand=hand, user__is_bot=False).order_by("seat"))
     if not seats:
         return 0
-    tasks = [t for t in TaskDefinition.objects.filter(is_active=True)
-             if not t.game or t.game == hand.game]
+    tasks = [
+        t
+        for t in TaskDefinition.objects.filter(is_active=True)
+        if not t.game or t.game == hand.game
+    ]
     day = timezone.localdate(hand.settled_at)
     week = day - timedelta(days=day.weekday())
     with connection.cursor() as cursor:
@@ -202,16 +206,22 @@ def hand_record(hand_id: int) -> int:
         standing = Standing._meta.db_table
         cursor.execute(
             f'INSERT INTO {standing} (user_id, game, period, "start", score, beans, hands) '
-            "VALUES " + ", ".join(["(%s, %s, %s, %s, %s, %s, 1)"] * (2 * len(counted)))
+            "VALUES "
+            + ", ".join(["(%s, %s, %s, %s, %s, %s, 1)"] * (2 * len(counted)))
             + ' ON CONFLICT (user_id, game, period, "start") DO UPDATE SET '
             f"score = {standing}.score + EXCLUDED.score, "
             f"beans = {standing}.beans + EXCLUDED.beans, hands = {standing}.hands + 1",
-            [v for row in counted
-             for period, start in ((Standing.Period.DAY, day), (Standing.Period.WEEK, week))
-             for v in (row.user_id, hand.game, period, start, row.score, row.beans)],
+            [
+                v
+                for row in counted
+                for period, start in ((Standing.Period.DAY, day), (Standing.Period.WEEK, week))
+                for v in (row.user_id, hand.game, period, start, row.score, row.beans)
+            ],
         )
         hits = [
-            (row.user_id, task.pk) for row in counted for task in tasks
+            (row.user_id, task.pk)
+            for row in counted
+            for task in tasks
             if _task_hit(task, row, hand.result)
         ]
         if hits:
@@ -266,8 +276,11 @@ def task_claim(*, user: User, task_id: object) -> TaskProgress:
         progress.save(update_fields=["claimed_at"])
         if progress.task.reward:
             ledger.grant_task(
-                user_id=user.pk, day=today.isoformat(), task_id=progress.task_id,
-                amount=progress.task.reward, title=progress.task.title,
+                user_id=user.pk,
+                day=today.isoformat(),
+                task_id=progress.task_id,
+                amount=progress.task.reward,
+                title=progress.task.title,
             )
     return progress
 

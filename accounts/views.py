@@ -21,7 +21,8 @@ def register(request):
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_register(
-                username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
                 nickname=form.cleaned_data.get("nickname") or "",
             )
         except IntegrityError:
@@ -54,8 +55,9 @@ def relief(request):
 def public_profile(request, user_id: int):
     """Another player's page: his levels, and follow / block buttons."""
     other = get_object_or_404(User, pk=user_id, is_active=True)
-    return render(request, "accounts/public_profile.html",
-                  selectors.public_profile(request.user, other))
+    return render(
+        request, "accounts/public_profile.html", selectors.public_profile(request.user, other)
+    )
 
 
 RELATIONS = {

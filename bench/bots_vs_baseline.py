@@ -37,8 +37,14 @@ sys.path.insert(0, str(ROOT))
 from games.engine import registry
 
 Player = Callable[[Any, Any, int], dict[str, Any]]
-GAMES = ("paohuzi_hunan", "paohuzi_shuangwang", "mahjong_huanle", "mahjong_yongzhou",
-         "mahjong_yueqing", "zhajinhua")
+GAMES = (
+    "paohuzi_hunan",
+    "paohuzi_shuangwang",
+    "mahjong_huanle",
+    "mahjong_yongzhou",
+    "mahjong_yueqing",
+    "zhajinhua",
+)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -56,24 +62,34 @@ def setup(game: str) -> tuple[Any, Any, int, Player, Player]:
     """(ruleset, config, seats, bot, baseline) of a bench game name."""
     if game.startswith("paohuzi"):
         from games.rules.paohuzi.baseline import baseline_action as pbase
+
         r = registry.get("paohuzi")
         cfg = r.config_from_params({"variant": game.split("_")[1]})
         return r, cfg, 3, lambda rs, st, s: rs.bot_action(st, s), pbase
     if game.startswith("mahjong"):
         from games.rules.mahjong.baseline import baseline_action as mbase
+
         r = registry.get(game)
         cfg = r.config_from_params({})
         return r, cfg, 4, lambda rs, st, s: rs.bot_action(st, s), mbase
     if game == "zhajinhua":
         from games.rules.zhajinhua.baseline import choose as zbase
+
         r = registry.get("zhajinhua")
         cfg = r.config_from_params({})
         return r, cfg, 4, lambda rs, st, s: rs.bot_action(st, s), zbase
     raise SystemExit(f"unknown game {game}")
 
 
-def play(ruleset: Any, config: Any, seed: str, seats: int, players: list[Player],
-         times: list[float] | None = None, timed: int = -1) -> Any:
+def play(
+    ruleset: Any,
+    config: Any,
+    seed: str,
+    seats: int,
+    players: list[Player],
+    times: list[float] | None = None,
+    timed: int = -1,
+) -> Any:
     """Play one hand, seat s by players[s]; return the Result. Bot times go to ``times``."""
     state = ruleset.new_game(config, seed, seats)
     for _ in range(5000):
@@ -120,23 +136,41 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.pstdev(scores) / math.sqrt(hands)
     out = {
-        "game": game, "hands": hands, "seed": seed, "seats": seats,
-        "wins": wins, "decided": decided, "win_share": share, "wilson95": [lo, hi],
-        "wins_per_hand": wins / hands, "nowin_mixed": 1 - decided / hands, "fair": 1 / seats,
-        "target": 1.5 / seats, "score_per_hand": mean, "score_ci95": [mean - half, mean + half],
-        "nowin_bots": nowin["bots"] / hands, "nowin_baselines": nowin["baselines"] / hands,
-        "decisions": len(times), "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95),
-        "p99_ms": pct(times, 0.99), "max_ms": max(times) * 1000 if times else 0.0,
-        "load_start": load0, "load_end": os.getloadavg()[0],
+        "game": game,
+        "hands": hands,
+        "seed": seed,
+        "seats": seats,
+        "wins": wins,
+        "decided": decided,
+        "win_share": share,
+        "wilson95": [lo, hi],
+        "wins_per_hand": wins / hands,
+        "nowin_mixed": 1 - decided / hands,
+        "fair": 1 / seats,
+        "target": 1.5 / seats,
+        "score_per_hand": mean,
+        "score_ci95": [mean - half, mean + half],
+        "nowin_bots": nowin["bots"] / hands,
+        "nowin_baselines": nowin["baselines"] / hands,
+        "decisions": len(times),
+        "p50_ms": pct(times, 0.5),
+        "p95_ms": pct(times, 0.95),
+        "p99_ms": pct(times, 0.99),
+        "max_ms": max(times) * 1000 if times else 0.0,
+        "load_start": load0,
+        "load_end": os.getloadavg()[0],
         "wall_s": time.perf_counter() - t_start,
     }
-    print(f"{game:20s} n={hands} bot share of wins {share:6.1%} [{lo:.1%}, {hi:.1%}] "
-          f"({wins}/{decided} won hands; {wins / hands:.1%} of hands) "
-          f"(fair {1 / seats:.1%}, target {1.5 / seats:.1%}) score/hand {mean:+.2f} "
-          f"[{mean - half:+.2f}, {mean + half:+.2f}] no-winner bots {out['nowin_bots']:.1%} "
-          f"baselines {out['nowin_baselines']:.1%} | decision ms p50 {out['p50_ms']:.2f} "
-          f"p95 {out['p95_ms']:.2f} p99 {out['p99_ms']:.2f} max {out['max_ms']:.1f} "
-          f"| load {load0:.1f}->{out['load_end']:.1f} {out['wall_s']:.0f}s", flush=True)
+    print(
+        f"{game:20s} n={hands} bot share of wins {share:6.1%} [{lo:.1%}, {hi:.1%}] "
+        f"({wins}/{decided} won hands; {wins / hands:.1%} of hands) "
+        f"(fair {1 / seats:.1%}, target {1.5 / seats:.1%}) score/hand {mean:+.2f} "
+        f"[{mean - half:+.2f}, {mean + half:+.2f}] no-winner bots {out['nowin_bots']:.1%} "
+        f"baselines {out['nowin_baselines']:.1%} | decision ms p50 {out['p50_ms']:.2f} "
+        f"p95 {out['p95_ms']:.2f} p99 {out['p99_ms']:.2f} max {out['max_ms']:.1f} "
+        f"| load {load0:.1f}->{out['load_end']:.1f} {out['wall_s']:.0f}s",
+        flush=True,
+    )
     return out
 
 

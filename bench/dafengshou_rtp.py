@@ -51,8 +51,10 @@ def main() -> None:
     print(f"大豐收 RTP, {args.rounds:,} rounds, seed {args.seed!r}, one bean on each crop")
     print(f"  measured  {measured:.5f}")
     print(f"  expected  {expected:.5f}   (exact, from the outcome probabilities)")
-    print(f"  gap       {measured - expected:+.5f}   ({(measured - expected) / stderr:+.2f} σ, "
-          f"σ = {stderr:.5f})")
+    print(
+        f"  gap       {measured - expected:+.5f}   ({(measured - expected) / stderr:+.2f} σ, "
+        f"σ = {stderr:.5f})"
+    )
     print(f"  time      {elapsed:.2f} s   ({elapsed / args.rounds * 1e6:.2f} µs per round)")
     print("  per crop (exact):")
     for crop, rtp in object_rtp(config).items():

@@ -41,22 +41,31 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--variants", default="classic,laizi,menzhua")
-    parser.add_argument("--sampled", action="store_true",
-                        help="bid from sampled play-outs (bot.BID_SEARCH) instead of the score")
+    parser.add_argument(
+        "--sampled",
+        action="store_true",
+        help="bid from sampled play-outs (bot.BID_SEARCH) instead of the score",
+    )
     args = parser.parse_args()
     if args.sampled:
         from games.rules.doudizhu import bot
+
         bot.BID_SEARCH = True
     for variant in args.variants.split(","):
-        stats = {k: [0, 0] for k in ("called", "robbed", "ll_double", "farmer_double",
-                                     "mingpai", "menzhua")}
+        stats = {
+            k: [0, 0]
+            for k in ("called", "robbed", "ll_double", "farmer_double", "mingpai", "menzhua")
+        }
         redeals = 0
         times: list[float] = []
         t0 = time.perf_counter()
         load0 = os.getloadavg()[0]
         for i in range(args.deals):
-            st = RULESET.new_game(Config(variant=variant, seat_beans=(10000, 10000, 10000),
-                                         double_threshold=1), f"bid-{variant}-{i}", 3)
+            st = RULESET.new_game(
+                Config(variant=variant, seat_beans=(10000, 10000, 10000), double_threshold=1),
+                f"bid-{variant}-{i}",
+                3,
+            )
             while st.phase != "over":
                 acting = sorted(RULESET.to_act(st))
                 seat = acting[0]
@@ -86,16 +95,20 @@ def main() -> None:
                     count("farmer_double", doubled, not ll_won)
                 count("mingpai", st.mingpai[s] > 0, (s == ll) == ll_won)
         dt = time.perf_counter() - t0
-        print(f"{variant}: {args.deals} deals, {redeals} redeals (all 不叫), {dt:.0f} s, load "
-              f"{load0:.2f} → {os.getloadavg()[0]:.2f}")
+        print(
+            f"{variant}: {args.deals} deals, {redeals} redeals (all 不叫), {dt:.0f} s, load "
+            f"{load0:.2f} → {os.getloadavg()[0]:.2f}"
+        )
         print(line("landlord who called 叫 wins", *stats["called"]))
         print(line("landlord who robbed 搶 wins", *stats["robbed"]))
         print(line("悶抓 landlord wins", *stats["menzhua"]))
         print(line("landlord's 加倍 side wins", *stats["ll_double"]))
         print(line("farmer's 加倍 side wins", *stats["farmer_double"]))
         print(line("明牌 seat's side wins", *stats["mingpai"]))
-        print(f"    bidding-phase decisions {len(times)} (cpu): p50 {pct(times, .5) * 1e3:.2f} "
-              f"ms  p95 {pct(times, .95) * 1e3:.2f} ms  p99 {pct(times, .99) * 1e3:.2f} ms")
+        print(
+            f"    bidding-phase decisions {len(times)} (cpu): p50 {pct(times, 0.5) * 1e3:.2f} "
+            f"ms  p95 {pct(times, 0.95) * 1e3:.2f} ms  p99 {pct(times, 0.99) * 1e3:.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -57,13 +57,23 @@ TIMES: dict[str, list[float]] = {"play": [], "cpu": []}
 
 def load_baseline(commit: str) -> Callable[..., dict[str, Any]]:
     """The bot as committed at ``commit`` (bot.py and its bot_* helper modules), imported apart."""
-    files = subprocess.run(["git", "ls-tree", "--name-only", commit, "games/rules/doudizhu/"],
-                           cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-tree", "--name-only", commit, "games/rules/doudizhu/"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     names = [Path(f).stem for f in files if Path(f).name.startswith("bot") and f.endswith(".py")]
     modules: dict[str, types.ModuleType] = {}
     for name in sorted(names, key=lambda n: n != "bot_eval"):
-        source = subprocess.run(["git", "show", f"{commit}:games/rules/doudizhu/{name}.py"],
-                                cwd=ROOT, check=True, capture_output=True, text=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{commit}:games/rules/doudizhu/{name}.py"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         module = types.ModuleType(f"baseline_{name}")
         sys.modules[f"baseline_{name}"] = module
         for other in modules:
@@ -74,8 +84,9 @@ def load_baseline(commit: str) -> Callable[..., dict[str, Any]]:
 
 
 def to_play(variant: str, seed: str) -> Any:
-    st = RULESET.new_game(Config(variant=variant, seat_beans=(0, 0, 0), double_threshold=1),
-                          seed, 3)
+    st = RULESET.new_game(
+        Config(variant=variant, seat_beans=(0, 0, 0), double_threshold=1), seed, 3
+    )
     while st.phase != "playing":
         seat = min(RULESET.to_act(st))
         if st.phase == "start":
@@ -103,6 +114,7 @@ def bot_player(choose: Callable[..., dict[str, Any]], timed: bool) -> Player:
             TIMES["play"].append(time.perf_counter() - t0)
             TIMES["cpu"].append(time.thread_time() - c0)
         return action
+
     return act
 
 
@@ -122,16 +134,24 @@ def rule_player(counters: dict[str, int]) -> Player:
         actions = [a for a in ours if a in CARD_TYPE[0]]
         if st.lead is not None:
             actions.append("pass")
-        raw = {"current_hand": _sorted(st.hands[seat]), "trace": list(trace),
-               "actions": actions, "landlord": st.landlord, "self": seat}
+        raw = {
+            "current_hand": _sorted(st.hands[seat]),
+            "trace": list(trace),
+            "actions": actions,
+            "landlord": st.landlord,
+            "self": seat,
+        }
         target = trace[-1][1] if trace else ""
         if target == "pass" and len(trace) > 1:
             target = trace[-2][1]
         leading = st.lead is None
         if not leading and target not in CARD_TYPE[0]:
             counters["unreadable_target"] += 1  # cannot happen in classic: every play is known
-        if leading and trace and not (len(trace) >= 3 and trace[-1][1] == "pass"
-                                      and trace[-2][1] == "pass"):
+        if (
+            leading
+            and trace
+            and not (len(trace) >= 3 and trace[-1][1] == "pass" and trace[-2][1] == "pass")
+        ):
             trace_view = []  # its lead test reads the trace; a won trick always ends in 2 passes
             raw["trace"] = trace_view
         choice = agent.step({"raw_obs": raw})
@@ -142,6 +162,7 @@ def rule_player(counters: dict[str, int]) -> Player:
             counters["refused"] += 1
             play = plays[0]
         return {"type": "play", "cards": play}
+
     return act
 
 
@@ -189,14 +210,17 @@ def main() -> None:
     counters = {"refused": 0, "unreadable_target": 0}
     if args.work is not None:
         from games.rules.doudizhu import bot
+
         bot.SEARCH_WORK = args.work
     for item in args.set or []:
         from games.rules.doudizhu import bot
+
         name, _, value = item.partition("=")
         setattr(bot, name, type(getattr(bot, name))(int(value)))
     if args.against == "rule":
         sys.path.insert(0, str(ROOT / "var" / "bench-deps"))
         import numpy as np
+
         other = rule_player(counters)
 
         def reseed(i: int) -> None:
@@ -206,10 +230,11 @@ def main() -> None:
 
         def reseed(i: int) -> None:
             return None
+
     tested = bot_player(current_choose, timed=True)
     roles = args.roles.split(",")
-    wins = {r: 0 for r in roles}
-    ref = {r: 0 for r in roles}
+    wins = dict.fromkeys(roles, 0)
+    ref = dict.fromkeys(roles, 0)
     deals = range(args.start, args.start + args.deals)
     t0 = time.perf_counter()
     load0 = os.getloadavg()[0]
@@ -227,15 +252,25 @@ def main() -> None:
                 ref[role] += (winner == 0) == (role == "landlord")
         done = i - args.start + 1
         if done % 100 == 0:  # progress, so a long run that is stopped still tells something
-            print(f"  … {done} deals: " + ", ".join(f"{r} {wins[r]}" for r in roles)
-                  + (", reference " + ", ".join(f"{r} {ref[r]}" for r in roles)
-                     if not args.no_reference else "") + f" ({time.perf_counter() - t0:.0f} s)",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  … {done} deals: "
+                + ", ".join(f"{r} {wins[r]}" for r in roles)
+                + (
+                    ", reference " + ", ".join(f"{r} {ref[r]}" for r in roles)
+                    if not args.no_reference
+                    else ""
+                )
+                + f" ({time.perf_counter() - t0:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     n = len(deals)
     dt = time.perf_counter() - t0
-    print(f"斗地主 bot (working tree) vs {args.against} ({args.variant}), {n} deals "
-          f"{args.start}…{args.start + n - 1}, {dt:.0f} s, load {load0:.2f} → "
-          f"{os.getloadavg()[0]:.2f}")
+    print(
+        f"斗地主 bot (working tree) vs {args.against} ({args.variant}), {n} deals "
+        f"{args.start}…{args.start + n - 1}, {dt:.0f} s, load {load0:.2f} → "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     for role in roles:
         lo, hi = wilson(wins[role], n)
         line = f"  {role:8s} {wins[role] / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
@@ -244,12 +279,16 @@ def main() -> None:
             line += f"   reference {ref[role] / n:6.1%} [{rlo:.1%}, {rhi:.1%}]"
         print(line)
     for label, t in (("wall", TIMES["play"]), ("cpu", TIMES["cpu"])):
-        print(f"  decisions {len(t)} ({label}): p50 {pct(t, .5) * 1e3:.2f} ms  p95 "
-              f"{pct(t, .95) * 1e3:.2f} ms  p99 {pct(t, .99) * 1e3:.2f} ms  max "
-              f"{max(t or [0]) * 1e3:.2f} ms")
+        print(
+            f"  decisions {len(t)} ({label}): p50 {pct(t, 0.5) * 1e3:.2f} ms  p95 "
+            f"{pct(t, 0.95) * 1e3:.2f} ms  p99 {pct(t, 0.99) * 1e3:.2f} ms  max "
+            f"{max(t or [0]) * 1e3:.2f} ms"
+        )
     if args.against == "rule":
-        print(f"  rule-agent plays refused by our rules: {counters['refused']}, unreadable "
-              f"targets: {counters['unreadable_target']}")
+        print(
+            f"  rule-agent plays refused by our rules: {counters['refused']}, unreadable "
+            f"targets: {counters['unreadable_target']}"
+        )
 
 
 if __name__ == "__main__":

@@ -38,15 +38,22 @@ SEATS = {"landlord": 0, "下家 farmer": 1, "上家 farmer": 2}
 
 def load_baseline(commit: str):
     """The bot module as committed at ``commit``, imported under its own name."""
-    source = subprocess.run(["git", "show", f"{commit}:games/rules/doudizhu/bot.py"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{commit}:games/rules/doudizhu/bot.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     module = types.ModuleType("doudizhu_bot_baseline")
     exec(compile(source, f"{commit}:bot.py", "exec"), module.__dict__)
     return module.choose
 
 
 def to_play(variant: str, seed: str):
-    st = RULESET.new_game(Config(variant=variant, seat_beans=(0, 0, 0), double_threshold=1), seed, 3)
+    st = RULESET.new_game(
+        Config(variant=variant, seat_beans=(0, 0, 0), double_threshold=1), seed, 3
+    )
     while st.phase != "playing":
         seat = min(RULESET.to_act(st))
         if st.phase == "start":
@@ -70,12 +77,14 @@ def random_player(rng: Chance):
     def act(st, seat):
         options = [a for a in RULESET.legal_actions(st, seat) if a["type"] != "mingpai"]
         return options[rng.below(len(options))]
+
     return act
 
 
 def bot_player(choose):
     def act(st, seat):
         return choose(RULESET, st, seat)
+
     return act
 
 
@@ -94,8 +103,10 @@ def main() -> None:
     parser.add_argument("--baseline", default="ef31d9b")
     args = parser.parse_args()
     baseline = load_baseline(args.baseline)
-    print(f"斗地主 bot (working tree) vs opponents, {args.hands} seeded hands per seat; baseline "
-          f"classic bot = bot.py at {args.baseline}; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"斗地主 bot (working tree) vs opponents, {args.hands} seeded hands per seat; baseline "
+        f"classic bot = bot.py at {args.baseline}; load average {os.getloadavg()[0]:.2f}"
+    )
     for variant in args.variants.split(","):
         deals = [f"bench-{variant}-{i}" for i in range(args.hands)]
         for opponent in args.opponents.split(","):
@@ -123,8 +134,10 @@ def main() -> None:
                     ref += (winner == 0) == (seat == 0)
                 line.append(f"{label} {wins / len(deals):6.1%} (ref {ref / len(deals):6.1%})")
             dt = time.perf_counter() - t0
-            print(f"  {variant:8s} vs {opponent:7s}  " + "   ".join(line) + f"   ({dt:.0f} s, "
-                  f"load {os.getloadavg()[0]:.2f})")
+            print(
+                f"  {variant:8s} vs {opponent:7s}  " + "   ".join(line) + f"   ({dt:.0f} s, "
+                f"load {os.getloadavg()[0]:.2f})"
+            )
 
 
 if __name__ == "__main__":

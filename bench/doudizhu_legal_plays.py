@@ -40,7 +40,7 @@ def make_cases(n: int, wild: int, seed: int = 12345) -> list[tuple[str, str | No
             laizi = RANKS[rng.randrange(13)]
             others = [c for c in deck if c != laizi]
             hand = sort_cards("".join(others[: size - wild]) + laizi * wild)
-            rest = others[size - wild:]
+            rest = others[size - wild :]
         else:
             hand = sort_cards("".join(deck[:size]))
             rest = deck[size:]
@@ -66,36 +66,46 @@ def run(cases, repeat: int) -> tuple[float, float, float, float]:
         total_plays += len(out)
         times.append(best / 1e3)
     times.sort()
-    return (statistics.median(times), times[int(len(times) * 0.95)], times[-1],
-            total_plays / len(cases))
+    return (
+        statistics.median(times),
+        times[int(len(times) * 0.95)],
+        times[-1],
+        total_plays / len(cases),
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--python-only", action="store_true",
-                        help="only the Python reference generator")
+    parser.add_argument(
+        "--python-only", action="store_true", help="only the Python reference generator"
+    )
     args = parser.parse_args()
     native = patterns.NATIVE
     engines = ([("C", True)] if native and not args.python_only else []) + [("Python", False)]
-    print(f"legal_plays: {args.cases} seeded cases (17/20-card hands, half leading), "
-          f"best of {args.repeat} per case, times in µs; load average {os.getloadavg()[0]:.2f}"
-          + ("" if native else " (the C extension is not in use)"))
+    print(
+        f"legal_plays: {args.cases} seeded cases (17/20-card hands, half leading), "
+        f"best of {args.repeat} per case, times in µs; load average {os.getloadavg()[0]:.2f}"
+        + ("" if native else " (the C extension is not in use)")
+    )
     for wild in (0, 1, 4):
         cases = make_cases(args.cases, wild)
         for engine, flag in engines:
             patterns.NATIVE = flag
             for label, subset in (
-                    ("all", cases),
-                    ("lead", [c for c in cases if c[1] is None]),
-                    ("follow", [c for c in cases if c[1] is not None]),
-                    ("20 all", [c for c in cases if len(c[0]) == 20]),
-                    ("20 lead", [c for c in cases if len(c[0]) == 20 and c[1] is None]),
-                    ("20 fol.", [c for c in cases if len(c[0]) == 20 and c[1]])):
+                ("all", cases),
+                ("lead", [c for c in cases if c[1] is None]),
+                ("follow", [c for c in cases if c[1] is not None]),
+                ("20 all", [c for c in cases if len(c[0]) == 20]),
+                ("20 lead", [c for c in cases if len(c[0]) == 20 and c[1] is None]),
+                ("20 fol.", [c for c in cases if len(c[0]) == 20 and c[1]]),
+            ):
                 med, p95, worst, avg = run(subset, args.repeat)
-                print(f"  {engine:6s} 癩子 in hand {wild}  {label:7s} median {med:8.1f}  "
-                      f"p95 {p95:8.1f}  max {worst:9.1f}  plays/call {avg:7.1f}")
+                print(
+                    f"  {engine:6s} 癩子 in hand {wild}  {label:7s} median {med:8.1f}  "
+                    f"p95 {p95:8.1f}  max {worst:9.1f}  plays/call {avg:7.1f}"
+                )
         patterns.NATIVE = native
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 

@@ -68,11 +68,12 @@ def timed(fn, repeat: int) -> tuple[float, object]:
 
 # -- DouZero ---------------------------------------------------------------------------------
 
+
 def douzero_runner():
     from douzero.env import move_detector as md
     from douzero.env.game import GameEnv
 
-    env_card = {r: v for r, v in zip(RANKS, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30])}
+    env_card = dict(zip(RANKS, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]))
 
     class Info:
         def __init__(self, cards):
@@ -97,6 +98,7 @@ def douzero_runner():
 
 
 # -- RLCard ----------------------------------------------------------------------------------
+
 
 def rlcard_runner():
     from rlcard.games.doudizhu.judger import DoudizhuJudger
@@ -123,6 +125,7 @@ def rlcard_runner():
 
 
 # -- OpenSpiel -------------------------------------------------------------------------------
+
 
 def openspiel_runner():
     import pyspiel
@@ -202,25 +205,36 @@ def main() -> None:
     sys.path.append(args.openspiel)
     cases = make_cases(args.cases, 0)
     libraries = {}
-    for name, make in (("DouZero", douzero_runner), ("RLCard", rlcard_runner),
-                       ("OpenSpiel", openspiel_runner)):
+    for name, make in (
+        ("DouZero", douzero_runner),
+        ("RLCard", rlcard_runner),
+        ("OpenSpiel", openspiel_runner),
+    ):
         try:
             libraries[name] = make()
         except ImportError as exc:
             print(f"  {name}: not installed ({exc}); skipped")
     native = "C" if patterns.NATIVE else "Python: the C extension is not in use"
-    print(f"legal_plays ({native}) vs public generators: {len(cases)} seeded no-癩子 cases, "
-          f"best of {args.repeat} per call, µs; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"legal_plays ({native}) vs public generators: {len(cases)} seeded no-癩子 cases, "
+        f"best of {args.repeat} per call, µs; load average {os.getloadavg()[0]:.2f}"
+    )
     for name, prepare in libraries.items():
-        for label, pick in (("all", lambda c: True), ("lead", lambda c: c[1] is None),
-                            ("follow", lambda c: c[1] is not None)):
+        for label, pick in (
+            ("all", lambda c: True),
+            ("lead", lambda c: c[1] is None),
+            ("follow", lambda c: c[1] is not None),
+        ):
             ours, ours_py, theirs, n_ours, n_theirs, skipped = [], [], [], 0, 0, 0
-            for i, case in enumerate(cases):
+            for _i, case in enumerate(cases):
                 if not pick(case):
                     continue
                 hand, last, _lz = case
-                fn = (prepare(hand, last, fillers(hand, last)) if name == "OpenSpiel"
-                      else prepare(hand, last))
+                fn = (
+                    prepare(hand, last, fillers(hand, last))
+                    if name == "OpenSpiel"
+                    else prepare(hand, last)
+                )
                 if fn is None:
                     skipped += 1
                     continue
@@ -237,10 +251,12 @@ def main() -> None:
                 continue
             a, b = statistics.median(ours), statistics.median(theirs)
             py = statistics.median(ours_py)
-            print(f"  {name:9s} {label:6s} cases {len(theirs):5d} (left out {skipped:4d})  "
-                  f"ours median {a:7.2f}  py {py:6.1f}  theirs {b:8.2f}  ratio theirs/ours "
-                  f"{b / a:5.2f} (py {b / py:5.2f})   "
-                  f"plays/call ours {n_ours / len(ours):6.1f} theirs {n_theirs / len(theirs):6.1f}")
+            print(
+                f"  {name:9s} {label:6s} cases {len(theirs):5d} (left out {skipped:4d})  "
+                f"ours median {a:7.2f}  py {py:6.1f}  theirs {b:8.2f}  ratio theirs/ours "
+                f"{b / a:5.2f} (py {b / py:5.2f})   "
+                f"plays/call ours {n_ours / len(ours):6.1f} theirs {n_theirs / len(theirs):6.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -108,11 +108,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed calls per hand (best)")
     args = parser.parse_args()
     native = patterns.NATIVE
-    print(f"worst-case legal_plays, 20-card hands with four 癩子, leading; load average "
-          f"{os.getloadavg()[0]:.2f}" + ("" if native else " (the C extension is not in use)"))
+    print(
+        f"worst-case legal_plays, 20-card hands with four 癩子, leading; load average "
+        f"{os.getloadavg()[0]:.2f}" + ("" if native else " (the C extension is not in use)")
+    )
     top = search(args.seconds, args.seed, args.top)
-    print(f"load average after the search {os.getloadavg()[0]:.2f}; "
-          f"times: best of {args.repeat}, µs")
+    print(
+        f"load average after the search {os.getloadavg()[0]:.2f}; times: best of {args.repeat}, µs"
+    )
     print(f"  {'hand':22s} 癩子 readings {'C µs':>8s} {'ns/reading':>10s} {'Python µs':>10s}")
     for score, hand, laizi in top:
         c_us = None

@@ -29,12 +29,25 @@ def main() -> int:
     for seed in args.seeds:
         env = {**os.environ, "LEYOU_FUZZ_FRAMES": str(args.frames), "LEYOU_FUZZ_SEED": str(seed)}
         run = subprocess.run(
-            ["bash", "scripts/test.sh", "-q", "-x", "-p", "no:cacheprovider",
-             "tests/live/test_frame_fuzz.py"], cwd=ROOT, env=env,
+            [
+                "bash",
+                "scripts/test.sh",
+                "-q",
+                "-x",
+                "-p",
+                "no:cacheprovider",
+                "tests/live/test_frame_fuzz.py",
+            ],
+            cwd=ROOT,
+            env=env,
         )
         with open(os.path.join(ROOT, "var", "frame-fuzz.json")) as figures:
-            print(json.dumps({"seed": seed, "passed": run.returncode == 0,
-                              **json.load(figures)}, ensure_ascii=False))
+            print(
+                json.dumps(
+                    {"seed": seed, "passed": run.returncode == 0, **json.load(figures)},
+                    ensure_ascii=False,
+                )
+            )
         failed += run.returncode != 0
     return 1 if failed else 0
 

@@ -7,7 +7,8 @@ settled hands spread evenly over the last ``--days`` days, half of them 斗地�
 the rest over the other five games (3 or 4 seats), each seat with a score and a bean result.
 Builds the rows the settlement keeps from the same hands (``accounts.Standing`` per day and
 week, ``accounts.GameStat``), then times every board of ``lobby.leaderboards.leaderboard``
-(6 games × today / week by score and beans, all time by score) ``--repeat`` times each, for a viewer outside the top 100, and prints the
+(6 games × today / week by score and beans, all time by score) ``--repeat`` times each, for a
+viewer outside the top 100, and prints the
 median and p95 per (period, metric) and overall, and the plan of the slowest board.
 
     .venv/bin/python bench/leaderboard_query.py              # seed if needed, then measure
@@ -150,8 +151,11 @@ def measure(repeat: int) -> dict:
             "p95_ms": round(values[int(len(values) * 0.95) - 1], 2),
         }
     every.sort()
-    out["all boards"] = {"median_ms": round(statistics.median(every), 2),
-                         "p95_ms": round(every[int(len(every) * 0.95) - 1], 2), "n": len(every)}
+    out["all boards"] = {
+        "median_ms": round(statistics.median(every), 2),
+        "p95_ms": round(every[int(len(every) * 0.95) - 1], 2),
+        "n": len(every),
+    }
     out["slowest"] = {"ms": round(slowest[0], 2), "board": slowest[1]}
     out["viewer ranks (斗地主)"] = ranks
     out["server execution ms (斗地主, EXPLAIN ANALYZE)"] = server_times(viewer)
@@ -166,14 +170,17 @@ def server_times(viewer: int) -> dict[str, float]:
     from lobby import leaderboards
 
     out = {}
-    for period, metric in (("today", "score"), ("week", "score"), ("week", "beans"),
-                           ("all", "score")):
+    for period, metric in (
+        ("today", "score"),
+        ("week", "score"),
+        ("week", "beans"),
+        ("all", "score"),
+    ):
         rows, column = leaderboards._board("doudizhu", period, metric, None)
         fields = ("user_id", "user__nickname", "user__username", column, "hands")
         own = rows.filter(user_id=viewer).values_list(column, flat=True).first() or 0
         plans = [
-            rows.order_by(f"-{column}", "user_id").values_list(*fields)[:100].explain(
-                analyze=True),
+            rows.order_by(f"-{column}", "user_id").values_list(*fields)[:100].explain(analyze=True),
             rows.filter(user_id=viewer).values_list(*fields).explain(analyze=True),
             rows.filter(**{f"{column}__gt": own}).explain(analyze=True),
         ]
@@ -201,8 +208,10 @@ def main() -> None:
     out = ROOT / "var" / "bench"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "leaderboard_query.jsonl", "a") as f:
-        f.write(json.dumps({"at": time.time(), "hands": args.hands, **figures},
-                           ensure_ascii=False) + "\n")
+        f.write(
+            json.dumps({"at": time.time(), "hands": args.hands, **figures}, ensure_ascii=False)
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

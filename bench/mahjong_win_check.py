@@ -60,8 +60,7 @@ def winning_hand(chance: Chance, wilds: int) -> list[str]:
 
 def clear_caches() -> None:
     """Forget every memo, so that each call is timed cold (the worst case of a fresh hand)."""
-    for fn in (hands._regular_plain, hands._regular_wild, hands._wild_only,
-               gb.gb_fans_unchecked):
+    for fn in (hands._regular_plain, hands._regular_wild, hands._wild_only, gb.gb_fans_unchecked):
         fn.cache_clear()
 
 
@@ -93,10 +92,14 @@ def main() -> None:
     config = ruleset.config_from_params({})
     base = ruleset.new_game(config, "bench", 4)
     base.vars["wild"] = [WILD]
-    print(f"{n} hands per row, each call cold, the lowest of {repeat} runs; ms per call "
-          "(wall; CPU in brackets)")
-    print(f"{'財神':>6} {'check median':>16} {'check worst':>16} "
-          f"{'best-fan median':>16} {'best-fan worst':>16} {'substitutions':>14}")
+    print(
+        f"{n} hands per row, each call cold, the lowest of {repeat} runs; ms per call "
+        "(wall; CPU in brackets)"
+    )
+    print(
+        f"{'財神':>6} {'check median':>16} {'check worst':>16} "
+        f"{'best-fan median':>16} {'best-fan worst':>16} {'substitutions':>14}"
+    )
     rows = [(0, False), (1, False), (2, False), (4, False), (4, True)]
     for wilds, drawn_wild in rows:
         chance = Chance(f"bench-{wilds}", "bench")
@@ -127,8 +130,9 @@ def main() -> None:
         for tiles in winners:
             naturals = [t for t in tiles if t != WILD]
             counts = counts_of(naturals)
-            subs.append(len(assignments(counts, len(tiles) - len(naturals), full_caps(counts),
-                                        4, SHAPES)))
+            subs.append(
+                len(assignments(counts, len(tiles) - len(naturals), full_caps(counts), 4, SHAPES))
+            )
         label = f"{wilds}{'*' if drawn_wild else ''}"
         cells = [
             (statistics.median(checks), statistics.median(check_cpu)),
@@ -136,8 +140,11 @@ def main() -> None:
             (statistics.median(fans), statistics.median(fans_cpu)),
             (max(fans), max(fans_cpu)),
         ]
-        print(f"{label:>6} " + " ".join(f"{w:>7.3f} ({c:>6.3f})" for w, c in cells)
-              + f" {statistics.median(subs):>5.0f} / {max(subs):<5}")
+        print(
+            f"{label:>6} "
+            + " ".join(f"{w:>7.3f} ({c:>6.3f})" for w, c in cells)
+            + f" {statistics.median(subs):>5.0f} / {max(subs):<5}"
+        )
     print("* the winning tile is a drawn 財神 (it may stand for any of its kinds)")
 
 

@@ -38,7 +38,9 @@ def slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den if den else 0.0
 
 
-async def open_socket(port: int, table_id: int, cookie: str, seat: int, sem, state) -> object | None:
+async def open_socket(
+    port: int, table_id: int, cookie: str, seat: int, sem, state
+) -> object | None:
     from websockets.asyncio.client import connect
 
     async with sem:
@@ -46,10 +48,16 @@ async def open_socket(port: int, table_id: int, cookie: str, seat: int, sem, sta
             ws = await connect(
                 f"ws://127.0.0.1:{port}/ws/table/{table_id}/?format=json",
                 additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
-                open_timeout=60, max_size=2**22, compression=None, ping_interval=None)
+                open_timeout=60,
+                max_size=2**22,
+                compression=None,
+                ping_interval=None,
+            )
             frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            if frame.get("type") != "table" or frame.get("seat") != seat or (
-                frame.get("view") and frame["view"].get("seat") != seat
+            if (
+                frame.get("type") != "table"
+                or frame.get("seat") != seat
+                or (frame.get("view") and frame["view"].get("seat") != seat)
             ):
                 state["wrong"] += 1
             return ws
@@ -60,8 +68,9 @@ async def open_socket(port: int, table_id: int, cookie: str, seat: int, sem, sta
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--backend", choices=["sqlite", "pg"], default="sqlite")
     parser.add_argument("--max", type=int, default=3000, help="players (multiple of 3)")
     parser.add_argument("--step", type=int, default=300)
@@ -69,7 +78,9 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=5.0)
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--settings", default="config.settings.local")
-    parser.add_argument("--json", default=str(tl.ROOT / "var" / "bench" / "memory_per_player.jsonl"))
+    parser.add_argument(
+        "--json", default=str(tl.ROOT / "var" / "bench" / "memory_per_player.jsonl")
+    )
     args = parser.parse_args()
     tl.raise_nofile()
     if args.backend == "pg":
@@ -85,8 +96,9 @@ def main() -> None:
     n_tables = args.max // 3
     players = tl.make_players(3 * n_tables, prefix=f"m{int(time.time())}_")
     t0 = time.perf_counter()
-    table_ids = [tl.seat_table(room.pk, [players[3 * t + s][0] for s in range(3)])
-                 for t in range(n_tables)]
+    table_ids = [
+        tl.seat_table(room.pk, [players[3 * t + s][0] for s in range(3)]) for t in range(n_tables)
+    ]
     tl.log(f"{n_tables} tables seated in {time.perf_counter() - t0:.1f}s")
     connection.close()
 
@@ -105,9 +117,12 @@ def main() -> None:
             for start in range(0, 3 * n_tables, args.step):
                 batch = range(start, min(start + args.step, 3 * n_tables))
                 t = time.perf_counter()
-                opened = await asyncio.gather(*(
-                    open_socket(port, table_ids[i // 3], players[i][1], i % 3, sem, state)
-                    for i in batch))
+                opened = await asyncio.gather(
+                    *(
+                        open_socket(port, table_ids[i // 3], players[i][1], i % 3, sem, state)
+                        for i in batch
+                    )
+                )
                 t_open += time.perf_counter() - t
                 sockets += [ws for ws in opened if ws is not None]
                 await asyncio.sleep(args.settle)
@@ -129,10 +144,14 @@ def main() -> None:
                 except Exception:
                     pass
             return {
-                "backend": args.backend, "players": 3 * n_tables, "held": alive,
-                "connect_fail": state["fail"], "wrong_view": state["wrong"],
+                "backend": args.backend,
+                "players": 3 * n_tables,
+                "held": alive,
+                "connect_fail": state["fail"],
+                "wrong_view": state["wrong"],
                 "last_error": state["last_error"],
-                "rss_before_mib": round(rss0 / 1024, 1), "rss_end_mib": round(rss_end / 1024, 1),
+                "rss_before_mib": round(rss0 / 1024, 1),
+                "rss_end_mib": round(rss_end / 1024, 1),
                 "kib_per_player_slope": round(slope(xs, ys), 1),
                 "kib_per_player_delta": round((rss_end - rss0) / max(1, len(sockets)), 1),
                 "connect_seconds": round(t_open, 1),

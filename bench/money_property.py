@@ -22,14 +22,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("-k", default="", help="pytest -k filter (a game id)")
     args = parser.parse_args()
     env = {**os.environ, "LEYOU_MONEY_HANDS": str(args.hands)}
-    cmd = ["bash", "scripts/test.sh", "-q", "-s",
-           "games/tests/test_money_property.py", "--durations=0"]
+    cmd = [
+        "bash",
+        "scripts/test.sh",
+        "-q",
+        "-s",
+        "games/tests/test_money_property.py",
+        "--durations=0",
+    ]
     if args.k:
         cmd += ["-k", args.k]
     started = time.monotonic()

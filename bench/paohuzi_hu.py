@@ -23,7 +23,8 @@ SHUANGWANG = Config(variant="shuangwang", base=1)
 GROUPS = (
     [(s + i, s + i + 1, s + i + 2) for s in (0, 10) for i in range(8)]
     + [(s + 1, s + 6, s + 9) for s in (0, 10)]
-    + [(r, r, r + 10) for r in range(10)] + [(r, r + 10, r + 10) for r in range(10)]
+    + [(r, r, r + 10) for r in range(10)]
+    + [(r, r + 10, r + 10) for r in range(10)]
 )
 
 

@@ -58,8 +58,9 @@ def worker_cpu(pid: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=500)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--pool", default="solo", choices=["solo", "prefork", "threads"])
@@ -105,24 +106,43 @@ def main() -> None:
             seed = new_seed()
             state = play_hand_with_bots(ruleset, params, seed)
             hand = Hand.objects.create(
-                table=table, number=i // args.tables + 1, game="doudizhu", seed=seed,
-                seed_hash=seed_commitment(seed), params=params,
-                players=[{"user_id": u, "name": names.get(u, f"p{u}"), "is_bot": False,
-                          "avatar": 0} for u in uids],
+                table=table,
+                number=i // args.tables + 1,
+                game="doudizhu",
+                seed=seed,
+                seed_hash=seed_commitment(seed),
+                params=params,
+                players=[
+                    {"user_id": u, "name": names.get(u, f"p{u}"), "is_bot": False, "avatar": 0}
+                    for u in uids
+                ],
                 state=ruleset.state_to_json(state),
                 result=tables.result_json(ruleset.result(state)),
-                status=Hand.Status.FINISHED, finished_at=timezone.now(),
+                status=Hand.Status.FINISHED,
+                finished_at=timezone.now(),
             )
             hand_ids.append(hand.pk)
-    tl.log(f"{args.hands} finished hands on {args.tables} tables in {time.perf_counter() - t0:.1f}s")
+    tl.log(
+        f"{args.hands} finished hands on {args.tables} tables in {time.perf_counter() - t0:.1f}s"
+    )
     for hand_id in hand_ids:
         hand_settle_task.apply_async(args=[hand_id], queue=args.queue)
     tl.log(f"{len(hand_ids)} settle tasks enqueued on queue {args.queue!r}")
     connection.close()
 
-    cmd = [str(tl.BIN / "celery"), "-A", "config", "worker", f"--pool={args.pool}",
-           "--loglevel=WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat",
-           "-Q", args.queue]
+    cmd = [
+        str(tl.BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        f"--pool={args.pool}",
+        "--loglevel=WARNING",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-Q",
+        args.queue,
+    ]
     if args.pool != "solo":
         cmd.append(f"--concurrency={args.concurrency}")
     out = open(var_dir / "worker.log", "ab")
@@ -151,14 +171,19 @@ def main() -> None:
             worker.wait(timeout=20)
         except subprocess.TimeoutExpired:
             worker.kill()
-    times = list(Hand.objects.filter(pk__in=hand_ids, settled_at__isnull=False)
-                 .order_by("settled_at").values_list("settled_at", flat=True))
+    times = list(
+        Hand.objects.filter(pk__in=hand_ids, settled_at__isnull=False)
+        .order_by("settled_at")
+        .values_list("settled_at", flat=True)
+    )
     db_span = (times[-1] - times[0]).total_seconds() if len(times) > 1 else None
     transfers = Transfer.objects.filter(idempotency_key__in=[f"hand:{h}" for h in hand_ids]).count()
     seats = HandSeat.objects.filter(hand_id__in=hand_ids).count()
     drift = ledger_drift()
     result = {
-        "hands": len(hand_ids), "settled": settled, "pool": args.pool,
+        "hands": len(hand_ids),
+        "settled": settled,
+        "pool": args.pool,
         "concurrency": args.concurrency if args.pool != "solo" else 1,
         "from_worker_start_s": round((last or time.perf_counter()) - start, 2),
         "hands_per_s_from_start": round(settled / ((last or time.perf_counter()) - start), 1),
@@ -168,9 +193,13 @@ def main() -> None:
         "worker_cpu_ms_per_hand": round(1000 * cpu / max(1, settled), 1),
         # without the worker's start-up: CPU between the first and the last settlement polled
         "worker_cpu_ms_per_hand_steady": round(
-            1000 * (cpu_last - cpu_first) / max(1, settled - settled_first), 1)
-        if cpu_last is not None and cpu_first is not None else None,
-        "transfers": transfers, "hand_seats": seats, "ledger_drift": len(drift),
+            1000 * (cpu_last - cpu_first) / max(1, settled - settled_first), 1
+        )
+        if cpu_last is not None and cpu_first is not None
+        else None,
+        "transfers": transfers,
+        "hand_seats": seats,
+        "ledger_drift": len(drift),
         "loadavg_1m": round(__import__("os").getloadavg()[0], 2),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }

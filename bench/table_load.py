@@ -158,15 +158,18 @@ class Procs:
 
     def _start(self, name: str, cmd: list[str]) -> subprocess.Popen:
         out = open(self.logdir / f"{name}.log", "ab")
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=out, stderr=out,
-                                preexec_fn=raise_nofile)
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=out, stderr=out, preexec_fn=raise_nofile
+        )
         self.procs[name] = proc
         return proc
 
     def daphne(self, name: str) -> tuple[int, int]:
         port = free_port()
-        proc = self._start(name, [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                  "config.asgi:application"])
+        proc = self._start(
+            name,
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        )
         wait_port(port, proc)
         return port, proc.pid
 
@@ -174,9 +177,19 @@ class Procs:
         return self._start("clock", [PY, "manage.py", "runclock"]).pid
 
     def worker(self) -> int:
-        return self._start("worker", [str(BIN / "celery"), "-A", "config", "worker",
-                                      "--pool=solo", "--loglevel=WARNING", "--without-gossip",
-                                      "--without-mingle"]).pid
+        return self._start(
+            "worker",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=WARNING",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+        ).pid
 
     def stop(self) -> None:
         for name, proc in list(self.procs.items()):
@@ -205,8 +218,9 @@ def pg_backend_pids() -> list[int]:
         import psycopg
 
         with psycopg.connect(f"{PG_BASE}/postgres", autocommit=True) as conn:
-            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
-                                (PG_DB,)).fetchall()
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", (PG_DB,)
+            ).fetchall()
         return [r[0] for r in rows if Path(f"/proc/{r[0]}").exists()]
     except Exception:
         return []
@@ -238,8 +252,17 @@ def make_room():
     from lobby.models import Room
 
     return Room.objects.create(
-        name="壓測場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=10,
-        rake=5, min_beans=100, max_beans=None, double_threshold=1000, turn_seconds=20,
+        name="壓測場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=10,
+        rake=5,
+        min_beans=100,
+        max_beans=None,
+        double_threshold=1000,
+        turn_seconds=20,
         bot_wait_seconds=30,
     )
 
@@ -259,18 +282,25 @@ def make_players(count: int, prefix: str) -> list[tuple[int, str]]:
     out = []
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         with transaction.atomic():
-            users = [services.user_register(username=f"{prefix}{i}", password="pw-123456",
-                                            nickname=f"壓測{i}") for i in range(count)]
+            users = [
+                services.user_register(
+                    username=f"{prefix}{i}", password="pw-123456", nickname=f"壓測{i}"
+                )
+                for i in range(count)
+            ]
             store = SessionStore()
             expire = timezone.now() + timezone.timedelta(days=1)
             sessions = []
             for user in users:
                 key = store._get_new_session_key()
-                data = {SESSION_KEY: str(user.pk),
-                        BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                        HASH_SESSION_KEY: user.get_session_auth_hash()}
-                sessions.append(Session(session_key=key, session_data=store.encode(data),
-                                        expire_date=expire))
+                data = {
+                    SESSION_KEY: str(user.pk),
+                    BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                    HASH_SESSION_KEY: user.get_session_auth_hash(),
+                }
+                sessions.append(
+                    Session(session_key=key, session_data=store.encode(data), expire_date=expire)
+                )
                 out.append((user.pk, f"{settings.SESSION_COOKIE_NAME}={key}"))
             Session.objects.bulk_create(sessions)
     return out
@@ -293,9 +323,13 @@ def seat_table(room_id: int, user_ids: list[int]) -> int:
 # --- the scripted client -----------------------------------------------------------------------
 
 
-PREFERRED_OPTIONS = ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
-                     {"type": "ready"}, {"type": "rob", "rob": False},
-                     {"type": "double", "double": False})
+PREFERRED_OPTIONS = (
+    {"type": "bid", "call": True},
+    {"type": "start", "mingpai": False},
+    {"type": "ready"},
+    {"type": "rob", "rob": False},
+    {"type": "double", "double": False},
+)
 
 
 def first_play(plays: list[str]) -> dict:
@@ -335,8 +369,10 @@ class HtmlFrames:
     frame becomes the same dict as a JSON frame's few fields this client reads.
     """
 
-    ROOT = re.compile(r'id="board"[^>]*? data-seq="(\d+)"[^>]*? data-seat="(\d*)" '
-                      r'data-phase="(\w*)"')
+    ROOT = re.compile(
+        r'id="board"[^>]*? data-seq="(\d+)"[^>]*? data-seat="(\d*)" '
+        r'data-phase="(\w*)"'
+    )
     ERROR = re.compile(r'id="toast" class="toast toast-error" data-code="([^"]*)"')
 
     def read(self, raw: str) -> dict:
@@ -349,24 +385,36 @@ class HtmlFrames:
         start = raw.find('id="actions"')
         end = raw.find("</div>", start) if start >= 0 else -1
         acting = start >= 0 and "hx-vals" in raw[start:end]
-        view = {"seat": seat, "phase": phase or "over",
-                "to_act": [seat] if acting and seat is not None else []}
-        return {"type": "table", "seq": seq, "seat": seat, "view": view, "html": raw,
-                "seats": [{"auto": "取消托管" in raw} if i == seat else {} for i in range(3)]}
+        view = {
+            "seat": seat,
+            "phase": phase or "over",
+            "to_act": [seat] if acting and seat is not None else [],
+        }
+        return {
+            "type": "table",
+            "seq": seq,
+            "seat": seat,
+            "view": view,
+            "html": raw,
+            "seats": [{"auto": "取消托管" in raw} if i == seat else {} for i in range(3)],
+        }
 
 
 def choose_html(raw: str) -> dict | None:
     """A browser player's choice from the buttons of his board: 提示's first play, else 不出, else
     the option buttons in the same order of preference as :func:`choose`."""
     start = raw.find('id="actions"')
-    actions = raw[start:raw.find("</div>", start)]
+    actions = raw[start : raw.find("</div>", start)]
     if "data-play" in actions:
         hints = re.search(r'data-hints="([^"]*)"', raw)
-        return first_play([p for p in json.loads(html.unescape(hints.group(1)) or "[]")
-                           if p != "pass"])
-    options = [value["action"] for value in (json.loads(html.unescape(v))
-                                             for _, v in HX_VALS.findall(actions))
-               if value.get("kind") == "move"]
+        return first_play(
+            [p for p in json.loads(html.unescape(hints.group(1)) or "[]") if p != "pass"]
+        )
+    options = [
+        value["action"]
+        for value in (json.loads(html.unescape(v)) for _, v in HX_VALS.findall(actions))
+        if value.get("kind") == "move"
+    ]
     return pick_option(options)
 
 
@@ -396,7 +444,7 @@ class Pacer:
 
 class Stats:
     def __init__(self) -> None:
-        self.sent: dict[str, dict] = {}       # action id -> {t, seq, table, seat, ok}
+        self.sent: dict[str, dict] = {}  # action id -> {t, seq, table, seat, ok}
         self.frames: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.wrong_view = 0
@@ -407,7 +455,7 @@ class Stats:
         self.connect_fail = 0
         self.connect_retries = 0
         self.resyncs = 0
-        self.paced = 0            # sends the client held back to stay under the rate limit
+        self.paced = 0  # sends the client held back to stay under the rate limit
         self.paced_s = 0.0
         self.auto_offs = 0
         self.in_hand: dict[int, bool] = {}
@@ -415,11 +463,17 @@ class Stats:
 
 
 class Seat:
-    def __init__(self, run: "Run", table_id: int, seat: int, port: int, cookie: str) -> None:
-        self.run, self.table_id, self.seat, self.port, self.cookie = run, table_id, seat, port, cookie
+    def __init__(self, run: Run, table_id: int, seat: int, port: int, cookie: str) -> None:
+        self.run, self.table_id, self.seat, self.port, self.cookie = (
+            run,
+            table_id,
+            seat,
+            port,
+            cookie,
+        )
         self.ws = None
         self.latest: dict | None = None
-        self.pending: list[str] = []      # sent, not yet resolved (in send order)
+        self.pending: list[str] = []  # sent, not yet resolved (in send order)
         self.resolved: list[str] = []
         self.timer: asyncio.Task | None = None
         self.rng = random.Random(run.args.seed * 1_000_003 + table_id * 3 + seat)
@@ -436,10 +490,17 @@ class Seat:
         url = f"ws://127.0.0.1:{self.port}/ws/table/{self.table_id}/{query}"
         for attempt in range(self.run.args.connect_attempts):
             try:
-                self.ws = await connect(url, additional_headers={
-                    "Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"},
-                    open_timeout=self.run.args.open_timeout, max_size=2**22, compression=None,
-                    ping_interval=None)
+                self.ws = await connect(
+                    url,
+                    additional_headers={
+                        "Cookie": self.cookie,
+                        "Origin": f"http://127.0.0.1:{self.port}",
+                    },
+                    open_timeout=self.run.args.open_timeout,
+                    max_size=2**22,
+                    compression=None,
+                    ping_interval=None,
+                )
                 return
             except Exception:
                 # a browser's ws extension reconnects too; Daphne drops handshakes that the
@@ -464,8 +525,11 @@ class Seat:
             if frame is None or self.run.stopping:
                 continue
             view = frame.get("view") or {}
-            due = [s.get("deadline") for s in frame.get("seats", [])
-                   if s.get("index") in view.get("to_act", [])]
+            due = [
+                s.get("deadline")
+                for s in frame.get("seats", [])
+                if s.get("index") in view.get("to_act", [])
+            ]
             due.append((frame.get("table") or {}).get("next_hand_at"))
             due = [datetime.fromisoformat(d).timestamp() for d in due if d]
             if not due:
@@ -492,14 +556,22 @@ class Seat:
                     continue
                 stats.table_frames += 1
                 view = frame.get("view")
-                if frame.get("seat") != self.seat or (view is not None and view.get("seat") != self.seat):
+                if frame.get("seat") != self.seat or (
+                    view is not None and view.get("seat") != self.seat
+                ):
                     if frame.get("seat") is None and (view is None or view.get("seat") is None):
                         stats.spectator += 1  # the player lost the seat: spectator view, no hand
                     else:
                         stats.wrong_view += 1
                         if len(stats.wrong_samples) < 5:
-                            stats.wrong_samples.append([self.table_id, self.seat, frame.get("seat"),
-                                                        view and view.get("seat")])
+                            stats.wrong_samples.append(
+                                [
+                                    self.table_id,
+                                    self.seat,
+                                    frame.get("seat"),
+                                    view and view.get("seat"),
+                                ]
+                            )
                 stats.frames[(self.table_id, self.seat)].append((frame["seq"], now))
                 if self.latest is None or frame["seq"] >= self.latest["seq"]:
                     self.latest = frame
@@ -524,7 +596,8 @@ class Seat:
         for aid in self.pending:
             info = self.run.stats.sent[aid]
             if frame["seq"] > info["seq"] and (
-                self.seat not in view.get("to_act", []) or view.get("phase") != info["phase"]
+                self.seat not in view.get("to_act", [])
+                or view.get("phase") != info["phase"]
                 or frame["seq"] >= info["seq"] + 3
             ):
                 info["ok"] = True
@@ -577,12 +650,18 @@ class Seat:
             return
         self.n += 1
         aid = f"b{self.table_id}-{self.seat}-{self.n}"
-        self.run.stats.sent[aid] = {"t": time.perf_counter(), "seq": frame["seq"],
-                                    "table": self.table_id, "seat": self.seat, "ok": None,
-                                    "phase": view["phase"]}
+        self.run.stats.sent[aid] = {
+            "t": time.perf_counter(),
+            "seq": frame["seq"],
+            "table": self.table_id,
+            "seat": self.seat,
+            "ok": None,
+            "phase": view["phase"],
+        }
         self.pending.append(aid)
-        asyncio.ensure_future(self._send({"kind": "move", "action": action, "seq": frame["seq"],
-                                          "action_id": aid}))
+        asyncio.ensure_future(
+            self._send({"kind": "move", "action": action, "seq": frame["seq"], "action_id": aid})
+        )
 
     async def _send(self, message: dict) -> None:
         wait = self.pacer.reserve()
@@ -609,16 +688,23 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
 
     run = Run(args)
     loop = asyncio.get_running_loop()
-    setup_pool = ThreadPoolExecutor(1)   # one Django writer for the set-up
+    setup_pool = ThreadPoolExecutor(1)  # one Django writer for the set-up
     sem = asyncio.Semaphore(args.connect_concurrency)
     tasks = []
     sock_index = 0
 
     async def open_table(t: int, table_id: int, base: int) -> None:
         async with sem:
-            seats = [Seat(run, table_id, s, ports[(t if run.args.sticky else base + s) % len(ports)],
-                          players[3 * t + s][1])
-                     for s in range(3)]
+            seats = [
+                Seat(
+                    run,
+                    table_id,
+                    s,
+                    ports[(t if run.args.sticky else base + s) % len(ports)],
+                    players[3 * t + s][1],
+                )
+                for s in range(3)
+            ]
             try:
                 await asyncio.gather(*(seat.connect() for seat in seats))
             except Exception as error:
@@ -666,7 +752,7 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     for seat in run.seats:
         if seat.timer is not None:
             seat.timer.cancel()
-    await asyncio.sleep(args.drain)   # let frames of actions in flight arrive
+    await asyncio.sleep(args.drain)  # let frames of actions in flight arrive
     run.rss = {pid: rss_kib(pid) for pid in run.pids}
     for seat in run.seats:
         try:
@@ -698,7 +784,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     saved: dict[str, tuple[int, int]] = {}
     for i in range(0, len(ids), 2000):
         for aid, table_id, seq in HandEvent.objects.filter(
-            action_id__in=ids[i:i + 2000]
+            action_id__in=ids[i : i + 2000]
         ).values_list("action_id", "table_id", "seq"):
             saved[aid] = (table_id, seq)
     acked = {aid for aid, info in st.sent.items() if info["ok"]}
@@ -716,7 +802,9 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         in_window += 1
         worst = 0.0
         for s in range(3):
-            got = next((t for q, t in st.frames[(table_id, s)] if q >= seq and t >= info["t"]), None)
+            got = next(
+                (t for q, t in st.frames[(table_id, s)] if q >= seq and t >= info["t"]), None
+            )
             if got is None:
                 worst = None
                 break
@@ -740,42 +828,71 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             in_hand_rates.append(per_sec[sec])
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
     result = {
-        "backend": args.backend, "mode": args.mode, "tables": args.tables, "procs": args.procs,
-        "sticky": args.sticky, "frame_format": args.frames,
+        "backend": args.backend,
+        "mode": args.mode,
+        "tables": args.tables,
+        "procs": args.procs,
+        "sticky": args.sticky,
+        "frame_format": args.frames,
         "settings": args.settings,
         "tables_seated": run.tables_seated,
-        "sockets": len(run.seats), "connect_fail": run.stats.connect_fail,
-        "ramp_s": round(run.ramp_seconds, 1), "window_s": round(elapsed, 1),
-        "sent_total": len(st.sent), "acked_total": len(acked), "saved_total": len(saved),
-        "acked_not_saved": len(acked - set(saved)), "saved_not_acked": len(set(saved) - acked),
+        "sockets": len(run.seats),
+        "connect_fail": run.stats.connect_fail,
+        "ramp_s": round(run.ramp_seconds, 1),
+        "window_s": round(elapsed, 1),
+        "sent_total": len(st.sent),
+        "acked_total": len(acked),
+        "saved_total": len(saved),
+        "acked_not_saved": len(acked - set(saved)),
+        "saved_not_acked": len(set(saved) - acked),
         "unresolved": unresolved,
         # every move sent is either a HandEvent row or answered by an error frame (the error
         # frames carry no action id, so the per-action split above is the client's best guess)
         "unaccounted": len(st.sent) - len(saved) - sum(st.errors.values()),
         "events_by": events_by,
-        "errors": dict(st.errors), "closed": dict(st.closed), "auto_offs": st.auto_offs,
-        "connect_retries": st.connect_retries, "resyncs": st.resyncs, "poll_s": args.poll,
-        "paced_sends": st.paced, "paced_wait_s": round(st.paced_s, 1),
-        "frames": st.table_frames, "wrong_view_frames": st.wrong_view,
-        "spectator_frames": st.spectator, "wrong_view_samples": st.wrong_samples,
-        "actions_in_window": in_window, "actions_per_s": round(in_window / elapsed, 1),
-        "in_hand_actions_per_s": round(statistics.median(in_hand_rates), 1) if in_hand_rates else None,
-        "in_hand_seconds": len(in_hand_rates), "share_in_hand_mean": round(statistics.mean(busy), 2) if busy else None,
-        "p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95), "p99_ms": pct(lat, 99),
-        "max_ms": max(lat) if lat else None, "measured": len(lat),
+        "errors": dict(st.errors),
+        "closed": dict(st.closed),
+        "auto_offs": st.auto_offs,
+        "connect_retries": st.connect_retries,
+        "resyncs": st.resyncs,
+        "poll_s": args.poll,
+        "paced_sends": st.paced,
+        "paced_wait_s": round(st.paced_s, 1),
+        "frames": st.table_frames,
+        "wrong_view_frames": st.wrong_view,
+        "spectator_frames": st.spectator,
+        "wrong_view_samples": st.wrong_samples,
+        "actions_in_window": in_window,
+        "actions_per_s": round(in_window / elapsed, 1),
+        "in_hand_actions_per_s": round(statistics.median(in_hand_rates), 1)
+        if in_hand_rates
+        else None,
+        "in_hand_seconds": len(in_hand_rates),
+        "share_in_hand_mean": round(statistics.mean(busy), 2) if busy else None,
+        "p50_ms": pct(lat, 50),
+        "p95_ms": pct(lat, 95),
+        "p99_ms": pct(lat, 99),
+        "max_ms": max(lat) if lat else None,
+        "measured": len(lat),
         "daphne_cpu_s": round(srv_cpu, 2),
         "daphne_cpu_ms_per_action": round(1000 * srv_cpu / in_window, 2) if in_window else None,
-        "clock_cpu_s": (round(run.cpu1[run.clock_pid] - run.cpu0[run.clock_pid], 2)
-                        if run.clock_pid not in run.daphne_pids else None),  # inside Daphne
+        "clock_cpu_s": (
+            round(run.cpu1[run.clock_pid] - run.cpu0[run.clock_pid], 2)
+            if run.clock_pid not in run.daphne_pids
+            else None
+        ),  # inside Daphne
         "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
         "client_cpu_s": round(run.client_cpu, 2),
         # backends that exited inside the window read 0 at its end: only those alive throughout
-        "postgres_cpu_s": round(sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids
-                                    if run.cpu1[p] >= run.cpu0[p]), 2),
+        "postgres_cpu_s": round(
+            sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids if run.cpu1[p] >= run.cpu0[p]), 2
+        ),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
-        "by_phase": {ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
-                     for ph, v in sorted(by_phase.items())},
+        "by_phase": {
+            ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
+            for ph, v in sorted(by_phase.items())
+        },
         "loadavg_1m": [round(x, 2) for x in run.load],
         "nproc": os.cpu_count(),
     }
@@ -786,17 +903,21 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
 
 
 def summary_line(r: dict) -> str:
-    return (f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''}"
-            f"{'/html' if r.get('frame_format') == 'html' else ''} {r['mode']} T={r['tables']} (seated {r['tables_seated']}): sockets={r['sockets']} "
-            f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
-            f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
-            f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
-            f"ms CPU/action; sent {r['sent_total']} = saved {r['saved_total']} + rejected "
-            f"{sum(r['errors'].values())} (unaccounted {r['unaccounted']}); acked {r['acked_total']} "
-            f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
-            f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
-            f"events_by={r['events_by']} resyncs={r['resyncs']} paced={r['paced_sends']} connect_retries={r['connect_retries']} "
-            f"connect_fail={r['connect_fail']} ramp={r['ramp_s']}s load={r['loadavg_1m']}")
+    return (
+        f"{r['backend']}/{r['procs']}p{'s' if r.get('sticky') else ''}"
+        f"{'/html' if r.get('frame_format') == 'html' else ''} {r['mode']} T={r['tables']} "
+        f"(seated {r['tables_seated']}): sockets={r['sockets']} "
+        f"window={r['window_s']}s actions={r['actions_in_window']} ({r['actions_per_s']}/s, "
+        f"in-hand {r['in_hand_actions_per_s']}/s) p50={r['p50_ms']} p95={r['p95_ms']} "
+        f"p99={r['p99_ms']} ms (n={r['measured']}) daphne {r['daphne_cpu_ms_per_action']} "
+        f"ms CPU/action; sent {r['sent_total']} = saved {r['saved_total']} + rejected "
+        f"{sum(r['errors'].values())} (unaccounted {r['unaccounted']}); acked {r['acked_total']} "
+        f"(acked_not_saved={r['acked_not_saved']}, saved_not_acked={r['saved_not_acked']}) "
+        f"wrong_view={r['wrong_view_frames']} errors={r['errors']} closed={r['closed']} "
+        f"events_by={r['events_by']} resyncs={r['resyncs']} paced={r['paced_sends']} "
+        f"connect_retries={r['connect_retries']} "
+        f"connect_fail={r['connect_fail']} ramp={r['ramp_s']}s load={r['loadavg_1m']}"
+    )
 
 
 def one_run(args) -> dict:
@@ -830,17 +951,35 @@ def one_run(args) -> dict:
         if args.profile:
             prof_out = Path(args.profile)
             prof = subprocess.Popen(
-                [str(BIN / "py-spy"), "record", "-p", str(dpids[0]), "-r", "100", "-f", "raw", "--gil",
-                 "-d", str(int(args.warmup + args.duration + 60)), "-o", str(prof_out), "--nonblocking"],
-                stdout=subprocess.DEVNULL, stderr=open(var_dir / "pyspy.log", "ab"))
+                [
+                    str(BIN / "py-spy"),
+                    "record",
+                    "-p",
+                    str(dpids[0]),
+                    "-r",
+                    "100",
+                    "-f",
+                    "raw",
+                    "--gil",
+                    "-d",
+                    str(int(args.warmup + args.duration + 60)),
+                    "-o",
+                    str(prof_out),
+                    "--nonblocking",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=open(var_dir / "pyspy.log", "ab"),
+            )
 
         async def main():
             run_holder = {}
             c0 = time.process_time()
 
             async def go():
-                run_holder["run"] = await drive_with_pids(args, ports, room.pk, players,
-                                                          dpids, clock_pid, worker_pid)
+                run_holder["run"] = await drive_with_pids(
+                    args, ports, room.pk, players, dpids, clock_pid, worker_pid
+                )
+
             await asyncio.wait_for(go(), timeout=args.hard_limit)
             run_holder["run"].client_cpu = time.process_time() - c0
             return run_holder["run"]
@@ -892,8 +1031,8 @@ def micro(args) -> dict:
 
     from accounts.models import User
     from games import rendering
-    from games.selectors import tables as table_selectors
     from games.engine import registry
+    from games.selectors import tables as table_selectors
     from games.services import tables
 
     rules = registry.get("doudizhu")
@@ -933,8 +1072,13 @@ def micro(args) -> dict:
             reset_queries()
             with CaptureQueriesContext(connection) as q:
                 t0 = time.perf_counter()
-                tables.move_submit(table_id=table_id, user=users[uids[seat]], action=action,
-                                   expected_seq=snap["table"]["seq"], action_id=f"m{t}-{n_moves}")
+                tables.move_submit(
+                    table_id=table_id,
+                    user=users[uids[seat]],
+                    action=action,
+                    expected_seq=snap["table"]["seq"],
+                    action_id=f"m{t}-{n_moves}",
+                )
                 move_ms.append(1000 * (time.perf_counter() - t0))
             move_queries.append(len(q.captured_queries))
             n_moves += 1
@@ -950,15 +1094,20 @@ def micro(args) -> dict:
     user = users[uids[0]]
     n = 300
     out["table_snapshot_ms"] = round(timed(lambda: table_selectors.table_snapshot(table_id), n), 3)
-    out["seat_index_ms"] = round(timed(lambda: table_selectors.seat_index_for_user(table_id, user), n), 3)
+    out["seat_index_ms"] = round(
+        timed(lambda: table_selectors.seat_index_for_user(table_id, user), n), 3
+    )
     snap = table_selectors.table_snapshot(table_id)
     out["render_json_warm_ms"] = round(timed(lambda: rendering.render_json(snap, 0, user), n), 3)
 
     def cold():
         rendering._state_cache.clear()
         rendering.render_json(snap, 0, user)
+
     out["render_json_cold_ms"] = round(timed(cold, n), 3)
-    out["state_from_json_ms"] = round(timed(lambda: rules.state_from_json(tables_hand["state"]), n), 3)
+    out["state_from_json_ms"] = round(
+        timed(lambda: rules.state_from_json(tables_hand["state"]), n), 3
+    )
     st = rules.state_from_json(tables_hand["state"])
     out["engine_view_ms"] = round(timed(lambda: rules.view(st, 0), n), 3)
     out["frame_bytes"] = len(rendering.render_json(snap, 0, user))
@@ -975,11 +1124,13 @@ def micro(args) -> dict:
         s = table_selectors.table_snapshot(table_id)
         seat = table_selectors.seat_index_for_user(table_id, user)
         rendering.render_json(s, seat, user)
+
     out["consumer_render_ms"] = round(timed(full_render, n), 3)
 
     def fresh_connection_render():
         connection.close()  # CONN_MAX_AGE 0 (the SQLite default): every hop opens a connection
         full_render()
+
     out["consumer_render_new_connection_ms"] = round(timed(fresh_connection_render, 100), 3)
 
     async def hops(k):
@@ -988,6 +1139,7 @@ def micro(args) -> dict:
         for _ in range(k):
             await noop()
         return 1000 * (time.perf_counter() - t) / k
+
     out["db_sync_to_async_hop_ms"] = round(async_to_sync(hops)(500), 3)
     out["close_old_connections_ms"] = round(timed(close_old_connections, n), 3)
     connection.close()
@@ -1002,35 +1154,57 @@ def default_duration(mode: str, tables: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--backend", choices=["sqlite", "pg"], default="sqlite")
     parser.add_argument("--mode", choices=["human", "sat"], default="human")
     parser.add_argument("--tables", default="10", help="one count, or several comma-separated")
-    parser.add_argument("--procs", type=int, default=None, help="Daphne processes (sqlite: 1, pg: 2)")
-    parser.add_argument("--sticky", action="store_true",
-                        help="all sockets of a table on one Daphne (a load balancer hashing the "
-                             "/ws/table/<id>/ path); default: round-robin per socket")
+    parser.add_argument(
+        "--procs", type=int, default=None, help="Daphne processes (sqlite: 1, pg: 2)"
+    )
+    parser.add_argument(
+        "--sticky",
+        action="store_true",
+        help="all sockets of a table on one Daphne (a load balancer hashing the "
+        "/ws/table/<id>/ path); default: round-robin per socket",
+    )
     parser.add_argument("--duration", type=float, default=None, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--drain", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--frames", choices=["json", "html"], default="json",
-                        help="what the clients ask for: JSON views (?format=json) or the HTML "
-                             "boards a browser gets (rendered per seat by the server)")
+    parser.add_argument(
+        "--frames",
+        choices=["json", "html"],
+        default="json",
+        help="what the clients ask for: JSON views (?format=json) or the HTML "
+        "boards a browser gets (rendered per seat by the server)",
+    )
     parser.add_argument("--connect-concurrency", type=int, default=20)
     parser.add_argument("--connect-attempts", type=int, default=4)
     parser.add_argument("--open-timeout", type=float, default=20.0)
-    parser.add_argument("--poll", type=float, default=None,
-                        help="send a resync after this many seconds without a frame (0: never; "
-                             "default 2 on sqlite, where the clock's moves are not pushed, else 0)")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=None,
+        help="send a resync after this many seconds without a frame (0: never; "
+        "default 2 on sqlite, where the clock's moves are not pushed, else 0)",
+    )
     parser.add_argument("--settings", default="config.settings.local")
     parser.add_argument("--hard-limit", type=float, default=900.0)
-    parser.add_argument("--ramp-limit", type=float, default=240.0,
-                        help="stop seating tables after this many seconds and measure those")
+    parser.add_argument(
+        "--ramp-limit",
+        type=float,
+        default=240.0,
+        help="stop seating tables after this many seconds and measure those",
+    )
     parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
-    parser.add_argument("--micro", action="store_true",
-                        help="time the pieces of one action in-process (no servers) and exit")
+    parser.add_argument(
+        "--micro",
+        action="store_true",
+        help="time the pieces of one action in-process (no servers) and exit",
+    )
     args = parser.parse_args()
     if args.micro:
         result = micro(args)
@@ -1049,7 +1223,7 @@ def main() -> None:
         args.poll = 0.0  # the clock's pushes reach the sockets on both backends now
     if len(counts) > 1:
         for n in counts:
-            cmd = [PY, __file__, *[a for a in sys.argv[1:]]]
+            cmd = [PY, __file__, *list(sys.argv[1:])]
             i = cmd.index("--tables")
             cmd[i + 1] = str(n)
             if args.profile:

@@ -75,8 +75,10 @@ def main() -> None:
     print(f"  classify all 22,100   {classify_t * 1e6:8.2f} µs per hand")
     for seats in (2, 6):
         per_hand, per_step = bot_hands(seats, 300)
-        print(f"  {seats}-seat bot hand      {per_hand * 1e3:8.2f} ms per hand "
-              f"({per_step * 1e6:.1f} µs per action incl. the bot)")
+        print(
+            f"  {seats}-seat bot hand      {per_hand * 1e3:8.2f} ms per hand "
+            f"({per_step * 1e6:.1f} µs per action incl. the bot)"
+        )
     print(f"  view (6 seats)        {view_t * 1e6:8.2f} µs per seat view")
 
 

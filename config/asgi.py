@@ -24,7 +24,9 @@ router = ProtocolTypeRouter(
         # The embedded platform serves its own static files (htmx is vendored, nothing external).
         "http": ASGIStaticFilesHandler(django_asgi_app),
         # A WebSocket from another site (Origin not in ALLOWED_HOSTS) is refused.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
     }
 )
 

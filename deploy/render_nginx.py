@@ -39,14 +39,23 @@ def _listen_ok(option: str, listen: str) -> None:
 
 def _path_ok(option: str, value: str) -> Path:
     path = Path(value)
-    if not path.is_absolute() or any(c in value for c in ';{}"\'\n '):
+    if not path.is_absolute() or any(c in value for c in ";{}\"'\n "):
         raise RenderError(f"{option}: expected an absolute path, got {value!r}")
     return path
 
 
-def render(*, listen: str, server_name: str, daphne: list[str], static_root: str,
-           tls_listen: str | None = None, tls_cert: str | None = None,
-           tls_key: str | None = None, max_fails: int = 1, fail_timeout: int = 5) -> str:
+def render(
+    *,
+    listen: str,
+    server_name: str,
+    daphne: list[str],
+    static_root: str,
+    tls_listen: str | None = None,
+    tls_cert: str | None = None,
+    tls_key: str | None = None,
+    max_fails: int = 1,
+    fail_timeout: int = 5,
+) -> str:
     """Return the configuration for these ASGI processes; raise RenderError on a bad value.
 
     With ``tls_listen`` (and the certificate and key) nginx terminates TLS there and ``listen``
@@ -73,17 +82,21 @@ def render(*, listen: str, server_name: str, daphne: list[str], static_root: str
         if not tls_cert or not tls_key:
             raise RenderError("--tls-listen needs --tls-cert and --tls-key")
         cert, key = _path_ok("--tls-cert", tls_cert), _path_ok("--tls-key", tls_key)
-        listen_lines = "\n".join([
-            f"    listen {tls_listen} ssl http2;",
-            f"    ssl_certificate {cert};",
-            f"    ssl_certificate_key {key};",
-            "    ssl_protocols TLSv1.2 TLSv1.3;",
-            "    ssl_session_cache shared:leyou_tls:10m;",
-        ])
+        listen_lines = "\n".join(
+            [
+                f"    listen {tls_listen} ssl http2;",
+                f"    ssl_certificate {cert};",
+                f"    ssl_certificate_key {key};",
+                "    ssl_protocols TLSv1.2 TLSv1.3;",
+                "    ssl_session_cache shared:leyou_tls:10m;",
+            ]
+        )
         port = tls_listen.rsplit(":", 1)[-1]
         target = "https://$host" + ("" if port == "443" else f":{port}") + "$request_uri"
-        redirect = (f"server {{\n    listen {listen};\n    server_name {server_name};\n"
-                    f"    return 301 {target};\n}}\n")
+        redirect = (
+            f"server {{\n    listen {listen};\n    server_name {server_name};\n"
+            f"    return 301 {target};\n}}\n"
+        )
     # max_fails / fail_timeout: a process that refused a connection is skipped for that long,
     # so the sockets of a restarting process go to the next one on the hash ring at once.
     servers = "\n".join(
@@ -108,19 +121,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--listen", default="80", help="PORT or HOST:PORT (default 80)")
     parser.add_argument("--server-name", default="_", help="nginx server_name (default _)")
-    parser.add_argument("--daphne", action="append", default=[], metavar="HOST:PORT",
-                        help="an ASGI process; repeat for each")
+    parser.add_argument(
+        "--daphne",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="an ASGI process; repeat for each",
+    )
     parser.add_argument("--static-root", required=True, help="collectstatic's STATIC_ROOT")
-    parser.add_argument("--tls-listen", help="terminate TLS on PORT or HOST:PORT (e.g. 443); "
-                        "--listen then redirects to it")
+    parser.add_argument(
+        "--tls-listen",
+        help="terminate TLS on PORT or HOST:PORT (e.g. 443); --listen then redirects to it",
+    )
     parser.add_argument("--tls-cert", help="certificate chain (PEM), with --tls-listen")
     parser.add_argument("--tls-key", help="its private key (PEM), with --tls-listen")
     parser.add_argument("--out", help="write here instead of standard output")
     args = parser.parse_args(argv)
     try:
-        text = render(listen=args.listen, server_name=args.server_name, daphne=args.daphne,
-                      static_root=args.static_root, tls_listen=args.tls_listen,
-                      tls_cert=args.tls_cert, tls_key=args.tls_key)
+        text = render(
+            listen=args.listen,
+            server_name=args.server_name,
+            daphne=args.daphne,
+            static_root=args.static_root,
+            tls_listen=args.tls_listen,
+            tls_cert=args.tls_cert,
+            tls_key=args.tls_key,
+        )
     except RenderError as error:
         print(f"render_nginx: {error}", file=sys.stderr)
         return 2

@@ -39,8 +39,17 @@ class SeatInline(ReadOnly, admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["pk", "game", "room_id", "status", "is_private", "invite_code", "seq",
-                    "hands_played", "created_at"]
+    list_display = [
+        "pk",
+        "game",
+        "room_id",
+        "status",
+        "is_private",
+        "invite_code",
+        "seq",
+        "hands_played",
+        "created_at",
+    ]
     list_filter = ["game", "status", "is_private"]
     inlines = [SeatInline]
 
@@ -61,8 +70,7 @@ class HandSeatInline(ReadOnly, admin.TabularInline):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["pk", "game", "table", "number", "status", "started_at", "settled_at",
-                    "replay"]
+    list_display = ["pk", "game", "table", "number", "status", "started_at", "settled_at", "replay"]
     list_filter = ["game", "status"]
     readonly_fields = ["seed_hash", "params", "players", "result"]
     exclude = ["state", "seed"]
@@ -86,12 +94,33 @@ class WheelWinInline(ReadOnly, admin.TabularInline):
 class WheelRoundAdmin(ReadOnly, admin.ModelAdmin):
     """大豐收 rounds: what was staked and paid, the committed hash and (once settled) the seed."""
 
-    list_display = ["pk", "room_id", "number", "phase", "staked_total", "paid_total",
-                    "result_cell", "opened_at"]
+    list_display = [
+        "pk",
+        "room_id",
+        "number",
+        "phase",
+        "staked_total",
+        "paid_total",
+        "result_cell",
+        "opened_at",
+    ]
     list_filter = ["phase", "room_id"]
-    fields = ["room_id", "number", "phase", "seed_hash", "revealed_seed", "totals",
-              "staked_total", "paid_total", "outcome", "params", "opened_at", "closes_at",
-              "settle_at", "settled_at"]
+    fields = [
+        "room_id",
+        "number",
+        "phase",
+        "seed_hash",
+        "revealed_seed",
+        "totals",
+        "staked_total",
+        "paid_total",
+        "outcome",
+        "params",
+        "opened_at",
+        "closes_at",
+        "settle_at",
+        "settled_at",
+    ]
     readonly_fields = fields
     inlines = [WheelWinInline]
 

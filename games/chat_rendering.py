@@ -32,12 +32,30 @@ def bubble_frame(event: dict[str, Any], game: str, *, mine: bool, as_json: bool)
     else:
         text = value
     if as_json:
-        return _json({"type": "chat", "seat": event["seat"], "user_id": event["user_id"],
-                      "name": event["name"], "kind": kind, "value": value, "text": text})
-    return render_to_string("games/chat/_bubble.html", {
-        "kind": kind, "value": value, "text": text, "label": text, "seat": event["seat"],
-        "user_id": event["user_id"], "name": event["name"], "mine": mine,
-    })
+        return _json(
+            {
+                "type": "chat",
+                "seat": event["seat"],
+                "user_id": event["user_id"],
+                "name": event["name"],
+                "kind": kind,
+                "value": value,
+                "text": text,
+            }
+        )
+    return render_to_string(
+        "games/chat/_bubble.html",
+        {
+            "kind": kind,
+            "value": value,
+            "text": text,
+            "label": text,
+            "seat": event["seat"],
+            "user_id": event["user_id"],
+            "name": event["name"],
+            "mine": mine,
+        },
+    )
 
 
 def watchers_frame(count: int, *, as_json: bool) -> str:
@@ -58,13 +76,27 @@ def watch_toggle_frame(allow: bool, *, as_json: bool) -> str:
     return render_to_string("games/chat/_watch_toggle.html", {"allow": allow, "oob": True})
 
 
-def bar_context(*, game: str, is_private: bool, watchers: int, muted: list[dict[str, Any]],
-                allow: bool, delay: tuple[int, int], can_speak: bool) -> dict[str, Any]:
+def bar_context(
+    *,
+    game: str,
+    is_private: bool,
+    watchers: int,
+    muted: list[dict[str, Any]],
+    allow: bool,
+    delay: tuple[int, int],
+    can_speak: bool,
+) -> dict[str, Any]:
     """What the table page's chat bar (``games/chat/_bar.html``) shows at load."""
     return {
         "phrases": [(pid, str(text)) for pid, text in chat_phrases.phrases_for(game)],
         "emotes": [(eid, str(label)) for eid, label in chat_phrases.EMOTES],
-        "is_private": is_private, "can_speak": can_speak, "count": watchers, "muted": muted, "allow": allow,
-        "delayed": any(delay), "delay_turns": delay[0], "delay_seconds": delay[1],
+        "is_private": is_private,
+        "can_speak": can_speak,
+        "count": watchers,
+        "muted": muted,
+        "allow": allow,
+        "delayed": any(delay),
+        "delay_turns": delay[0],
+        "delay_seconds": delay[1],
         "text_max": int(settings.LEYOU.get("CHAT_TEXT_MAX", CHAT_TEXT_MAX_DEFAULT)),
     }

@@ -35,17 +35,23 @@ def _games() -> tuple[dict[str, Any], list[CheckMessage]]:
             importlib.import_module(module)
             found[game_id] = registry.get(game_id)
         except KeyError:
-            errors.append(Error(
-                f"Game {game_id!r}: {module} imports but registers no ruleset under that id.",
-                hint="Call games.engine.registry.register(<Ruleset>()) in the module.",
-                obj=module, id="leyou.E001",
-            ))
+            errors.append(
+                Error(
+                    f"Game {game_id!r}: {module} imports but registers no ruleset under that id.",
+                    hint="Call games.engine.registry.register(<Ruleset>()) in the module.",
+                    obj=module,
+                    id="leyou.E001",
+                )
+            )
         except Exception as error:  # noqa: BLE001 (any failure of a rules package is reported)
-            errors.append(Error(
-                f"Game {game_id!r}: {module} does not import: {type(error).__name__}: {error}",
-                hint="Fix the import; until then the game is missing from the lobby.",
-                obj=module, id="leyou.E001",
-            ))
+            errors.append(
+                Error(
+                    f"Game {game_id!r}: {module} does not import: {type(error).__name__}: {error}",
+                    hint="Fix the import; until then the game is missing from the lobby.",
+                    obj=module,
+                    id="leyou.E001",
+                )
+            )
     return found, errors
 
 
@@ -66,25 +72,34 @@ def boards_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
             try:
                 get_template(name)
             except TemplateDoesNotExist:
-                errors.append(Error(
-                    f"Game {game_id!r} has no board template {name}.",
-                    hint="Every table game draws its board in templates/games/boards/.",
-                    obj=game_id, id="leyou.E002",
-                ))
+                errors.append(
+                    Error(
+                        f"Game {game_id!r} has no board template {name}.",
+                        hint="Every table game draws its board in templates/games/boards/.",
+                        obj=game_id,
+                        id="leyou.E002",
+                    )
+                )
         module = f"games.boards.{game_id}"
         if importlib.util.find_spec(module) is None:
             continue  # no extras: the board uses the default context
         try:
             board = importlib.import_module(module)
         except Exception as error:  # noqa: BLE001 (reported, not raised, not defaulted)
-            errors.append(Error(
-                f"Board module {module} does not import: {type(error).__name__}: {error}",
-                obj=module, id="leyou.E003",
-            ))
+            errors.append(
+                Error(
+                    f"Board module {module} does not import: {type(error).__name__}: {error}",
+                    obj=module,
+                    id="leyou.E003",
+                )
+            )
             continue
         if not ruleset.room_wide and not callable(getattr(board, "extras", None)):
-            errors.append(Error(
-                f"Board module {module} has no extras(view, seat).",
-                obj=module, id="leyou.E003",
-            ))
+            errors.append(
+                Error(
+                    f"Board module {module} has no extras(view, seat).",
+                    obj=module,
+                    id="leyou.E003",
+                )
+            )
     return errors

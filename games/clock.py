@@ -30,7 +30,8 @@ def sweep() -> int:
     now = timezone.now()
     steps = 0
     due = list(
-        Seat.objects.filter(deadline__lte=now).order_by("deadline")
+        Seat.objects.filter(deadline__lte=now)
+        .order_by("deadline")
         .values_list("table_id", "index")[:500]
     )
     for table_id, index in due:
@@ -64,9 +65,13 @@ def sweep() -> int:
             logger.exception("clock: grace of seat %s table %s failed", index, table_id)
     # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.
     resettle = settings.LEYOU["RESETTLE_AFTER_SECONDS"]
-    for hand_id in Hand.objects.filter(
-        settled_at__isnull=True, finished_at__lte=now - timedelta(seconds=resettle)
-    ).exclude(status=Hand.Status.PLAYING).values_list("pk", flat=True)[:100]:
+    for hand_id in (
+        Hand.objects.filter(
+            settled_at__isnull=True, finished_at__lte=now - timedelta(seconds=resettle)
+        )
+        .exclude(status=Hand.Status.PLAYING)
+        .values_list("pk", flat=True)[:100]
+    ):
         if time.monotonic() - _resent.get(hand_id, -1e9) > resettle:
             _resent[hand_id] = time.monotonic()
             tasks.hand_settle_task.delay(hand_id)
@@ -82,8 +87,9 @@ def _push_new_settlements(now) -> None:
     global _last_settled_check
     since = _last_settled_check or now - timedelta(seconds=5)
     _last_settled_check = now
-    for table_id, seq in Hand.objects.filter(settled_at__gt=since, settled_at__lte=now) \
-            .values_list("table_id", "table__seq")[:500]:
+    for table_id, seq in Hand.objects.filter(settled_at__gt=since, settled_at__lte=now).values_list(
+        "table_id", "table__seq"
+    )[:500]:
         realtime.table_changed(table_id, seq)
 
 

@@ -34,8 +34,9 @@ MAX_ACTION_KEYS = 16
 MAX_ACTION_ID = 64
 SEQ_RANGE = (-(2**31), 2**31 - 1)  # the client sends -1 before its first snapshot
 
-TABLE_KINDS = frozenset({"move", "resync", "auto", "leave", "counter_buy", "bots",
-                         "chat", "mute", "watching"})  # the last three: chat and spectators
+TABLE_KINDS = frozenset(
+    {"move", "resync", "auto", "leave", "counter_buy", "bots", "chat", "mute", "watching"}
+)  # the last three: chat and spectators
 DAFENGSHOU_KINDS = frozenset({"bet", "resync", "ping"})
 
 _SPECIAL = re.compile(r'[\[\]{}"\\]')
@@ -134,8 +135,9 @@ def frame_decode(raw: str, *, kinds: frozenset[str]) -> dict:
     if _depth(raw) > MAX_DEPTH:
         raise _malformed(_("訊息層次太深"))
     try:
-        message = json.loads(raw, parse_constant=_refuse_constant, parse_float=_parse_float,
-                             parse_int=_parse_int)
+        message = json.loads(
+            raw, parse_constant=_refuse_constant, parse_float=_parse_float, parse_int=_parse_int
+        )
     except ValueError:
         raise _malformed() from None
     if not isinstance(message, dict):
@@ -181,8 +183,11 @@ class Move:
 def move_fields(message: dict) -> Move:
     """The fields of a ``move`` frame, checked."""
     action = message.get("action")
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
-            or len(action) > MAX_ACTION_KEYS:
+    if (
+        not isinstance(action, dict)
+        or not isinstance(action.get("type"), str)
+        or len(action) > MAX_ACTION_KEYS
+    ):
         raise _malformed(_("動作格式不正確"))
     return Move(action, seq_field(message), action_id_field(message))
 
@@ -220,7 +225,8 @@ def bet_fields(message: dict) -> Bet:
     return Bet(seq_field(message, "round"), obj, amount, action_id_field(message, max_length=40))
 
 
-# --- chat and spectators (games.services.chat): 快捷語 / 表情 / 文字, 屏蔽, 允許觀戰 ----------------
+# --- chat and spectators (games.services.chat): 快捷語 / 表情 / 文字, 屏蔽, 允許觀戰
+# ----------------
 
 MAX_CHAT_ID = 32
 MAX_CHAT_TEXT_CHARS = 200  # a first bound; the service's own limit (CHAT_TEXT_MAX) is smaller
@@ -237,11 +243,14 @@ class Chat:
 
 def chat_fields(message: dict) -> Chat:
     """``{"kind": "chat", "phrase": id}`` / ``"emote": id`` / ``"text": "…"``, exactly one."""
-    given = {name: message.get(name) for name in ("phrase", "emote", "text")
-             if message.get(name) not in (None, "")}
+    given = {
+        name: message.get(name)
+        for name in ("phrase", "emote", "text")
+        if message.get(name) not in (None, "")
+    }
     if len(given) != 1:
         raise _malformed("請選一句快捷語、一個表情或輸入文字")
-    (name, value), = given.items()
+    ((name, value),) = given.items()
     if not isinstance(value, str):
         raise _malformed(f"{name} 不正確")
     if name == "text":

@@ -100,13 +100,19 @@ def _mahjong(action: dict[str, Any], actor: int, view: dict[str, Any]) -> list[s
     return []
 
 
-_GAMES = {"doudizhu": _doudizhu, "zhajinhua": _zhajinhua, "paohuzi": _paohuzi,
-          "mahjong_huanle": _mahjong, "mahjong_yongzhou": _mahjong,
-          "mahjong_yueqing": _mahjong}
+_GAMES = {
+    "doudizhu": _doudizhu,
+    "zhajinhua": _zhajinhua,
+    "paohuzi": _paohuzi,
+    "mahjong_huanle": _mahjong,
+    "mahjong_yongzhou": _mahjong,
+    "mahjong_yueqing": _mahjong,
+}
 
 
-def board_fx(game: str, view: dict[str, Any] | None, seat: int | None,
-             last: dict[str, Any] | None) -> str:
+def board_fx(
+    game: str, view: dict[str, Any] | None, seat: int | None, last: dict[str, Any] | None
+) -> str:
     """The effects of the hand's last move for this viewer's board ("deal" before the first)."""
     if not view:
         return ""

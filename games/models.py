@@ -32,7 +32,10 @@ class Table(models.Model):
     is_private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=8, unique=True, null=True, blank=True)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     seq = models.BigIntegerField(default=0)
@@ -58,7 +61,10 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
@@ -154,7 +160,8 @@ class HandEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="event_seq_unique"),
             models.UniqueConstraint(
-                fields=["table", "action_id"], condition=Q(action_id__isnull=False),
+                fields=["table", "action_id"],
+                condition=Q(action_id__isnull=False),
                 name="event_action_id_unique",
             ),
         ]
@@ -177,9 +184,7 @@ class HandSeat(models.Model):
     escaped = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["hand", "seat"], name="handseat_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="handseat_unique")]
 
 
 class WheelRound(models.Model):
@@ -305,14 +310,20 @@ class ChatMute(models.Model):
     """禁言: staff silence a user's chat at every table until ``until`` (the user is told)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
         verbose_name="玩家",
     )
     until = models.DateTimeField("禁言至", db_index=True)
     reason = models.CharField("原因", max_length=200, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+", verbose_name="執行者",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name="執行者",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -330,9 +341,7 @@ class PlayerMute(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_mutes"
     )
-    muted = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

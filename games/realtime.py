@@ -85,8 +85,9 @@ def publish(group: str, message: dict[str, Any]) -> None:
     if running is loop:  # called on the loop itself: schedule it there
         loop.create_task(layer.group_send(group, message)).add_done_callback(_on_sent)
         return
-    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop) \
-        .add_done_callback(_on_sent)
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(
+        _on_sent
+    )
 
 
 def table_changed(

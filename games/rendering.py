@@ -40,9 +40,7 @@ def _base_label(game: str) -> str | None:
         return "底分"  # a game term: shown through games.terms.term
 
 
-def viewer_model(
-    snapshot: dict, seat: int | None, viewer_id: int | None = None
-) -> dict[str, Any]:
+def viewer_model(snapshot: dict, seat: int | None, viewer_id: int | None = None) -> dict[str, Any]:
     """The per-viewer model: public table meta plus exactly this seat's view of the hand.
 
     The invite code (邀請碼) goes to the seated players and the owner only, never a watcher.
@@ -72,20 +70,40 @@ def viewer_model(
     return {
         "seq": table["seq"],
         "table": {
-            **{k: table[k] for k in ("id", "game", "status", "is_private", "owner_id",
-                                     "next_hand_at", "fill_deadline")},
+            **{
+                k: table[k]
+                for k in (
+                    "id",
+                    "game",
+                    "status",
+                    "is_private",
+                    "owner_id",
+                    "next_hand_at",
+                    "fill_deadline",
+                )
+            },
             "invite_code": table["invite_code"]
             if seat is not None or (viewer_id is not None and viewer_id == table["owner_id"])
             else None,
         },
-        "room": {**{k: table["params"].get(k) for k in ("room_name", "base_score", "factor",
-                                                         "rake", "turn_seconds")},
-                 "base_label": _base_label(table["game"])},
+        "room": {
+            **{
+                k: table["params"].get(k)
+                for k in ("room_name", "base_score", "factor", "rake", "turn_seconds")
+            },
+            "base_label": _base_label(table["game"]),
+        },
         "seat": seat,
         "seats": _seats_named(snapshot["seats"], hand),
-        "hand": None if hand is None else {
-            "id": hand["id"], "number": hand["number"], "status": hand["status"],
-            "seed_hash": hand["seed_hash"], "seed": hand["seed"], "settled": hand["settled"],
+        "hand": None
+        if hand is None
+        else {
+            "id": hand["id"],
+            "number": hand["number"],
+            "status": hand["status"],
+            "seed_hash": hand["seed_hash"],
+            "seed": hand["seed"],
+            "settled": hand["settled"],
         },
         "view": view,
         "result": result,

@@ -31,27 +31,35 @@ def table_page(request, table_id: int):
         return render(request, "games/watch_refused.html", {"title": _("觀戰")}, status=403)
     seat = table_selectors.seat_index_for_user(table_id, request.user)
     # a watcher of a bean room sees the table late (games.selectors.spectating)
-    snapshot = (table_selectors.table_snapshot(table_id) if seat is not None
-                else spectating.spectator_snapshot(table_id)[0])
+    snapshot = (
+        table_selectors.table_snapshot(table_id)
+        if seat is not None
+        else spectating.spectator_snapshot(table_id)[0]
+    )
     if snapshot is None:
         raise Http404(_("沒有這張牌桌"))
     board = rendering.render_html(snapshot, seat, request.user)
     table = snapshot["table"]
     chat_bar = chat_rendering.bar_context(
-        game=table["game"], is_private=table["is_private"],
+        game=table["game"],
+        is_private=table["is_private"],
         watchers=spectating.watchers_count(table_id),
         muted=chat_selectors.muted_users_for(request.user.pk),
         allow=spectating.watch_preference(request.user),
         delay=spectating.spectator_delay(table["params"] or {}) if seat is None else (0, 0),
         can_speak=seat is not None,
     )
-    return render(request, "games/table.html", {
-        "table_id": table_id,
-        "game": snapshot["table"]["game"],
-        "title": registry.get(snapshot["table"]["game"]).title,
-        "board_html": mark_safe(board),
-        **chat_bar,
-    })
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table_id": table_id,
+            "game": snapshot["table"]["game"],
+            "title": registry.get(snapshot["table"]["game"]).title,
+            "board_html": mark_safe(board),
+            **chat_bar,
+        },
+    )
 
 
 @login_required
@@ -62,13 +70,19 @@ def replay_page(request, hand_id: int):
     if hand is None or not replays.supports(hand.game):
         raise Http404(_("沒有這一局、牌局尚未結束，或你無權觀看這一局的回放"))
     replay = replays.replay_build(hand)
-    return render(request, "games/replay.html", {
-        "hand": hand, "last": replay.last, "names": replays.names_of(hand),
-        "first_step": mark_safe(replays.step_html(hand, replay, 0, request.user)),
-        "check": replays.seed_check(hand, replay),
-        "title": registry.get(hand.game).title,
-        "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
-    })
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "hand": hand,
+            "last": replay.last,
+            "names": replays.names_of(hand),
+            "first_step": mark_safe(replays.step_html(hand, replay, 0, request.user)),
+            "check": replays.seed_check(hand, replay),
+            "title": registry.get(hand.game).title,
+            "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
+        },
+    )
 
 
 @login_required
@@ -89,10 +103,15 @@ def dafengshou_page(request, room_id: int):
     except UnknownDafengshouRoom as error:
         raise Http404(error.message) from None
     view = dafengshou_selectors.dafengshou_view(room_id, request.user)
-    return render(request, "games/dafengshou.html", {
-        "room_id": room_id, "title": "大豐收",
-        "board_html": mark_safe(dafengshou_board.render_html(view)),
-    })
+    return render(
+        request,
+        "games/dafengshou.html",
+        {
+            "room_id": room_id,
+            "title": "大豐收",
+            "board_html": mark_safe(dafengshou_board.render_html(view)),
+        },
+    )
 
 
 def dafengshou_verify_page(request, room_id: int, number: int):
@@ -100,5 +119,6 @@ def dafengshou_verify_page(request, room_id: int, number: int):
     check = dafengshou_selectors.round_verify(room_id, number)
     if check is None:
         raise Http404(_("沒有這一局，或尚未開獎"))
-    return render(request, "games/dafengshou_verify.html",
-                  {"check": check, "title": _("大豐收驗證")})
+    return render(
+        request, "games/dafengshou_verify.html", {"check": check, "title": _("大豐收驗證")}
+    )

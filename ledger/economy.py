@@ -50,7 +50,7 @@ def hands_per_day(days: list[date], since: datetime) -> dict[str, dict[date, int
     )
     out: dict[str, dict[date, int]] = {}
     for row in rows:
-        out.setdefault(row["game"], {d: 0 for d in days})[row["day"]] = row["n"]
+        out.setdefault(row["game"], dict.fromkeys(days, 0))[row["day"]] = row["n"]
     return dict(sorted(out.items()))
 
 
@@ -66,7 +66,7 @@ def players_per_day(days: list[date], since: datetime) -> dict[date, int]:
         .values("start")
         .annotate(n=Count("user_id", distinct=True))
     )
-    out = {d: 0 for d in days}
+    out = dict.fromkeys(days, 0)
     for row in rows:
         out[row["start"]] = row["n"]
     return out
@@ -78,8 +78,9 @@ def rake_per_room(since: datetime) -> list[dict[str, Any]]:
     rows = (
         hand.objects.filter(settled_at__gte=since)
         .values("table__room_id")
-        .annotate(rake=Sum(Cast(KeyTextTransform("rake", "result"), BigIntegerField())),
-                  hands=Count("id"))
+        .annotate(
+            rake=Sum(Cast(KeyTextTransform("rake", "result"), BigIntegerField())), hands=Count("id")
+        )
         .order_by("-rake")
     )
     rows = [r for r in rows if r["rake"]]
@@ -88,8 +89,12 @@ def rake_per_room(since: datetime) -> list[dict[str, Any]]:
         room.objects.filter(pk__in=[r["table__room_id"] for r in rows]).values_list("pk", "name")
     )
     return [
-        {"room_id": r["table__room_id"], "name": names.get(r["table__room_id"], "私人桌 / 已刪除"),
-         "rake": int(r["rake"]), "hands": r["hands"]}
+        {
+            "room_id": r["table__room_id"],
+            "name": names.get(r["table__room_id"], "私人桌 / 已刪除"),
+            "rake": int(r["rake"]),
+            "hands": r["hands"],
+        }
         for r in rows
     ]
 
@@ -107,28 +112,35 @@ def beans_flow(days: list[date], since: datetime) -> dict[str, Any]:
     kinds = dict(Transfer.Kind.choices)
     created: dict[str, dict[date, int]] = {}
     taken: dict[str, dict[date, int]] = {}
-    house = {d: 0 for d in days}
+    house = dict.fromkeys(days, 0)
     for row in rows:
         code, day, amount = row["account__code"], row["day"], int(row["s"])
         if code == MINT:
             label = kinds.get(row["transfer__kind"], row["transfer__kind"])
-            created.setdefault(label, {d: 0 for d in days})[day] += -amount
+            created.setdefault(label, dict.fromkeys(days, 0))[day] += -amount
         elif code == HOUSE:
             house[day] += amount
         else:
-            taken.setdefault(TAKEN_BACK[code], {d: 0 for d in days})[day] += amount
+            taken.setdefault(TAKEN_BACK[code], dict.fromkeys(days, 0))[day] += amount
     created_total = {d: sum(series[d] for series in created.values()) for d in days}
     taken_total = {d: sum(series[d] for series in taken.values()) for d in days}
-    return {"created": created, "taken": taken, "created_total": created_total,
-            "taken_total": taken_total, "house": house}
+    return {
+        "created": created,
+        "taken": taken,
+        "created_total": created_total,
+        "taken_total": taken_total,
+        "house": house,
+    }
 
 
 def players_hold(days: list[date], since: datetime) -> dict[date, int]:
     """Beans held by all players at the end of each day (two statements)."""
     player = Q(account__kind=Account.Kind.PLAYER)
     before = (
-        Posting.objects.filter(player, transfer__created_at__lt=since)
-        .aggregate(s=Sum("amount"))["s"] or 0
+        Posting.objects.filter(player, transfer__created_at__lt=since).aggregate(s=Sum("amount"))[
+            "s"
+        ]
+        or 0
     )
     rows = (
         Posting.objects.filter(player, transfer__created_at__gte=since)
@@ -174,12 +186,23 @@ def csv_rows(report: dict[str, Any], chart: str) -> list[list[object]]:
     if chart == "flow":
         flow = report["flow"]
         created, taken = list(flow["created"]), list(flow["taken"])
-        header = ["day", *(f"created:{k}" for k in created), *(f"taken:{k}" for k in taken),
-                  "created_total", "taken_total", "house_net"]
+        header = [
+            "day",
+            *(f"created:{k}" for k in created),
+            *(f"taken:{k}" for k in taken),
+            "created_total",
+            "taken_total",
+            "house_net",
+        ]
         return [header] + [
-            [d.isoformat(), *(flow["created"][k][d] for k in created),
-             *(flow["taken"][k][d] for k in taken), flow["created_total"][d],
-             flow["taken_total"][d], flow["house"][d]]
+            [
+                d.isoformat(),
+                *(flow["created"][k][d] for k in created),
+                *(flow["taken"][k][d] for k in taken),
+                flow["created_total"][d],
+                flow["taken_total"][d],
+                flow["house"][d],
+            ]
             for d in days
         ]
     if chart == "held":

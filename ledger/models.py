@@ -29,7 +29,10 @@ class Account(models.Model):
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="bean_account",
     )
     code = models.CharField(max_length=32, unique=True, null=True, blank=True)
@@ -71,7 +74,10 @@ class Transfer(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     idempotency_key = models.CharField(max_length=80, unique=True, null=True, blank=True)
     staff = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

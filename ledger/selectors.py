@@ -33,16 +33,16 @@ def balance_history_for_user(user, limit: int = 200) -> list[tuple]:
 def ledger_drift() -> list[str]:
     """Every violation of the ledger invariants, as messages (empty when the ledger is sound)."""
     problems = []
-    sums = dict(Posting.objects.values("account").annotate(s=Sum("amount")).values_list("account", "s"))
+    sums = dict(
+        Posting.objects.values("account").annotate(s=Sum("amount")).values_list("account", "s")
+    )
     for account in Account.objects.all():
         expected = sums.get(account.pk, 0) or 0
         if account.balance != expected:
             problems.append(f"{account}: balance {account.balance} ≠ postings {expected}")
         if account.kind == Account.Kind.PLAYER and account.balance < 0:
             problems.append(f"{account}: negative balance {account.balance}")
-    unbalanced = (
-        Posting.objects.values("transfer").annotate(s=Sum("amount")).exclude(s=0)
-    )
+    unbalanced = Posting.objects.values("transfer").annotate(s=Sum("amount")).exclude(s=0)
     for row in unbalanced:
         problems.append(f"transfer {row['transfer']}: legs sum to {row['s']}")
     total = Account.objects.aggregate(s=Sum("balance"))["s"] or 0

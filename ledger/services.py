@@ -68,9 +68,7 @@ def transfer_create(
         for pk, amount in legs.items():
             account = locked[pk]
             if account.kind == Account.Kind.PLAYER and account.balance + amount < 0:
-                raise InsufficientBeans(
-                    f"{account} has {account.balance} beans, needs {-amount}"
-                )
+                raise InsufficientBeans(f"{account} has {account.balance} beans, needs {-amount}")
         try:
             with transaction.atomic():
                 transfer = Transfer.objects.create(
@@ -86,7 +84,9 @@ def transfer_create(
             account.save(update_fields=["balance"])
             rows.append(
                 transfer.postings.model(
-                    transfer=transfer, account=account, amount=legs[pk],
+                    transfer=transfer,
+                    account=account,
+                    amount=legs[pk],
                     balance_after=account.balance,
                 )
             )
@@ -128,9 +128,12 @@ def relief_claim(user: Any) -> Transfer:
     economy = EconomySettings.current()
     account = account_for_user(user)
     if account.balance >= economy.relief_threshold:
-        raise ReliefNotAvailable(format_lazy(
-            gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
-            relief_threshold=economy.relief_threshold))
+        raise ReliefNotAvailable(
+            format_lazy(
+                gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
+                relief_threshold=economy.relief_threshold,
+            )
+        )
     today = timezone.localdate().isoformat()
     for n in range(1, economy.relief_per_day + 1):
         key = f"relief:{user.pk}:{today}:{n}"
@@ -144,12 +147,17 @@ def relief_claim(user: Any) -> Transfer:
                 reason="每日救濟",
                 idempotency_key=key,
             )
-    raise ReliefNotAvailable(format_lazy(
-        gettext_lazy("今天的救濟已領 {relief_per_day} 次"),
-        relief_per_day=economy.relief_per_day))
+    raise ReliefNotAvailable(
+        format_lazy(
+            gettext_lazy("今天的救濟已領 {relief_per_day} 次"),
+            relief_per_day=economy.relief_per_day,
+        )
+    )
 
 
-def staff_grant(*, staff: Any, user: Any, amount: int, reason: str, correction: bool = False) -> Transfer:
+def staff_grant(
+    *, staff: Any, user: Any, amount: int, reason: str, correction: bool = False
+) -> Transfer:
     """A staff grant (positive) or correction (either sign), recorded with reason and staff."""
     if not reason.strip():
         raise UnbalancedTransfer("a staff transfer needs a reason")

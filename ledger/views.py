@@ -37,8 +37,12 @@ def economy_page(request: HttpRequest) -> HttpResponse:
         "players": charts.line_chart({gettext("活躍玩家"): report["players"]}, d),
         "rake": charts.bar_chart([(r["name"], r["rake"]) for r in report["rake"]]),
         "flow": charts.line_chart(
-            {gettext("產生的歡樂豆"): flow["created_total"],
-             gettext("回收的歡樂豆"): flow["taken_total"]}, d),
+            {
+                gettext("產生的歡樂豆"): flow["created_total"],
+                gettext("回收的歡樂豆"): flow["taken_total"],
+            },
+            d,
+        ),
         "held": charts.line_chart({gettext("玩家持有"): report["held"]}, d),
         "created": {k: sum(v.values()) for k, v in flow["created"].items()},
         "taken": {k: sum(v.values()) for k, v in flow["taken"].items()},

@@ -14,20 +14,48 @@ from lobby import selectors
 from lobby.forms import DEFAULT_GAME, room_form_for
 from lobby.models import Room
 
-COMMON_FIELDS = ["name", "game", "variant", "seats", "base_score", "factor", "rake", "min_beans",
-                 "max_beans", "double_threshold", "turn_seconds", "bot_wait_seconds", "is_open",
-                 "sort_order"]
+COMMON_FIELDS = [
+    "name",
+    "game",
+    "variant",
+    "seats",
+    "base_score",
+    "factor",
+    "rake",
+    "min_beans",
+    "max_beans",
+    "double_threshold",
+    "turn_seconds",
+    "bot_wait_seconds",
+    "is_open",
+    "sort_order",
+]
 
 
 def _game_of(request, obj) -> str:
-    return (request.POST.get("game") or request.GET.get("game")
-            or (obj.game if obj is not None else DEFAULT_GAME))
+    return (
+        request.POST.get("game")
+        or request.GET.get("game")
+        or (obj.game if obj is not None else DEFAULT_GAME)
+    )
 
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "variant", "base_score", "factor", "rake", "min_beans",
-                    "max_beans", "turn_seconds", "bot_wait_seconds", "is_open", "wheel_rtp_short"]
+    list_display = [
+        "name",
+        "game",
+        "variant",
+        "base_score",
+        "factor",
+        "rake",
+        "min_beans",
+        "max_beans",
+        "turn_seconds",
+        "bot_wait_seconds",
+        "is_open",
+        "wheel_rtp_short",
+    ]
     list_editable = ["is_open"]
     list_filter = ["game", "is_open"]
     readonly_fields = ["wheel_rtp"]
@@ -56,8 +84,9 @@ class RoomAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         return [
-            path("preview/", self.admin_site.admin_view(self.preview_view),
-                 name="lobby_room_preview"),
+            path(
+                "preview/", self.admin_site.admin_view(self.preview_view), name="lobby_room_preview"
+            ),
             *super().get_urls(),
         ]
 
@@ -69,10 +98,14 @@ class RoomAdmin(admin.ModelAdmin):
         form = form_class(request.POST or None)
         form.is_valid()
         instance = form.instance
-        preview = (selectors.room_preview(instance) if not form.errors
-                   else {"errors": {k: " ".join(v) for k, v in form.errors.items()}})
-        return HttpResponse(render_to_string("admin/lobby/room/_preview.html",
-                                             {"preview": preview}))
+        preview = (
+            selectors.room_preview(instance)
+            if not form.errors
+            else {"errors": {k: " ".join(v) for k, v in form.errors.items()}}
+        )
+        return HttpResponse(
+            render_to_string("admin/lobby/room/_preview.html", {"preview": preview})
+        )
 
     def render_change_form(self, request, context, *args, **kwargs):
         context["preview_url"] = reverse("admin:lobby_room_preview")
@@ -104,8 +137,9 @@ class RoomAdmin(admin.ModelAdmin):
         changed = list(queryset.exclude(is_open=is_open))
         queryset.filter(pk__in=[r.pk for r in changed]).update(is_open=is_open)
         for room in changed:
-            self.log_change(request, room, f"{word}場次（開放：{_shown(not is_open)} → "
-                                           f"{_shown(is_open)}）")
+            self.log_change(
+                request, room, f"{word}場次（開放：{_shown(not is_open)} → {_shown(is_open)}）"
+            )
         self.message_user(request, f"已{word} {len(changed)} 個場次", messages.SUCCESS)
 
     @admin.action(description="複製所選場次（複本先不開放）")
@@ -150,7 +184,11 @@ class RoomAdmin(admin.ModelAdmin):
         return format_html(
             "<p>實測（已派彩 {} 局，押注 {} 豆，派彩 {} 豆）：<b>{}</b></p>"
             "<p>按目前賠率與權重的理論值：<b>{}</b></p><ul>{}</ul>",
-            rtp["rounds"], rtp["staked"], rtp["paid"], measured, f"{rtp['expected']:.4f}",
+            rtp["rounds"],
+            rtp["staked"],
+            rtp["paid"],
+            measured,
+            f"{rtp['expected']:.4f}",
             per_object,
         )
 

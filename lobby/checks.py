@@ -40,30 +40,40 @@ def rooms_check(
     errors: list[CheckMessage] = []
     for room in rooms:
         if room.game not in games:
-            errors.append(Error(
-                f"Room {room.pk} ({room.name}) is for game {room.game!r}, which is not "
-                "registered or does not import.",
-                hint=f"See leyou.E001, or change the room's game in the admin; {_MEANWHILE}",
-                obj=room, id="leyou.E004",
-            ))
+            errors.append(
+                Error(
+                    f"Room {room.pk} ({room.name}) is for game {room.game!r}, which is not "
+                    "registered or does not import.",
+                    hint=f"See leyou.E001, or change the room's game in the admin; {_MEANWHILE}",
+                    obj=room,
+                    id="leyou.E004",
+                )
+            )
             continue
         ruleset = registry.get(room.game)
         declared = {param.name for param in ruleset.room_params}
         unknown = sorted(set(room.extra or {}) - declared)
         if unknown:
-            errors.append(Error(
-                f"Room {room.pk} ({room.name}): {ruleset.title} declares no parameter "
-                f"{', '.join(map(repr, unknown))}.",
-                hint=f"Declared: {', '.join(sorted(declared)) or 'none'}. Remove the key in "
-                     f"the admin (其他規則參數); {_MEANWHILE}",
-                obj=room, id="leyou.E005",
-            ))
+            errors.append(
+                Error(
+                    f"Room {room.pk} ({room.name}): {ruleset.title} declares no parameter "
+                    f"{', '.join(map(repr, unknown))}.",
+                    hint=f"Declared: {', '.join(sorted(declared)) or 'none'}. Remove the key in "
+                    f"the admin (其他規則參數); {_MEANWHILE}",
+                    obj=room,
+                    id="leyou.E005",
+                )
+            )
             continue
         try:
             ruleset.room_params_parse(room.extra or {})
         except ParamError as error:
-            errors.append(Error(
-                f"Room {room.pk} ({room.name}): {error.name}: {error.message}",
-                hint=f"Correct it in the admin; {_MEANWHILE}", obj=room, id="leyou.E005",
-            ))
+            errors.append(
+                Error(
+                    f"Room {room.pk} ({room.name}): {error.name}: {error.message}",
+                    hint=f"Correct it in the admin; {_MEANWHILE}",
+                    obj=room,
+                    id="leyou.E005",
+                )
+            )
     return errors

@@ -73,10 +73,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
         user = User.objects.get(pk=self.user_id)
         table = game_selectors.table_for_user(user)
-        return render_to_string("lobby/_friend_list.html", {
-            "friends": account_selectors.friends_for_user(user), "oob": True,
-            "can_invite": table is not None and table.is_private,
-        })
+        return render_to_string(
+            "lobby/_friend_list.html",
+            {
+                "friends": account_selectors.friends_for_user(user),
+                "oob": True,
+                "can_invite": table is not None and table.is_private,
+            },
+        )
 
     async def lobby_invitation(self, event: dict) -> None:
         """An invitation to this player: his invitation list, swapped in out of band."""
@@ -87,9 +91,13 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         from accounts.models import User
 
         user = User.objects.get(pk=self.user_id)
-        return render_to_string("lobby/_invitations.html", {
-            "invitations": account_selectors.invitations_for_user(user), "oob": True,
-        })
+        return render_to_string(
+            "lobby/_invitations.html",
+            {
+                "invitations": account_selectors.invitations_for_user(user),
+                "oob": True,
+            },
+        )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         return  # the lobby socket only listens
@@ -107,5 +115,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     def _render(self) -> str:
-        return render_to_string("lobby/_room_counts.html",
-                                {"games": selectors.rooms_with_counts()})
+        return render_to_string("lobby/_room_counts.html", {"games": selectors.rooms_with_counts()})

@@ -25,8 +25,11 @@ def _field(param: spec.Param) -> forms.Field:
     if not param.required:  # blank: the default applies (the shared chat/spectator settings)
         common["required"] = False
     if param.choices is not None:
-        return forms.TypedChoiceField(choices=[(c, f"{label}（{c}）") for c, label in param.choices],
-                                      coerce=int if param.kind == spec.INT else str, **common)
+        return forms.TypedChoiceField(
+            choices=[(c, f"{label}（{c}）") for c, label in param.choices],
+            coerce=int if param.kind == spec.INT else str,
+            **common,
+        )
     if param.kind == spec.INT:
         return forms.IntegerField(min_value=param.low, max_value=param.high, **common)
     if param.kind == spec.INT_LIST:
@@ -100,7 +103,8 @@ def room_form_for(game: str | None) -> type[RoomFormBase]:
     attrs: dict = dict(game_param_fields(game))
     if ruleset.variants:
         attrs["variant"] = forms.ChoiceField(
-            label="玩法", choices=[(v.id, f"{v.label}（{v.id}）") for v in ruleset.variants],
+            label="玩法",
+            choices=[(v.id, f"{v.label}（{v.id}）") for v in ruleset.variants],
             initial=ruleset.variants[0].id,
             help_text=f"{ruleset.title} 的玩法；改變「遊戲」後頁面會重新載入該遊戲的設定。",
         )

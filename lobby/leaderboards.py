@@ -24,8 +24,14 @@ from accounts.models import GameStat, Standing
 TOP = 100
 PERIODS = ("today", "week", "all")
 METRICS = ("score", "beans")
-GAMES = ("doudizhu", "zhajinhua", "paohuzi", "mahjong_huanle", "mahjong_yongzhou",
-         "mahjong_yueqing")  # 大豐收 has no hands: no board
+GAMES = (
+    "doudizhu",
+    "zhajinhua",
+    "paohuzi",
+    "mahjong_huanle",
+    "mahjong_yongzhou",
+    "mahjong_yueqing",
+)  # 大豐收 has no hands: no board
 
 
 class BadBoard(ValueError):
@@ -66,7 +72,11 @@ def _board(game: str, period: str, metric: str, now: datetime | None) -> tuple[Q
 
 
 def leaderboard(
-    *, game: str, period: str = "week", metric: str = "score", viewer_id: int | None = None,
+    *,
+    game: str,
+    period: str = "week",
+    metric: str = "score",
+    viewer_id: int | None = None,
     now: datetime | None = None,
 ) -> dict:
     """The board's top rows and the viewer's own row (``mine``: None without a hand in it).
@@ -88,14 +98,28 @@ def leaderboard(
     for i, (uid, nickname, username, total, hands) in enumerate(top, start=1):
         if total != previous:
             rank, previous = i, total
-        out.append(Row(rank=rank, user_id=uid, name=nickname or username, total=total,
-                       hands=hands, is_viewer=uid == viewer_id))
+        out.append(
+            Row(
+                rank=rank,
+                user_id=uid,
+                name=nickname or username,
+                total=total,
+                hands=hands,
+                is_viewer=uid == viewer_id,
+            )
+        )
     mine = next((r for r in out if r.is_viewer), None)
     if mine is None and viewer_id:
         own = rows.filter(user_id=viewer_id).values_list(*fields).first()
         if own is not None:
             uid, nickname, username, total, hands = own
             better = rows.filter(**{f"{column}__gt": total}).count()
-            mine = Row(rank=better + 1, user_id=uid, name=nickname or username, total=total,
-                       hands=hands, is_viewer=True)
+            mine = Row(
+                rank=better + 1,
+                user_id=uid,
+                name=nickname or username,
+                total=total,
+                hands=hands,
+                is_viewer=True,
+            )
     return {"game": game, "period": period, "metric": metric, "rows": out, "mine": mine}

@@ -12,6 +12,7 @@ from django.db.models import F, Q
 
 from games.engine import registry
 
+
 class Room(models.Model):
     """One 場次: a game, its variant and the stakes and clocks of its tables."""
 
@@ -78,7 +79,7 @@ class Room(models.Model):
         }
 
 
-def room_buy_in(room: "Room", config) -> int:
+def room_buy_in(room: Room, config) -> int:
     """The fewest beans a player needs to take part in one hand: 三張's 底注 (``ante``), the
     wheel's smallest chip, else 0 (the other games settle what a player holds)."""
     ante = getattr(config, "ante", None)
@@ -88,7 +89,7 @@ def room_buy_in(room: "Room", config) -> int:
     return int(min(chips)) if chips else 0
 
 
-def room_errors(room: "Room") -> dict[str, str]:
+def room_errors(room: Room) -> dict[str, str]:
     """Field name → message for every setting of the room the game refuses (empty if none)."""
     from games.engine import registry
     from games.engine.params import ParamError
@@ -120,10 +121,14 @@ def room_errors(room: "Room") -> dict[str, str]:
         return errors
     buy_in = room_buy_in(room, config)
     if room.max_beans is not None and room.max_beans < buy_in:
-        errors["max_beans"] = (f"最多歡樂豆 {room.max_beans} 低於入場所需的 {buy_in} 豆，"
-                               "沒有人能坐下")
-    elif room.min_beans is not None and room.max_beans is not None \
-            and room.max_beans < room.min_beans:
+        errors["max_beans"] = (
+            f"最多歡樂豆 {room.max_beans} 低於入場所需的 {buy_in} 豆，沒有人能坐下"
+        )
+    elif (
+        room.min_beans is not None
+        and room.max_beans is not None
+        and room.max_beans < room.min_beans
+    ):
         errors["max_beans"] = f"最多歡樂豆 {room.max_beans} 低於最少歡樂豆 {room.min_beans}"
     least = extra.get("min_players")
     if least is not None and room.seats and least > room.seats:

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Q
 
 from games.engine import registry
-from games.selectors import dafengshou as dafengshou_selectors
 from games.models import Seat, Table
+from games.selectors import dafengshou as dafengshou_selectors
 from lobby.models import Room
-
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -47,21 +46,27 @@ def rooms_with_counts() -> list[dict]:
     seated = dict(
         Seat.objects.filter(user__isnull=False, table__room_id__isnull=False)
         .exclude(table__status=Table.Status.CLOSED)
-        .values("table__room_id").annotate(n=Count("id", filter=Q(is_bot=False)))
+        .values("table__room_id")
+        .annotate(n=Count("id", filter=Q(is_bot=False)))
         .values_list("table__room_id", "n")
     )
     running = dict(
         Table.objects.filter(status=Table.Status.PLAYING, room_id__isnull=False)
-        .values("room_id").annotate(n=Count("id")).values_list("room_id", "n")
+        .values("room_id")
+        .annotate(n=Count("id"))
+        .values_list("room_id", "n")
     )
     wheels = dafengshou_selectors.rooms_live([r.pk for r in rooms if r.game == WHEEL_GAME])
     names = dict(registry.choices())
     games: dict[str, dict] = {}
     for room in rooms:
-        group = games.setdefault(room.game, {"game": room.game, "title": names.get(room.game),
-                                             "rooms": []})
+        group = games.setdefault(
+            room.game, {"game": room.game, "title": names.get(room.game), "rooms": []}
+        )
         entry = {
-            "room": room, "players": seated.get(room.pk, 0), "tables": running.get(room.pk, 0),
+            "room": room,
+            "players": seated.get(room.pk, 0),
+            "tables": running.get(room.pk, 0),
             "base_label": _base_label(room.game),  # what the table calls 底分 (None: unused)
         }
         if room.game == WHEEL_GAME:
@@ -85,7 +90,6 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
     the configured return-to-player. ``errors`` (field → message) when the settings are refused.
     Reads only; nothing is stored."""
     from games.rules.dafengshou.wheel import expected_rtp
-
     from lobby.models import room_buy_in, room_errors
 
     errors = room_errors(room)
@@ -95,10 +99,13 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
     params = room.params()
     config = ruleset.config_from_params(params)
     out: dict = {
-        "title": ruleset.title, "variant": dict((v.id, v.label) for v in ruleset.variants).get(
-            room.variant, room.variant),
-        "min_beans": room.min_beans, "max_beans": room.max_beans,
-        "buy_in": room_buy_in(room, config), "rake": room.rake, "factor": room.factor,
+        "title": ruleset.title,
+        "variant": {v.id: v.label for v in ruleset.variants}.get(room.variant, room.variant),
+        "min_beans": room.min_beans,
+        "max_beans": room.max_beans,
+        "buy_in": room_buy_in(room, config),
+        "rake": room.rake,
+        "factor": room.factor,
         "base_score": room.base_score,
     }
     if room.game == WHEEL_GAME:
@@ -121,14 +128,23 @@ def room_preview(room: Room, *, seed: str = "preview") -> dict:
         winners = set(result.winners)
         out["example"] = {
             "pot": pot,
-            "lines": [{"label": line.label, "value": line.value, "seat": line.seat}
-                      for line in result.lines],
+            "lines": [
+                {"label": line.label, "value": line.value, "seat": line.seat}
+                for line in result.lines
+            ],
             # a pot game's scores are the beans staked and won; the 回收 comes out of the
             # pot, shared by its winners; elsewhere each seat moves 積分 × N − A
-            "seats": [{"seat": s, "score": score, "winner": s in winners,
-                       "beans": (score - room.rake // max(1, len(winners)) if s in winners
-                                 else score) if pot else score * room.factor - room.rake}
-                      for s, score in enumerate(result.scores)],
+            "seats": [
+                {
+                    "seat": s,
+                    "score": score,
+                    "winner": s in winners,
+                    "beans": (score - room.rake // max(1, len(winners)) if s in winners else score)
+                    if pot
+                    else score * room.factor - room.rake,
+                }
+                for s, score in enumerate(result.scores)
+            ],
         }
         break
     return out
@@ -142,21 +158,23 @@ def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
     table = Table.objects.get(pk=table_id)
     seats = list(
         Seat.objects.filter(table=table, user__isnull=False, is_bot=False)
-        .exclude(user=user).select_related("user").order_by("index")
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("index")
     )
-    following = set(
-        account_selectors.following_ids(user, [s.user_id for s in seats])
-    )
+    following = set(account_selectors.following_ids(user, [s.user_id for s in seats]))
     seated = table.seats.filter(user=user).exists()
     at_table = {s.user_id for s in seats}
     friends = (
         [f for f in account_selectors.friends_for_user(user) if f["user"].pk not in at_table]
-        if seated and table.is_private and table.status != Table.Status.CLOSED else []
+        if seated and table.is_private and table.status != Table.Status.CLOSED
+        else []
     )
     return {
         "table_id": table.pk,
-        "players": [{"seat": s.index, "user": s.user, "following": s.user_id in following}
-                    for s in seats],
+        "players": [
+            {"seat": s.index, "user": s.user, "following": s.user_id in following} for s in seats
+        ],
         "friends": friends,
         "can_invite": bool(friends),
     }

@@ -64,9 +64,13 @@ def quick_join(*, user, room_id: int) -> Table:
     for _ in range(3):
         candidate = (
             Table.objects.filter(
-                room_id=room.pk, is_private=False, status=Table.Status.WAITING,
+                room_id=room.pk,
+                is_private=False,
+                status=Table.Status.WAITING,
                 seats__user__isnull=True,
-            ).order_by("created_at").first()
+            )
+            .order_by("created_at")
+            .first()
         )
         try:
             with transaction.atomic():  # a table made for a seat we cannot take is undone
@@ -100,8 +104,12 @@ def private_create(*, user, room_id: int) -> Table:
             if not Table.objects.filter(invite_code=code).exists():
                 break
         table = seating.table_create(
-            game=room.game, params=room.params(), seat_count=room.seats, is_private=True,
-            owner=user, invite_code=code,
+            game=room.game,
+            params=room.params(),
+            seat_count=room.seats,
+            is_private=True,
+            owner=user,
+            invite_code=code,
         )
         seating.seat_take(table_id=table.pk, user=user)
     return table
@@ -130,8 +138,9 @@ def private_join(*, user, code: str, address: str = "") -> Table:
     if any(counts.get(key, 0) >= limit for key, limit in keys):
         raise TooManyGuesses(
             format_lazy(
-                gettext_lazy("輸入錯誤的邀請碼太多次，請 {window} 分鐘後再試"),
-                window=window // 60), code="too_many_guesses"
+                gettext_lazy("輸入錯誤的邀請碼太多次，請 {window} 分鐘後再試"), window=window // 60
+            ),
+            code="too_many_guesses",
         )
     code = (code or "").strip().upper()
     table = Table.objects.filter(invite_code=code).exclude(status=Table.Status.CLOSED).first()
@@ -181,7 +190,9 @@ def invitation_send(*, user: User, recipient_id: object) -> Invitation:
         raise UnknownInvite(gettext("他已經在這張牌桌上"), code="already_seated")
     with transaction.atomic():
         invitation = Invitation.objects.filter(
-            sender=user, recipient=recipient, table_id=table.pk,
+            sender=user,
+            recipient=recipient,
+            table_id=table.pk,
             status=Invitation.Status.PENDING,
         ).first()
         if invitation is None:
@@ -192,14 +203,18 @@ def invitation_send(*, user: User, recipient_id: object) -> Invitation:
                     )
             except IntegrityError:  # a concurrent send of ours made it first
                 invitation = Invitation.objects.get(
-                    sender=user, recipient=recipient, table_id=table.pk,
+                    sender=user,
+                    recipient=recipient,
+                    table_id=table.pk,
                     status=Invitation.Status.PENDING,
                 )
         invitation_id = invitation.pk
         # told only once the row is there for him to accept
-        transaction.on_commit(lambda: realtime.publish(
-            user_group(recipient.pk), {"type": "lobby.invitation", "invitation": invitation_id}
-        ))
+        transaction.on_commit(
+            lambda: realtime.publish(
+                user_group(recipient.pk), {"type": "lobby.invitation", "invitation": invitation_id}
+            )
+        )
     return invitation
 
 

@@ -17,9 +17,13 @@ urlpatterns += [
     path("checkin/", views.checkin, name="checkin"),
     path("tasks/<int:task_id>/claim/", views.task_claim, name="task_claim"),
     path("friends/<int:user_id>/invite/", views.invite, name="invite"),
-    path("invitations/<int:invitation_id>/accept/", views.invitation_accept,
-         name="invitation_accept"),
-    path("invitations/<int:invitation_id>/decline/", views.invitation_decline,
-         name="invitation_decline"),
+    path(
+        "invitations/<int:invitation_id>/accept/", views.invitation_accept, name="invitation_accept"
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        views.invitation_decline,
+        name="invitation_decline",
+    ),
 ]
 urlpatterns += [path("tables/<int:table_id>/hall/", views.table_panel, name="table_panel")]

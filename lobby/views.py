@@ -34,22 +34,35 @@ def home(request):
     current = game_selectors.table_for_user(request.user) if request.user.is_authenticated else None
     left = _left_table(request) if request.user.is_authenticated else None
     hall = _hall_context(request.user) if request.user.is_authenticated else {}
-    return render(request, "lobby/home.html", {
-        "games": selectors.rooms_with_counts(), "current_table": current, **hall,
-        # 觀戰: running public tables to watch (games.selectors.spectating)
-        "watchable": game_spectating.tables_watchable() if request.user.is_authenticated else [],
-        # after 離開 mid-hand: what the escape cost (#14 §5)
-        "table_id": left,
-        "cost": game_hands.escape_cost_for_user(request.user, left) if left else None,
-    })
+    return render(
+        request,
+        "lobby/home.html",
+        {
+            "games": selectors.rooms_with_counts(),
+            "current_table": current,
+            **hall,
+            # 觀戰: running public tables to watch (games.selectors.spectating)
+            "watchable": game_spectating.tables_watchable()
+            if request.user.is_authenticated
+            else [],
+            # after 離開 mid-hand: what the escape cost (#14 §5)
+            "table_id": left,
+            "cost": game_hands.escape_cost_for_user(request.user, left) if left else None,
+        },
+    )
 
 
 @login_required
 def escape_cost(request, table_id: int):
     """The lobby's word on what leaving the table cost (polled until it is settled)."""
-    return render(request, "lobby/_escape_cost.html", {
-        "table_id": table_id, "cost": game_hands.escape_cost_for_user(request.user, table_id),
-    })
+    return render(
+        request,
+        "lobby/_escape_cost.html",
+        {
+            "table_id": table_id,
+            "cost": game_hands.escape_cost_for_user(request.user, table_id),
+        },
+    )
 
 
 def room_list(request):
@@ -87,12 +100,14 @@ def private_create(request, room_id: int):
 def private_join(request):
     try:
         table = services.private_join(
-            user=request.user, code=request.POST.get("code", ""),
+            user=request.user,
+            code=request.POST.get("code", ""),
             address=client_address(request),
         )
     except TooManyGuesses as error:
-        return render(request, "lobby/too_many_guesses.html", {"message": error.message},
-                      status=429)
+        return render(
+            request, "lobby/too_many_guesses.html", {"message": error.message}, status=429
+        )
     except TableError as error:
         messages.error(request, error.message)
         table = getattr(error, "table", None)  # a right code for a full table: watch it
@@ -133,16 +148,23 @@ def leaderboard(request):
     viewer = request.user.pk if request.user.is_authenticated else None
     status = 200
     try:
-        board = leaderboards.leaderboard(game=game, period=period, metric=metric,
-                                         viewer_id=viewer)
+        board = leaderboards.leaderboard(game=game, period=period, metric=metric, viewer_id=viewer)
     except leaderboards.BadBoard as error:
         messages.error(request, error.message)
         board, status = None, 400
     titles = dict(registry.choices())
-    return render(request, "lobby/leaderboard.html", {
-        "board": board, "game": game, "period": period, "metric": metric,
-        "games": [(g, titles.get(g, g)) for g in leaderboards.GAMES],
-    }, status=status)
+    return render(
+        request,
+        "lobby/leaderboard.html",
+        {
+            "board": board,
+            "game": game,
+            "period": period,
+            "metric": metric,
+            "games": [(g, titles.get(g, g)) for g in leaderboards.GAMES],
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -153,8 +175,11 @@ def checkin(request):
     except AccountError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, gettext("簽到成功：連續第 %(streak)s 天，獲得 %(beans)s 歡樂豆")
-                         % {"streak": done.streak, "beans": done.beans})
+        messages.success(
+            request,
+            gettext("簽到成功：連續第 %(streak)s 天，獲得 %(beans)s 歡樂豆")
+            % {"streak": done.streak, "beans": done.beans},
+        )
     return redirect("lobby:home")
 
 
@@ -166,8 +191,9 @@ def task_claim(request, task_id: int):
     except AccountError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, gettext("已領取任務獎勵 %(beans)s 歡樂豆")
-                         % {"beans": progress.task.reward})
+        messages.success(
+            request, gettext("已領取任務獎勵 %(beans)s 歡樂豆") % {"beans": progress.task.reward}
+        )
     return redirect("lobby:home")
 
 
@@ -226,8 +252,10 @@ def table_panel(request, table_id: int):
     """The hall's panel on a table page: follow the players at the table (from their seat), and
     at one's own private table invite friends. Refused like the table itself (404)."""
     codes = request.session.get(game_selectors.INVITE_CODES_KEY, [])
-    if game_selectors.table_access_by_id(user=request.user, table_id=table_id,
-                                         codes=codes) is None:
+    if game_selectors.table_access_by_id(user=request.user, table_id=table_id, codes=codes) is None:
         raise Http404
-    return render(request, "lobby/_table_panel.html",
-                  selectors.table_panel(user=request.user, table_id=table_id))
+    return render(
+        request,
+        "lobby/_table_panel.html",
+        selectors.table_panel(user=request.user, table_id=table_id),
+    )

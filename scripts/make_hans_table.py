@@ -30,10 +30,12 @@ def main() -> None:
             continue
         chars.update(HAN.findall(path.read_text(encoding="utf-8", errors="ignore")))
     convert = opencc.OpenCC("t2s").convert
-    pairs = sorted({
-        **{c: convert(c) for c in chars if len(convert(c)) == 1 and convert(c) != c},
-        **{c: s for c, s in EXTRA.items() if c in chars},
-    }.items())
+    pairs = sorted(
+        {
+            **{c: convert(c) for c in chars if len(convert(c)) == 1 and convert(c) != c},
+            **{c: s for c, s in EXTRA.items() if c in chars},
+        }.items()
+    )
     trad = "".join(t for t, _s in pairs)
     simp = "".join(s for _t, s in pairs)
     lines = [
@@ -41,10 +43,10 @@ def main() -> None:
         "",
         "# fmt: off",
         "TRAD = (",
-        *[f'    "{trad[i:i + 40]}"' for i in range(0, len(trad), 40)],
+        *[f'    "{trad[i : i + 40]}"' for i in range(0, len(trad), 40)],
         ")",
         "SIMP = (",
-        *[f'    "{simp[i:i + 40]}"' for i in range(0, len(simp), 40)],
+        *[f'    "{simp[i : i + 40]}"' for i in range(0, len(simp), 40)],
         ")",
         "# fmt: on",
         "",

@@ -43,25 +43,103 @@ TRADITIONAL = set(TRAD) | set("們這說開關還點對錢樂遊戲機號張場�
 ATTRIBUTES = ("title", "aria-label", "placeholder", "data-confirm-text", "alt")
 
 GAMES = [
-    ("doudizhu", dict(game="doudizhu", variant="classic", seats=3, factor=10, rake=5,
-                      double_threshold=50, extra={})),
-    ("doudizhu-laizi", dict(game="doudizhu", variant="laizi", seats=3, factor=10, rake=5,
-                            double_threshold=50, extra={})),
-    ("doudizhu-menzhua", dict(game="doudizhu", variant="menzhua", seats=3, factor=10, rake=5,
-                              double_threshold=50, extra={})),
-    ("zhajinhua", dict(game="zhajinhua", variant="classic", seats=4, factor=1, rake=5,
-                       extra={"ante": 10, "chip_levels": [10, 20, 50], "unit_cap": 100,
-                              "round_cap": 4, "compare_from_round": 2, "escape_penalty": 50})),
-    ("paohuzi-hunan", dict(game="paohuzi", variant="hunan", seats=3, factor=5, rake=5,
-                           extra={"variant": "hunan"})),
-    ("paohuzi-shuangwang", dict(game="paohuzi", variant="shuangwang", seats=3, factor=5, rake=5,
-                                extra={"variant": "shuangwang"})),
-    ("mahjong-huanle", dict(game="mahjong_huanle", variant="dazhong", seats=4, factor=2, rake=5,
-                            extra={"room_kind": "dazhong"})),
-    ("mahjong-yongzhou", dict(game="mahjong_yongzhou", variant="bao5", seats=4, factor=2, rake=5,
-                              extra={"bao_hu": 5, "qi_hu": 1})),
-    ("mahjong-yueqing", dict(game="mahjong_yueqing", variant="wuhanhua", seats=4, factor=2,
-                             rake=5, extra={})),
+    (
+        "doudizhu",
+        dict(
+            game="doudizhu",
+            variant="classic",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "doudizhu-laizi",
+        dict(
+            game="doudizhu",
+            variant="laizi",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "doudizhu-menzhua",
+        dict(
+            game="doudizhu",
+            variant="menzhua",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "zhajinhua",
+        dict(
+            game="zhajinhua",
+            variant="classic",
+            seats=4,
+            factor=1,
+            rake=5,
+            extra={
+                "ante": 10,
+                "chip_levels": [10, 20, 50],
+                "unit_cap": 100,
+                "round_cap": 4,
+                "compare_from_round": 2,
+                "escape_penalty": 50,
+            },
+        ),
+    ),
+    (
+        "paohuzi-hunan",
+        dict(
+            game="paohuzi", variant="hunan", seats=3, factor=5, rake=5, extra={"variant": "hunan"}
+        ),
+    ),
+    (
+        "paohuzi-shuangwang",
+        dict(
+            game="paohuzi",
+            variant="shuangwang",
+            seats=3,
+            factor=5,
+            rake=5,
+            extra={"variant": "shuangwang"},
+        ),
+    ),
+    (
+        "mahjong-huanle",
+        dict(
+            game="mahjong_huanle",
+            variant="dazhong",
+            seats=4,
+            factor=2,
+            rake=5,
+            extra={"room_kind": "dazhong"},
+        ),
+    ),
+    (
+        "mahjong-yongzhou",
+        dict(
+            game="mahjong_yongzhou",
+            variant="bao5",
+            seats=4,
+            factor=2,
+            rake=5,
+            extra={"bao_hu": 5, "qi_hu": 1},
+        ),
+    ),
+    (
+        "mahjong-yueqing",
+        dict(game="mahjong_yueqing", variant="wuhanhua", seats=4, factor=2, rake=5, extra={}),
+    ),
 ]
 
 
@@ -105,7 +183,7 @@ def problems(html: str, language: str, *, full_page: bool = True) -> list[str]:
     for text in reader.texts:
         if language == "en":
             for m in HAN_RUN.finditer(text):
-                glossed = text[m.end():].lstrip().startswith("(")
+                glossed = text[m.end() :].lstrip().startswith("(")
                 if not is_term(m.group(0)) or not glossed:
                     found.append(f"{m.group(0)!r} in {text!r}")
         elif language == "zh-hans":
@@ -147,20 +225,31 @@ def seeded(monkeypatch):
 
     def use(label: str) -> None:
         counter = itertools.count()
-        monkeypatch.setattr(tables, "new_seed", lambda: hashlib.sha256(
-            f"i18n:{label}:{next(counter)}".encode()).hexdigest())
+        monkeypatch.setattr(
+            tables,
+            "new_seed",
+            lambda: hashlib.sha256(f"i18n:{label}:{next(counter)}".encode()).hexdigest(),
+        )
 
     return use
 
 
 @pytest.mark.parametrize("game_id,fields", GAMES, ids=[g[0] for g in GAMES])
-def test_every_board_in_every_language(game_id, fields, make_user, client, seeded,
-                                       django_capture_on_commit_callbacks):
+def test_every_board_in_every_language(
+    game_id, fields, make_user, client, seeded, django_capture_on_commit_callbacks
+):
     """A mid-hand board, the settlement and the replay of each game show no untranslated text
     in any of the three languages (fixed deals; the result lines are the engines' own)."""
     seeded(game_id)
-    room = Room.objects.create(name=f"room-{game_id}", base_score=1, min_beans=0, max_beans=None,
-                               turn_seconds=20, bot_wait_seconds=0, **fields)
+    room = Room.objects.create(
+        name=f"room-{game_id}",
+        base_score=1,
+        min_beans=0,
+        max_beans=None,
+        turn_seconds=20,
+        bot_wait_seconds=0,
+        **fields,
+    )
     users = [make_user(beans=5000, name=f"{game_id[:6]}{i}") for i in range(room.seats)]
     with django_capture_on_commit_callbacks(execute=True):
         table = lobby_services.quick_join(user=users[0], room_id=room.pk)
@@ -188,9 +277,18 @@ def test_every_page_in_every_language(make_user, client, room):
     leaderboard, 大豐收 and its check page, and a 404 show no untranslated text in any of the
     three languages."""
     wheel = Room.objects.create(
-        name="wheel", game="dafengshou", seats=1, base_score=1, factor=1, min_beans=0,
-        extra={"bet_seconds": 12, "chips": [10, 100, 1000, 10000], "player_limit": 100000,
-               "round_limit": 10000000},
+        name="wheel",
+        game="dafengshou",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        extra={
+            "bet_seconds": 12,
+            "chips": [10, 100, 1000, 10000],
+            "player_limit": 100000,
+            "round_limit": 10000000,
+        },
     )
     Room.objects.filter(pk=room.pk).update(name="room")
     for url in ("/", "/accounts/login/", "/accounts/register/"):

@@ -24,8 +24,9 @@ PO_FILES = sorted((ROOT / "locale").glob("*/LC_MESSAGES/*.po"))
 
 
 def _compiler():
-    spec = importlib.util.spec_from_file_location("compilemessages",
-                                                  ROOT / "scripts" / "compilemessages.py")
+    spec = importlib.util.spec_from_file_location(
+        "compilemessages", ROOT / "scripts" / "compilemessages.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -42,12 +43,17 @@ def test_three_languages_with_their_catalogs():
     assert settings.LANGUAGE_CODE == "zh-hant"
     assert [code for code, _ in settings.LANGUAGES] == ["zh-hant", "zh-hans", "en"]
     assert {p.parent.parent.name + "/" + p.stem for p in PO_FILES} == {
-        f"{lang}/{domain}" for lang in ("zh_Hant", "zh_Hans", "en")
-        for domain in ("django", "djangojs")}
+        f"{lang}/{domain}"
+        for lang in ("zh_Hant", "zh_Hans", "en")
+        for domain in ("django", "djangojs")
+    }
 
 
-@pytest.mark.parametrize("po", [p for p in PO_FILES if "zh_Hant" not in str(p)],
-                         ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+@pytest.mark.parametrize(
+    "po",
+    [p for p in PO_FILES if "zh_Hant" not in str(p)],
+    ids=lambda p: f"{p.parent.parent.name}-{p.stem}",
+)
 def test_every_string_is_translated(po):
     """Every msgid of the zh-hans and en catalogs has a translation, none fuzzy, and English
     ones are not Chinese text left as it was (msgstr == msgid)."""
@@ -56,8 +62,11 @@ def test_every_string_is_translated(po):
     entries = text.split("\n\n")[1:]
     assert not [e for e in entries if "#, fuzzy" in e], "fuzzy entries"
     catalog = {k.decode(): v.decode() for k, v in compiler.po_parse(text).items() if k}
-    msgids = [compiler._unquote(line[6:]) for line in text.splitlines()
-              if line.startswith('msgid "') and line != 'msgid ""']
+    msgids = [
+        compiler._unquote(line[6:])
+        for line in text.splitlines()
+        if line.startswith('msgid "') and line != 'msgid ""'
+    ]
     missing = [m for m in msgids if m and m not in catalog]
     assert not missing, missing[:10]
     if "/en/" in str(po):
@@ -80,12 +89,12 @@ def test_the_python_compiler_writes_what_msgfmt_writes(po):
 def test_the_python_compiler_builds_every_catalog(tmp_path):
     """Without msgfmt, ``compile_python`` turns every .po into a readable .mo."""
     compiler = _compiler()
-    shutil.copytree(ROOT / "locale", tmp_path / "locale",
-                    ignore=shutil.ignore_patterns("*.mo"))
+    shutil.copytree(ROOT / "locale", tmp_path / "locale", ignore=shutil.ignore_patterns("*.mo"))
     written = compiler.compile_python(tmp_path / "locale")
     assert len(written) == len(PO_FILES)
-    en = gettext.GNUTranslations(io.BytesIO(
-        (tmp_path / "locale/en/LC_MESSAGES/django.mo").read_bytes()))
+    en = gettext.GNUTranslations(
+        io.BytesIO((tmp_path / "locale/en/LC_MESSAGES/django.mo").read_bytes())
+    )
     assert en.gettext("登入") == "Log in"
     assert en.gettext("地主") == "地主 (landlord)"
 
@@ -132,8 +141,11 @@ def test_a_bad_doudizhu_play_raises_a_code_with_params():
         if state.phase == "playing":
             break
         seat = min(rules.to_act(state))
-        action = ({"type": "start", "mingpai": False} if state.phase == "start"
-                  else rules.bot_action(state, seat))
+        action = (
+            {"type": "start", "mingpai": False}
+            if state.phase == "start"
+            else rules.bot_action(state, seat)
+        )
         rules.apply(state, seat, action)
     seat = min(rules.to_act(state))
     hand = rules.view(state, seat)["hand"]
@@ -150,11 +162,18 @@ def test_every_refusal_has_words_in_every_language():
     from games import error_messages
 
     refusals = [IllegalAction(code, "dev detail") for code in ErrorCode]
-    refusals += [IllegalAction(ErrorCode.ILLEGAL, "dev detail",
-                               {"reason": r, "cap": 1, "unit": 2, "huxi": 3, "need": 4,
-                                "limit": 5}) for r in error_messages.BY_REASON]
-    refusals += [IllegalAction(ErrorCode(code), "dev detail", {key: "56"})
-                 for code, key in error_messages.BY_PARAM]
+    refusals += [
+        IllegalAction(
+            ErrorCode.ILLEGAL,
+            "dev detail",
+            {"reason": r, "cap": 1, "unit": 2, "huxi": 3, "need": 4, "limit": 5},
+        )
+        for r in error_messages.BY_REASON
+    ]
+    refusals += [
+        IllegalAction(ErrorCode(code), "dev detail", {key: "56"})
+        for code, key in error_messages.BY_PARAM
+    ]
     for error in refusals:
         words = {}
         for language in ("zh-hant", "zh-hans", "en"):
@@ -164,5 +183,5 @@ def test_every_refusal_has_words_in_every_language():
         assert words["en"] != words["zh-hant"], words
         for run in re.finditer(r"[\u3400-\u9fff]+", words["en"]):  # only glossed game terms
             assert is_term(run.group(0)), words["en"]
-            assert words["en"][run.end():].lstrip().startswith("("), words["en"]
+            assert words["en"][run.end() :].lstrip().startswith("("), words["en"]
         assert "%(" not in "".join(words.values()), words

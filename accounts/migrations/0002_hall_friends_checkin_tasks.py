@@ -6,268 +6,439 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Block',
+            name="Block",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': '封鎖',
-                'verbose_name_plural': '封鎖',
+                "verbose_name": "封鎖",
+                "verbose_name_plural": "封鎖",
             },
         ),
         migrations.CreateModel(
-            name='Checkin',
+            name="Checkin",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.DateField()),
-                ('streak', models.PositiveSmallIntegerField()),
-                ('beans', models.BigIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("day", models.DateField()),
+                ("streak", models.PositiveSmallIntegerField()),
+                ("beans", models.BigIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': '簽到紀錄',
-                'verbose_name_plural': '簽到紀錄',
+                "verbose_name": "簽到紀錄",
+                "verbose_name_plural": "簽到紀錄",
             },
         ),
         migrations.CreateModel(
-            name='CheckinReward',
+            name="CheckinReward",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.PositiveSmallIntegerField(unique=True, verbose_name='連續第幾天')),
-                ('beans', models.PositiveBigIntegerField(verbose_name='歡樂豆')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("day", models.PositiveSmallIntegerField(unique=True, verbose_name="連續第幾天")),
+                ("beans", models.PositiveBigIntegerField(verbose_name="歡樂豆")),
             ],
             options={
-                'verbose_name': '簽到獎勵',
-                'verbose_name_plural': '簽到獎勵',
-                'ordering': ['day'],
+                "verbose_name": "簽到獎勵",
+                "verbose_name_plural": "簽到獎勵",
+                "ordering": ["day"],
             },
         ),
         migrations.CreateModel(
-            name='Follow',
+            name="Follow",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': '關注',
-                'verbose_name_plural': '關注',
+                "verbose_name": "關注",
+                "verbose_name_plural": "關注",
             },
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_id', models.BigIntegerField(db_index=True)),
-                ('game', models.CharField(max_length=32)),
-                ('status', models.CharField(choices=[('pending', '待回應'), ('accepted', '已加入'), ('declined', '已拒絕')], default='pending', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_id", models.BigIntegerField(db_index=True)),
+                ("game", models.CharField(max_length=32)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "待回應"),
+                            ("accepted", "已加入"),
+                            ("declined", "已拒絕"),
+                        ],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': '牌桌邀請',
-                'verbose_name_plural': '牌桌邀請',
+                "verbose_name": "牌桌邀請",
+                "verbose_name_plural": "牌桌邀請",
             },
         ),
         migrations.CreateModel(
-            name='Privacy',
+            name="Privacy",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('presence', models.CharField(choices=[('followers', '關注我的人'), ('friends', '互相關注的好友'), ('nobody', '不公開')], default='friends', max_length=10, verbose_name='誰能看到我在哪裡')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "presence",
+                    models.CharField(
+                        choices=[
+                            ("followers", "關注我的人"),
+                            ("friends", "互相關注的好友"),
+                            ("nobody", "不公開"),
+                        ],
+                        default="friends",
+                        max_length=10,
+                        verbose_name="誰能看到我在哪裡",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '隱私設定',
-                'verbose_name_plural': '隱私設定',
+                "verbose_name": "隱私設定",
+                "verbose_name_plural": "隱私設定",
             },
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('period', models.CharField(choices=[('day', '日'), ('week', '週')], max_length=4)),
-                ('start', models.DateField()),
-                ('score', models.BigIntegerField(default=0)),
-                ('beans', models.BigIntegerField(default=0)),
-                ('hands', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("period", models.CharField(choices=[("day", "日"), ("week", "週")], max_length=4)),
+                ("start", models.DateField()),
+                ("score", models.BigIntegerField(default=0)),
+                ("beans", models.BigIntegerField(default=0)),
+                ("hands", models.PositiveIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='TaskDefinition',
+            name="TaskDefinition",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(max_length=32, unique=True, verbose_name='代號')),
-                ('title', models.CharField(max_length=60, verbose_name='名稱')),
-                ('game', models.CharField(blank=True, max_length=32, verbose_name='遊戲（空白為任何遊戲）')),
-                ('kind', models.CharField(choices=[('play', '玩 N 局'), ('win', '贏 N 局'), ('line', '打出牌型 N 次')], max_length=8, verbose_name='種類')),
-                ('line_label', models.CharField(blank=True, max_length=24, verbose_name='牌型（結算行名稱）')),
-                ('target', models.PositiveSmallIntegerField(default=1, verbose_name='次數')),
-                ('reward', models.PositiveBigIntegerField(verbose_name='獎勵歡樂豆')),
-                ('is_active', models.BooleanField(default=True, verbose_name='啟用')),
-                ('order', models.PositiveSmallIntegerField(default=0, verbose_name='排序')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.SlugField(max_length=32, unique=True, verbose_name="代號")),
+                ("title", models.CharField(max_length=60, verbose_name="名稱")),
+                (
+                    "game",
+                    models.CharField(
+                        blank=True, max_length=32, verbose_name="遊戲（空白為任何遊戲）"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("play", "玩 N 局"),
+                            ("win", "贏 N 局"),
+                            ("line", "打出牌型 N 次"),
+                        ],
+                        max_length=8,
+                        verbose_name="種類",
+                    ),
+                ),
+                (
+                    "line_label",
+                    models.CharField(blank=True, max_length=24, verbose_name="牌型（結算行名稱）"),
+                ),
+                ("target", models.PositiveSmallIntegerField(default=1, verbose_name="次數")),
+                ("reward", models.PositiveBigIntegerField(verbose_name="獎勵歡樂豆")),
+                ("is_active", models.BooleanField(default=True, verbose_name="啟用")),
+                ("order", models.PositiveSmallIntegerField(default=0, verbose_name="排序")),
             ],
             options={
-                'verbose_name': '每日任務',
-                'verbose_name_plural': '每日任務',
-                'ordering': ['order', 'pk'],
+                "verbose_name": "每日任務",
+                "verbose_name_plural": "每日任務",
+                "ordering": ["order", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TaskHand',
+            name="TaskHand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hand_id', models.BigIntegerField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("hand_id", models.BigIntegerField()),
             ],
         ),
         migrations.CreateModel(
-            name='TaskProgress',
+            name="TaskProgress",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.DateField()),
-                ('count', models.PositiveIntegerField(default=0)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("day", models.DateField()),
+                ("count", models.PositiveIntegerField(default=0)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'verbose_name': '任務進度',
-                'verbose_name_plural': '任務進度',
+                "verbose_name": "任務進度",
+                "verbose_name_plural": "任務進度",
             },
         ),
         migrations.AddIndex(
-            model_name='gamestat',
-            index=models.Index(fields=['game', '-score'], name='gamestat_by_score'),
+            model_name="gamestat",
+            index=models.Index(fields=["game", "-score"], name="gamestat_by_score"),
         ),
         migrations.AddField(
-            model_name='block',
-            name='blocked',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blocked_by', to=settings.AUTH_USER_MODEL),
+            model_name="block",
+            name="blocked",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="blocked_by",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='block',
-            name='blocker',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blocking', to=settings.AUTH_USER_MODEL),
+            model_name="block",
+            name="blocker",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="blocking",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='checkin',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='checkins', to=settings.AUTH_USER_MODEL),
+            model_name="checkin",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="checkins",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='checkinreward',
-            constraint=models.CheckConstraint(condition=models.Q(('day__gte', 1)), name='checkin_day_from_1'),
+            model_name="checkinreward",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("day__gte", 1)), name="checkin_day_from_1"
+            ),
         ),
         migrations.AddField(
-            model_name='follow',
-            name='followee',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='followers', to=settings.AUTH_USER_MODEL),
+            model_name="follow",
+            name="followee",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="followers",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='follow',
-            name='follower',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='following', to=settings.AUTH_USER_MODEL),
+            model_name="follow",
+            name="follower",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="following",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='invitation',
-            name='recipient',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations_received', to=settings.AUTH_USER_MODEL),
+            model_name="invitation",
+            name="recipient",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="invitations_received",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='invitation',
-            name='sender',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations_sent', to=settings.AUTH_USER_MODEL),
+            model_name="invitation",
+            name="sender",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="invitations_sent",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='privacy',
-            name='user',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='privacy', to=settings.AUTH_USER_MODEL),
+            model_name="privacy",
+            name="user",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="privacy",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='standing',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="standing",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='taskdefinition',
-            constraint=models.CheckConstraint(condition=models.Q(('target__gte', 1)), name='task_target_from_1'),
+            model_name="taskdefinition",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("target__gte", 1)), name="task_target_from_1"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='taskdefinition',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'line'), _negated=True), models.Q(('line_label', ''), _negated=True), _connector='OR'), name='task_line_has_label'),
+            model_name="taskdefinition",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "line"), _negated=True),
+                    models.Q(("line_label", ""), _negated=True),
+                    _connector="OR",
+                ),
+                name="task_line_has_label",
+            ),
         ),
         migrations.AddField(
-            model_name='taskhand',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="taskhand",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='taskprogress',
-            name='task',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='progress', to='accounts.taskdefinition'),
+            model_name="taskprogress",
+            name="task",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="progress",
+                to="accounts.taskdefinition",
+            ),
         ),
         migrations.AddField(
-            model_name='taskprogress',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='task_progress', to=settings.AUTH_USER_MODEL),
+            model_name="taskprogress",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="task_progress",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='block',
-            constraint=models.UniqueConstraint(fields=('blocker', 'blocked'), name='block_once'),
+            model_name="block",
+            constraint=models.UniqueConstraint(fields=("blocker", "blocked"), name="block_once"),
         ),
         migrations.AddConstraint(
-            model_name='block',
-            constraint=models.CheckConstraint(condition=models.Q(('blocker', models.F('blocked')), _negated=True), name='block_not_self'),
+            model_name="block",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("blocker", models.F("blocked")), _negated=True),
+                name="block_not_self",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='checkin',
-            constraint=models.UniqueConstraint(fields=('user', 'day'), name='checkin_once_a_day'),
+            model_name="checkin",
+            constraint=models.UniqueConstraint(fields=("user", "day"), name="checkin_once_a_day"),
         ),
         migrations.AddConstraint(
-            model_name='follow',
-            constraint=models.UniqueConstraint(fields=('follower', 'followee'), name='follow_once'),
+            model_name="follow",
+            constraint=models.UniqueConstraint(fields=("follower", "followee"), name="follow_once"),
         ),
         migrations.AddConstraint(
-            model_name='follow',
-            constraint=models.CheckConstraint(condition=models.Q(('follower', models.F('followee')), _negated=True), name='follow_not_self'),
+            model_name="follow",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("follower", models.F("followee")), _negated=True),
+                name="follow_not_self",
+            ),
         ),
         migrations.AddIndex(
-            model_name='invitation',
-            index=models.Index(fields=['recipient', 'status'], name='invitation_inbox'),
+            model_name="invitation",
+            index=models.Index(fields=["recipient", "status"], name="invitation_inbox"),
         ),
         migrations.AddConstraint(
-            model_name='invitation',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('sender', 'recipient', 'table_id'), name='invitation_one_pending'),
+            model_name="invitation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "pending")),
+                fields=("sender", "recipient", "table_id"),
+                name="invitation_one_pending",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='invitation',
-            constraint=models.CheckConstraint(condition=models.Q(('sender', models.F('recipient')), _negated=True), name='invitation_not_self'),
+            model_name="invitation",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("sender", models.F("recipient")), _negated=True),
+                name="invitation_not_self",
+            ),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['game', 'period', 'start', '-score'], name='standing_by_score'),
+            model_name="standing",
+            index=models.Index(
+                fields=["game", "period", "start", "-score"], name="standing_by_score"
+            ),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['game', 'period', 'start', '-beans'], name='standing_by_beans'),
+            model_name="standing",
+            index=models.Index(
+                fields=["game", "period", "start", "-beans"], name="standing_by_beans"
+            ),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['period', 'start', 'user'], name='standing_active_day'),
+            model_name="standing",
+            index=models.Index(fields=["period", "start", "user"], name="standing_active_day"),
         ),
         migrations.AddConstraint(
-            model_name='standing',
-            constraint=models.UniqueConstraint(fields=('user', 'game', 'period', 'start'), name='standing_once'),
+            model_name="standing",
+            constraint=models.UniqueConstraint(
+                fields=("user", "game", "period", "start"), name="standing_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='taskhand',
-            constraint=models.UniqueConstraint(fields=('user', 'hand_id'), name='task_hand_once'),
+            model_name="taskhand",
+            constraint=models.UniqueConstraint(fields=("user", "hand_id"), name="task_hand_once"),
         ),
         migrations.AddConstraint(
-            model_name='taskprogress',
-            constraint=models.UniqueConstraint(fields=('user', 'task', 'day'), name='task_progress_once'),
+            model_name="taskprogress",
+            constraint=models.UniqueConstraint(
+                fields=("user", "task", "day"), name="task_progress_once"
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_hall_friends_checkin_tasks'),
+        ("accounts", "0002_hall_friends_checkin_tasks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, default='', max_length=16, verbose_name='語言'),
+            model_name="user",
+            name="language",
+            field=models.CharField(blank=True, default="", max_length=16, verbose_name="語言"),
         ),
     ]

@@ -222,14 +222,18 @@ def test_concurrent_checkins_pay_once_and_the_ledger_verifies(make_user):
 
 
 def _tasks():
-    play = TaskDefinition.objects.create(code="play1", title="玩 1 局斗地主", game="doudizhu",
-                                         kind="play", target=1, reward=300)
-    win = TaskDefinition.objects.create(code="win1", title="贏 1 局", kind="win", target=1,
-                                        reward=500)
-    landlord = TaskDefinition.objects.create(code="dizhu", title="當 1 次地主", kind="line",
-                                             line_label="地主", target=1, reward=700)
-    other = TaskDefinition.objects.create(code="mj", title="玩 1 局麻將", game="mahjong_huanle",
-                                          kind="play", target=1, reward=100)
+    play = TaskDefinition.objects.create(
+        code="play1", title="玩 1 局斗地主", game="doudizhu", kind="play", target=1, reward=300
+    )
+    win = TaskDefinition.objects.create(
+        code="win1", title="贏 1 局", kind="win", target=1, reward=500
+    )
+    landlord = TaskDefinition.objects.create(
+        code="dizhu", title="當 1 次地主", kind="line", line_label="地主", target=1, reward=700
+    )
+    other = TaskDefinition.objects.create(
+        code="mj", title="玩 1 局麻將", game="mahjong_huanle", kind="play", target=1, reward=100
+    )
     return play, win, landlord, other
 
 
@@ -251,8 +255,7 @@ def test_a_settled_hand_counts_for_tasks_and_boards_once(
     play, *_ = _tasks()
     hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
     rows = {hs.user_id: hs for hs in HandSeat.objects.filter(hand=hand)}
-    landlord_seat = next(line["seat"] for line in hand.result["lines"]
-                         if line["label"] == "地主")
+    landlord_seat = next(line["seat"] for line in hand.result["lines"] if line["label"] == "地主")
     for seat, user in enumerate(users):
         counts = dict(TaskProgress.objects.filter(user=user).values_list("task__code", "count"))
         assert counts.get("play1") == 1
@@ -316,8 +319,9 @@ def test_task_claim_pays_once_and_refuses_what_is_not_due(
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_task_claims_pay_once_and_the_ledger_verifies(make_user):
     """Four simultaneous claims of one finished task: paid once, three refused, ledger OK."""
-    play = TaskDefinition.objects.create(code="p", title="玩 1 局", kind="play", target=1,
-                                         reward=250)
+    play = TaskDefinition.objects.create(
+        code="p", title="玩 1 局", kind="play", target=1, reward=250
+    )
     user = make_user(beans=0)
     TaskProgress.objects.create(user=user, task=play, day=timezone.localdate(), count=1)
     results = _in_threads(4, lambda: services.task_claim(user=user, task_id=play.pk))

@@ -13,8 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _login(client: Client, username: str, password: str, address: str = "10.1.0.1"):
-    return client.post(reverse("accounts:login"), {"username": username, "password": password},
-                       REMOTE_ADDR=address)
+    return client.post(
+        reverse("accounts:login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
 
 
 def test_forty_wrong_passwords_lock_out_the_right_one_until_staff_reset(make_user):
@@ -43,8 +44,10 @@ def test_forty_wrong_passwords_lock_out_the_right_one_until_staff_reset(make_use
     assert listing.status_code == 200 and "victim" in listing.content.decode()
     attempt = AccessAttempt.objects.get(username="victim", ip_address="10.1.0.1")
     assert attempt.failures_since_start >= 10
-    response = admin.post("/admin/axes/accessattempt/", {
-        "action": "delete_selected", "_selected_action": [attempt.pk], "post": "yes"})
+    response = admin.post(
+        "/admin/axes/accessattempt/",
+        {"action": "delete_selected", "_selected_action": [attempt.pk], "post": "yes"},
+    )
     assert response.status_code == 302
     assert not AccessAttempt.objects.filter(username="victim", ip_address="10.1.0.1").exists()
     response = _login(client, "victim", "pw-123456")

@@ -21,10 +21,15 @@ PASSWORD = "Kq9-very-secret"
 
 
 def _register(client: Client, username: str, p1: str = PASSWORD, p2: str = PASSWORD, **extra):
-    return client.post(reverse("accounts:register"), {
-        "username": username, "nickname": extra.get("nickname", ""), "password1": p1,
-        "password2": p2,
-    })
+    return client.post(
+        reverse("accounts:register"),
+        {
+            "username": username,
+            "nickname": extra.get("nickname", ""),
+            "password1": p1,
+            "password2": p2,
+        },
+    )
 
 
 def test_register_creates_the_player_logs_in_and_grants_beans():
@@ -68,13 +73,15 @@ def test_login_with_the_wrong_password_fails_and_the_right_one_works(make_user):
     """A wrong password shows an error and leaves the visitor signed out."""
     user = make_user(name="loginer")
     client = Client()
-    response = client.post(reverse("accounts:login"),
-                           {"username": "loginer", "password": "wrong-password"})
+    response = client.post(
+        reverse("accounts:login"), {"username": "loginer", "password": "wrong-password"}
+    )
     assert response.status_code == 200
     assert "帳號或密碼不正確" in response.content.decode()
     assert SESSION_KEY not in client.session
-    response = client.post(reverse("accounts:login"),
-                           {"username": "loginer", "password": "pw-123456"})
+    response = client.post(
+        reverse("accounts:login"), {"username": "loginer", "password": "pw-123456"}
+    )
     assert response.status_code == 302
     assert int(client.session[SESSION_KEY]) == user.pk
 
@@ -109,7 +116,8 @@ def test_profile_shows_the_ledger_balance(make_user):
 def test_relief_button_pays_below_the_threshold_and_explains_otherwise(make_user):
     """The relief POST pays a poor player; a rich one gets the reason and nothing changes."""
     EconomySettings.objects.update_or_create(
-        pk=1, defaults={"relief_threshold": 1000, "relief_amount": 300, "relief_per_day": 1})
+        pk=1, defaults={"relief_threshold": 1000, "relief_amount": 300, "relief_per_day": 1}
+    )
     poor, rich = make_user(beans=10), make_user(beans=5000)
     client = Client()
     client.force_login(rich)
@@ -144,6 +152,5 @@ def test_cross_site_quick_join_post_is_refused(make_user, room):
     page = client.get(reverse("lobby:home"))
     token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else None
     token = token or client.cookies["csrftoken"].value
-    response = client.post(reverse("lobby:quick_join", args=[room.pk]),
-                           HTTP_X_CSRFTOKEN=token)
+    response = client.post(reverse("lobby:quick_join", args=[room.pk]), HTTP_X_CSRFTOKEN=token)
     assert response.status_code == 302 and Seat.objects.filter(user=user).exists()

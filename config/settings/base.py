@@ -153,10 +153,13 @@ else:
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "ratelimit": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.REDIS_URL,
-         "KEY_PREFIX": "leyou-rl"}
-        if env.REDIS_URL else
-        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env.REDIS_URL,
+            "KEY_PREFIX": "leyou-rl",
+        }
+        if env.REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
     ),
 }
 
@@ -167,7 +170,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Traditional Chinese is the source language of the UI strings (msgid); each language is named in
-# itself in the switch. The catalogs are built from locale/*.po at set-up (scripts/compilemessages.py).
+# itself in the switch. The catalogs are built from locale/*.po at set-up
+# (scripts/compilemessages.py).
 LANGUAGE_CODE = "zh-hant"
 LANGUAGES = [("zh-hant", "繁體中文"), ("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

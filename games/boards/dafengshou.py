@@ -19,9 +19,14 @@ from games.terms import term
 CELL = 60  # the ring's cell size in SVG units (7 × 7 grid)
 # each crop's colour on the ring and its one-character mark
 CROP_STYLE = {
-    "apple": ("#e53935", "蘋"), "orange": ("#fb8c00", "橘"), "grape": ("#8e24aa", "葡"),
-    "corn": ("#fdd835", "玉"), "watermelon": ("#43a047", "瓜"), "peach": ("#f06292", "桃"),
-    "pumpkin": ("#ef6c00", "南"), "rice": ("#c9a227", "稻"),
+    "apple": ("#e53935", "蘋"),
+    "orange": ("#fb8c00", "橘"),
+    "grape": ("#8e24aa", "葡"),
+    "corn": ("#fdd835", "玉"),
+    "watermelon": ("#43a047", "瓜"),
+    "peach": ("#f06292", "桃"),
+    "pumpkin": ("#ef6c00", "南"),
+    "rice": ("#c9a227", "稻"),
 }
 CHIP_COLOURS = {10: "#1e88e5", 100: "#43a047", 1000: "#e53935", 10000: "#8e24aa"}
 
@@ -48,15 +53,20 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
     result = view.get("result") or {}
     if result.get("cell") is not None:
         hit = view["ring"][result["cell"]]
-        name = term(hit["name"]) + (gettext("（小）") if hit["kind"] == "small" else "") + (
-            f" ×{hit['odds']}" if hit.get("odds") else "")
+        name = (
+            term(hit["name"])
+            + (gettext("（小）") if hit["kind"] == "small" else "")
+            + (f" ×{hit['odds']}" if hit.get("odds") else "")
+        )
         view["result_name"] = result.get("special_name") or name
     view["win_objects"] = sorted({view["ring"][c].get("object", "") for c in lit} - {""})
     for obj in view["objects"]:
         obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
         obj["stack"] = chip_stack(obj["mine"], view["chips"])
-    view["chip_styles"] = [{"value": c, "colour": CHIP_COLOURS.get(c, "#546e7a"),
-                            "label": chip_label(c)} for c in view["chips"]]
+    view["chip_styles"] = [
+        {"value": c, "colour": CHIP_COLOURS.get(c, "#546e7a"), "label": chip_label(c)}
+        for c in view["chips"]
+    ]
     view["player_limit_label"] = amount_zh(view["player_limit"])
     view["round_limit_label"] = amount_zh(view["round_limit"])
     if view.get("my_last"):
@@ -97,8 +107,13 @@ def render_totals(event: dict[str, Any], *, as_json: bool = False) -> str:
     Rendered from the message alone (no database read), the same for every socket: it holds
     no player's own stakes, balance or the seed."""
     totals = {o: int(event["totals"].get(o, 0)) for o in CROP_STYLE}
-    data = {"number": event["number"], "version": event["version"], "totals": totals,
-            "round_total": int(event["round_total"]), "bettors": int(event["bettors"])}
+    data = {
+        "number": event["number"],
+        "version": event["version"],
+        "totals": totals,
+        "round_total": int(event["round_total"]),
+        "bettors": int(event["bettors"]),
+    }
     if as_json:
         return json.dumps({"type": "totals", **data}, ensure_ascii=False)
     return render_to_string("games/dafengshou/_totals.html", data)
@@ -106,7 +121,8 @@ def render_totals(event: dict[str, Any], *, as_json: bool = False) -> str:
 
 def render_error(code: str, message: str, *, as_json: bool = False) -> str:
     if as_json:
-        return json.dumps({"type": "error", "code": code, "message": message},
-                          ensure_ascii=False)
-    return (f'<div id="wheel-toast" hx-swap-oob="true" class="toast show toast-error" '
-            f'data-code="{escape(code)}">{escape(message)}</div>')
+        return json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False)
+    return (
+        f'<div id="wheel-toast" hx-swap-oob="true" class="toast show toast-error" '
+        f'data-code="{escape(code)}">{escape(message)}</div>'
+    )

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import gettext
-
 from games.engine.cards import RANKS
 from games.terms import term
 
@@ -34,16 +32,26 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {
         "buttons": [
-            {"action": o, "label": _label(o, view, seat),
-             "target": o.get("farmer") if o.get("type") == "dou" else None,
-             "muted": o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False}
+            {
+                "action": o,
+                "label": _label(o, view, seat),
+                "target": o.get("farmer") if o.get("type") == "dou" else None,
+                "muted": o.get("type") == "pass"
+                or o.get(next(iter(o.keys() - {"type"}), "")) is False,
+            }
             for o in view.get("options", [])
         ],
     }
     counter = view.get("counter")
     if counter:
-        out["counter_cells"] = [{"rank": r, "label": {"T": "10", "B": "小", "R": "大"}.get(r, r),
-                                 "n": counter.get(r, 0)} for r in RANKS]
+        out["counter_cells"] = [
+            {
+                "rank": r,
+                "label": {"T": "10", "B": "小", "R": "大"}.get(r, r),
+                "n": counter.get(r, 0),
+            }
+            for r in RANKS
+        ]
     if view.get("can_play"):
         from games.rules.doudizhu import legal_plays
 

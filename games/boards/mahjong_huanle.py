@@ -45,9 +45,10 @@ def action_button(action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any
         label, tiles = "槓", [claim.get("tile")] * 4 if claim.get("tile") else []
     elif kind == "chi":
         label = "吃"
-        tiles = sorted(list(action.get("tiles") or []) + ([claim["tile"]] if claim.get("tile")
-                                                          else []),
-                       key=lambda t: (t[0], int(t[1:]) if t[1:].isdigit() else 0))
+        tiles = sorted(
+            list(action.get("tiles") or []) + ([claim["tile"]] if claim.get("tile") else []),
+            key=lambda t: (t[0], int(t[1:]) if t[1:].isdigit() else 0),
+        )
     elif kind == "angang":
         label, tiles = "暗槓", [action.get("tile")]
     elif kind == "jiagang":
@@ -56,9 +57,15 @@ def action_button(action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any
         label, cls = "過", "btn-muted"
     else:
         label = str(action.get("label") or kind)
-    return {"action": action, "vals": _vals(action), "label": label, "cls": cls,
-            "tiles": [t for t in tiles if t], "kind": kind,
-            "title": label + ("".join(" " + tile_label(t) for t in tiles if t))}
+    return {
+        "action": action,
+        "vals": _vals(action),
+        "label": label,
+        "cls": cls,
+        "tiles": [t for t in tiles if t],
+        "kind": kind,
+        "title": label + ("".join(" " + tile_label(t) for t in tiles if t)),
+    }
 
 
 def meld_layout(meld: dict[str, Any], own: bool) -> dict[str, Any]:
@@ -78,8 +85,12 @@ def meld_layout(meld: dict[str, Any], own: bool) -> dict[str, Any]:
             is_claimed = not marked and claimed is not None and t == claimed
             marked = marked or is_claimed
             cells.append({"tile": t, "claimed": is_claimed})
-    return {"kind": kind, "name": MELD_NAMES.get(kind, kind), "cells": cells,
-            "from": meld.get("from")}
+    return {
+        "kind": kind,
+        "name": MELD_NAMES.get(kind, kind),
+        "cells": cells,
+        "from": meld.get("from"),
+    }
 
 
 def huanle_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -91,14 +102,23 @@ def huanle_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
             text += " · " + gettext("%(n)s番起和") % {"n": v["min_fans"]}
         marks.append({"label": "房型", "value": text, "tiles": [], "cls": "mark-room"})
     if v.get("caishen"):
-        marks.append({"label": "財神", "value": "", "tiles": [v["caishen"]], "cls": "mark-wild",
-                      "wild": True})
+        marks.append(
+            {
+                "label": "財神",
+                "value": "",
+                "tiles": [v["caishen"]],
+                "cls": "mark-wild",
+                "wild": True,
+            }
+        )
     if v.get("indicator"):
-        marks.append({"label": "翻牌", "value": "", "tiles": [v["indicator"]],
-                      "cls": "mark-indicator"})
+        marks.append(
+            {"label": "翻牌", "value": "", "tiles": [v["indicator"]], "cls": "mark-indicator"}
+        )
     if v.get("dealer_factor"):
-        marks.append({"label": "莊家", "value": f"×{v['dealer_factor']}", "tiles": [],
-                      "cls": "mark-dealer"})
+        marks.append(
+            {"label": "莊家", "value": f"×{v['dealer_factor']}", "tiles": [], "cls": "mark-dealer"}
+        )
     return marks
 
 
@@ -108,40 +128,76 @@ def generic_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for m in v.get("marks") or []:
         if isinstance(m, dict):
-            out.append({"label": str(m.get("label", "")), "value": str(m.get("value", "")),
-                        "tiles": list(m.get("tiles") or []), "cls": str(m.get("cls", "")),
-                        "wild": bool(m.get("wild"))})
+            out.append(
+                {
+                    "label": str(m.get("label", "")),
+                    "value": str(m.get("value", "")),
+                    "tiles": list(m.get("tiles") or []),
+                    "cls": str(m.get("cls", "")),
+                    "wild": bool(m.get("wild")),
+                }
+            )
     return out
 
 
-def mahjong_extras(view: dict[str, Any] | None, seat: int | None,
-                   marks: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> dict[str, Any]:
+def mahjong_extras(
+    view: dict[str, Any] | None,
+    seat: int | None,
+    marks: Callable[[dict[str, Any]], list[dict[str, Any]]],
+) -> dict[str, Any]:
     """The context every mahjong board uses (``mj``), whatever the variant."""
     if not view:
-        return {"mj": {"buttons": [], "hand": [], "drawn": None, "can_discard": False,
-                       "tenpai": [], "waits": [], "wild": [], "wild_csv": "", "players": [],
-                       "marks": [], "claim": None, "my_turn": False, "win_tile": None,
-                       "winners": [], "self_drawn": False, "from": None, "bird": None,
-                       "bird_hit": False, "fan_total": []}}
+        return {
+            "mj": {
+                "buttons": [],
+                "hand": [],
+                "drawn": None,
+                "can_discard": False,
+                "tenpai": [],
+                "waits": [],
+                "wild": [],
+                "wild_csv": "",
+                "players": [],
+                "marks": [],
+                "claim": None,
+                "my_turn": False,
+                "win_tile": None,
+                "winners": [],
+                "self_drawn": False,
+                "from": None,
+                "bird": None,
+                "bird_hit": False,
+                "fan_total": [],
+            }
+        }
     legal = list(view.get("legal_actions") or [])
     discardable = {a.get("tile") for a in legal if a.get("type") == "discard"}
     buttons = sorted(
         (action_button(a, view) for a in legal if a.get("type") != "discard"),
-        key=lambda b: (_ORDER.get(b["kind"], 5) if b["kind"] != "pass" else 9),
+        key=lambda b: _ORDER.get(b["kind"], 5) if b["kind"] != "pass" else 9,
     )
     tenpai = view.get("tenpai") or {}
     wild = list(view.get("wild") or [])
     hand = [
-        {"tile": t, "vals": _vals({"type": "discard", "tile": t}), "can": t in discardable,
-         "ting": t in tenpai, "waits": tenpai.get(t, [])}
+        {
+            "tile": t,
+            "vals": _vals({"type": "discard", "tile": t}),
+            "can": t in discardable,
+            "ting": t in tenpai,
+            "waits": tenpai.get(t, []),
+        }
         for t in (view.get("hand") or [])
     ]
     drawn = view.get("drawn")
     drawn_cell = None
     if drawn:
-        drawn_cell = {"tile": drawn, "vals": _vals({"type": "discard", "tile": drawn}),
-                      "can": drawn in discardable, "ting": drawn in tenpai,
-                      "waits": tenpai.get(drawn, [])}
+        drawn_cell = {
+            "tile": drawn,
+            "vals": _vals({"type": "discard", "tile": drawn}),
+            "can": drawn in discardable,
+            "ting": drawn in tenpai,
+            "waits": tenpai.get(drawn, []),
+        }
     players = []
     n = int(view.get("seats") or len(view.get("players") or []) or 4)
     for p in view.get("players") or []:
@@ -149,13 +205,16 @@ def mahjong_extras(view: dict[str, Any] | None, seat: int | None,
         rel = None if seat is None else (s - seat) % n
         if seat is None:  # a spectator sees seat 0 at the bottom
             rel = s % n
-        players.append({
-            **p,
-            "pos": POSITIONS[rel] if rel is not None and rel < 4 else "top",
-            "pos_name": POSITION_NAMES.get(POSITIONS[rel] if rel is not None and rel < 4
-                                           else "top", ""),
-            "meld_cells": [meld_layout(m, own=(s == seat)) for m in p.get("melds") or []],
-        })
+        players.append(
+            {
+                **p,
+                "pos": POSITIONS[rel] if rel is not None and rel < 4 else "top",
+                "pos_name": POSITION_NAMES.get(
+                    POSITIONS[rel] if rel is not None and rel < 4 else "top", ""
+                ),
+                "meld_cells": [meld_layout(m, own=(s == seat)) for m in p.get("melds") or []],
+            }
+        )
     claim = view.get("claim")
     result = view.get("result") or {}
     extra = result.get("extra") or {}
@@ -185,13 +244,21 @@ def mahjong_extras(view: dict[str, Any] | None, seat: int | None,
             "self_drawn": bool(extra.get("self_drawn")),
             "from": src,
             "bird": bird,
-            "bird_hit": any((p.get("bird") or 1) > 1 for p in extra.get("payments") or []
-                            if isinstance(p, dict)),
+            "bird_hit": any(
+                (p.get("bird") or 1) > 1 for p in extra.get("payments") or [] if isinstance(p, dict)
+            ),
             "fan_total": [
-                {"seat": f.get("seat"), "total": f.get("total"), "base": f.get("base"),
-                 "fans": [{"name": trad(x.get("name")), "value": x.get("value")}
-                          for x in f.get("fans") or []]}
-                for f in extra.get("fans") or [] if isinstance(f, dict)
+                {
+                    "seat": f.get("seat"),
+                    "total": f.get("total"),
+                    "base": f.get("base"),
+                    "fans": [
+                        {"name": trad(x.get("name")), "value": x.get("value")}
+                        for x in f.get("fans") or []
+                    ],
+                }
+                for f in extra.get("fans") or []
+                if isinstance(f, dict)
             ],
         },
     }

@@ -21,29 +21,56 @@ def yueqing_marks(view: dict[str, Any]) -> list[dict[str, Any]]:
     v = view.get("variant") or {}
     marks = generic_marks(view)
     if v.get("caishen"):
-        marks.append({"label": "財神", "value": "", "tiles": [v["caishen"]], "cls": "mark-wild",
-                      "wild": True})
+        marks.append(
+            {
+                "label": "財神",
+                "value": "",
+                "tiles": [v["caishen"]],
+                "cls": "mark-wild",
+                "wild": True,
+            }
+        )
     if v.get("indicator"):
         # the 明牌's other three copies are the 杠頭: one tile shows both
-        marks.append({"label": "明牌·杠頭", "value": "", "tiles": [v["indicator"]],
-                      "cls": "mark-indicator mark-gangtou"})
+        marks.append(
+            {
+                "label": "明牌·杠頭",
+                "value": "",
+                "tiles": [v["indicator"]],
+                "cls": "mark-indicator mark-gangtou",
+            }
+        )
     if v.get("flower_kind"):
-        marks.append({"label": "花牌", "value": "", "tiles": [v["flower_kind"]],
-                      "cls": "mark-flower"})
+        marks.append(
+            {"label": "花牌", "value": "", "tiles": [v["flower_kind"]], "cls": "mark-flower"}
+        )
     dice = v.get("dice") or {}
     if dice.get("first") and dice.get("second"):
-        marks.append({"label": "骰子", "value": "{}+{} · {}+{}".format(*dice["first"],
-                                                                     *dice["second"]),
-                      "tiles": [], "cls": "mark-dice"})
+        marks.append(
+            {
+                "label": "骰子",
+                "value": "{}+{} · {}+{}".format(*dice["first"], *dice["second"]),
+                "tiles": [],
+                "cls": "mark-dice",
+            }
+        )
     if v.get("qi_hu_tai"):
-        marks.append({"label": "起胡", "value": f"{v['qi_hu_tai']}台", "tiles": [],
-                      "cls": "mark-qihu"})
+        marks.append(
+            {"label": "起胡", "value": f"{v['qi_hu_tai']}台", "tiles": [], "cls": "mark-qihu"}
+        )
     if v.get("lao_zhuang"):
-        marks.append({"label": "牢莊", "value": str(v["lao_zhuang"]), "tiles": [],
-                      "cls": "mark-dealer"})
+        marks.append(
+            {"label": "牢莊", "value": str(v["lao_zhuang"]), "tiles": [], "cls": "mark-dealer"}
+        )
     if v.get("bihu") is not None:
-        marks.append({"label": "逼胡", "value": gettext("座%(n)s") % {"n": v["bihu"]}, "tiles": [],
-                      "cls": "mark-bihu"})
+        marks.append(
+            {
+                "label": "逼胡",
+                "value": gettext("座%(n)s") % {"n": v["bihu"]},
+                "tiles": [],
+                "cls": "mark-bihu",
+            }
+        )
     return marks
 
 
@@ -55,8 +82,14 @@ def yueqing_seat_marks(view: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
     for s, info in enumerate(v.get("seats") or []):
         if not isinstance(info, dict):
             continue
-        marks = [{"label": "花", "value": str(info.get("hua", 0)), "cls": "seat-hua",
-                  "title": "花數" if info.get("hua_full") else "亮出的花數"}]
+        marks = [
+            {
+                "label": "花",
+                "value": str(info.get("hua", 0)),
+                "cls": "seat-hua",
+                "title": "花數" if info.get("hua_full") else "亮出的花數",
+            }
+        ]
         shown = []
         if info.get("gangtou"):
             shown.append(f"杠頭×{info['gangtou']}")

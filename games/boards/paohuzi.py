@@ -49,8 +49,9 @@ def hand_columns(hand: list[str], kans: list[str], discardable: set[str]) -> lis
             else:
                 loose += [c for c in here if c == card]
         if loose:
-            columns.append({"cards": [{"card": c, "can": c in discardable} for c in loose],
-                            "kind": "loose"})
+            columns.append(
+                {"cards": [{"card": c, "can": c in discardable} for c in loose], "kind": "loose"}
+            )
     # 坎 columns first (they stay put), then the loose ones by 牌點
     return sorted(columns, key=lambda col: {"wang": 0, "kan": 1, "loose": 2}[col["kind"]])
 
@@ -83,10 +84,20 @@ def _button(action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
         groups = [{"name": "", "cards": [action.get("card")]}]
     else:
         label = str(action.get("label") or kind)
-    title = label + " " + " ".join(
-        (g["name"] + "".join(card_zh(c) for c in g["cards"])) for g in groups)
-    return {"action": action, "vals": _vals(action), "label": label, "cls": cls,
-            "groups": groups, "kind": kind, "title": title.strip()}
+    title = (
+        label
+        + " "
+        + " ".join((g["name"] + "".join(card_zh(c) for c in g["cards"])) for g in groups)
+    )
+    return {
+        "action": action,
+        "vals": _vals(action),
+        "label": label,
+        "cls": cls,
+        "groups": groups,
+        "kind": kind,
+        "title": title.strip(),
+    }
 
 
 _ORDER = {"hu": 0, "pao": 1, "ti": 1, "wei": 1, "peng": 2, "chi": 3, "pass": 9}
@@ -96,14 +107,28 @@ def _place(info: dict, pos: int) -> dict:
     melds = []
     for m in info.get("melds", []):
         cards = m.get("cards")
-        melds.append({"type": m.get("type"), "name": m.get("type_zh"), "cards": cards,
-                      "size": m.get("size") or (len(cards) if cards else 3),
-                      "huxi": m.get("huxi"), "hidden": cards is None})
-    return {"seat": info["seat"], "pos": pos, "pos_name": POSITION_NAMES[pos],
-            "dealer": info.get("dealer"), "hand_count": info.get("hand_count"),
-            "wang_shown": info.get("wang_shown") or 0, "melds": melds,
-            "huxi": info.get("huxi") or 0, "pile": info.get("pile") or [],
-            "hand": info.get("hand")}
+        melds.append(
+            {
+                "type": m.get("type"),
+                "name": m.get("type_zh"),
+                "cards": cards,
+                "size": m.get("size") or (len(cards) if cards else 3),
+                "huxi": m.get("huxi"),
+                "hidden": cards is None,
+            }
+        )
+    return {
+        "seat": info["seat"],
+        "pos": pos,
+        "pos_name": POSITION_NAMES[pos],
+        "dealer": info.get("dealer"),
+        "hand_count": info.get("hand_count"),
+        "wang_shown": info.get("wang_shown") or 0,
+        "melds": melds,
+        "huxi": info.get("huxi") or 0,
+        "pile": info.get("pile") or [],
+        "hand": info.get("hand"),
+    }
 
 
 def settle_lines(lines: list[dict]) -> list[dict]:
@@ -112,9 +137,16 @@ def settle_lines(lines: list[dict]) -> list[dict]:
         label = str(line.get("label") or "")
         name, _, rest = label.partition(" ")
         cards = parse_zh_cards(rest) if rest else None
-        out.append({"label": label, "name": name if cards else label, "cards": cards,
-                    "value": line.get("value"), "seat": line.get("seat"),
-                    "group": bool(cards)})
+        out.append(
+            {
+                "label": label,
+                "name": name if cards else label,
+                "cards": cards,
+                "value": line.get("value"),
+                "seat": line.get("seat"),
+                "group": bool(cards),
+            }
+        )
     return out
 
 
@@ -129,13 +161,17 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     current = view.get("current")
     if current:
         frm = current.get("from")
-        out["offer"] = {"card": current.get("card"), "from": frm,
-                        "source": SOURCE_NAMES.get(current.get("source"), ""),
-                        "pos": None if frm is None or seat is None else (frm - seat) % n}
+        out["offer"] = {
+            "card": current.get("card"),
+            "from": frm,
+            "source": SOURCE_NAMES.get(current.get("source"), ""),
+            "pos": None if frm is None or seat is None else (frm - seat) % n,
+        }
     legal = view.get("legal_actions") or []
     discards = [a for a in legal if a.get("type") == "discard"]
-    others = sorted((a for a in legal if a.get("type") != "discard"),
-                    key=lambda a: _ORDER.get(a.get("type"), 5))
+    others = sorted(
+        (a for a in legal if a.get("type") != "discard"), key=lambda a: _ORDER.get(a.get("type"), 5)
+    )
     out["buttons"] = [_button(a, view) for a in others]
     seen: set[str] = set()
     out["discard_buttons"] = []
@@ -144,8 +180,9 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
             seen.add(a.get("card"))
             out["discard_buttons"].append(_button(a, view))
     if seat is not None and view.get("hand") is not None:
-        out["hand_columns"] = hand_columns(view["hand"], view.get("kans") or [],
-                                           {a.get("card") for a in discards})
+        out["hand_columns"] = hand_columns(
+            view["hand"], view.get("kans") or [], {a.get("card") for a in discards}
+        )
     if view.get("result"):
         out["settle_lines"] = settle_lines(view["result"].get("lines") or [])
     turn = view.get("turn")

@@ -21,8 +21,14 @@ from games.templatetags.cards import _card_svg, card_backs
 from games.terms import term
 
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
-CLASS_ZH = {"baozi": "豹子", "shunjin": "順金", "jinhua": "金花", "shunzi": "順子",
-            "duizi": "對子", "danzhang": "單張"}
+CLASS_ZH = {
+    "baozi": "豹子",
+    "shunjin": "順金",
+    "jinhua": "金花",
+    "shunzi": "順子",
+    "duizi": "對子",
+    "danzhang": "單張",
+}
 STATUS_ZH = {"folded": "棄牌", "lost": "比牌輸"}
 CHIP_COLOURS = ("#1e88e5", "#43a047", "#e53935", "#8e24aa", "#f9a825", "#263238")
 
@@ -51,10 +57,12 @@ def hand_view(ruleset, state, snapshot: dict, seat: int | None) -> dict[str, Any
 
 def cards_svg(cards: list[str], small: bool = False) -> str:
     """Face-up suited cards (``As Th 2d``) as SVG."""
-    return mark_safe("".join(
-        _card_svg(c[0], SUITS.get(c[1], "?"), index=i, selectable=False, small=small)
-        for i, c in enumerate(cards)
-    ))
+    return mark_safe(
+        "".join(
+            _card_svg(c[0], SUITS.get(c[1], "?"), index=i, selectable=False, small=small)
+            for i, c in enumerate(cards)
+        )
+    )
 
 
 def _chips(amount: int, levels: list[int]) -> list[int]:
@@ -76,14 +84,25 @@ def chips_svg(amount: int, levels: list[int], *, size: int = 22) -> str:
     parts = []
     for i, value in enumerate(chips):
         colour = CHIP_COLOURS[ordered.index(value) % len(CHIP_COLOURS)]
-        parts.append(format_html(
-            '<ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{}" stroke="#fff" '
-            'stroke-width="1.5" stroke-dasharray="3 2"/>', size // 2 + 1,
-            height - size // 4 - 2 - i * 3, size // 2, size // 4, colour))
+        parts.append(
+            format_html(
+                '<ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{}" stroke="#fff" '
+                'stroke-width="1.5" stroke-dasharray="3 2"/>',
+                size // 2 + 1,
+                height - size // 4 - 2 - i * 3,
+                size // 2,
+                size // 4,
+                colour,
+            )
+        )
     return format_html(
         '<svg class="chips" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
         'aria-label="{}">{}</svg>',
-        size + 2, height, size + 2, height, gettext("%(n)s 豆") % {"n": amount},
+        size + 2,
+        height,
+        size + 2,
+        height,
+        gettext("%(n)s 豆") % {"n": amount},
         mark_safe("".join(str(p) for p in parts)),
     )
 
@@ -98,14 +117,24 @@ def pot_svg(pot: int, levels: list[int]) -> str:
         cx = 22 + s * 26
         for i, value in enumerate(stack):
             colour = CHIP_COLOURS[ordered.index(value) % len(CHIP_COLOURS)]
-            parts.append(format_html(
-                '<ellipse cx="{}" cy="{}" rx="11" ry="5" fill="{}" stroke="#fff" '
-                'stroke-width="1.5" stroke-dasharray="3 2"/>', cx, 46 - i * 4, colour))
+            parts.append(
+                format_html(
+                    '<ellipse cx="{}" cy="{}" rx="11" ry="5" fill="{}" stroke="#fff" '
+                    'stroke-width="1.5" stroke-dasharray="3 2"/>',
+                    cx,
+                    46 - i * 4,
+                    colour,
+                )
+            )
     return format_html(
         '<svg class="pot-svg" viewBox="0 0 120 80" width="120" height="80" role="img" '
         'aria-label="{} {}">{}<text x="60" y="72" text-anchor="middle" font-size="14" '
         'font-weight="700" fill="#ffd867">{} {}</text></svg>',
-        term("鍋底"), pot, mark_safe("".join(str(p) for p in parts)), term("鍋底"), pot,
+        term("鍋底"),
+        pot,
+        mark_safe("".join(str(p) for p in parts)),
+        term("鍋底"),
+        pot,
     )
 
 
@@ -125,7 +154,8 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
             "engine": e,
             "name": names[e] if e < len(names) else "",
             "status_zh": STATUS_ZH.get(entry["status"], ""),
-            "cards_html": cards_svg(cards, small=e != me) if cards
+            "cards_html": cards_svg(cards, small=e != me)
+            if cards
             else card_backs(3, small=e != me),
             "class_zh": CLASS_ZH.get(entry.get("hand_class", ""), ""),
             "chips_html": chips_svg(entry["stake"], levels),
@@ -146,18 +176,25 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     for action in view.get("legal_actions", []):
         kind = action["type"]
         if kind == "call":
-            out["buttons"].append({"action": action, "label": f"跟注 {view.get('call_cost')}",
-                                   "cls": "btn-primary"})
+            out["buttons"].append(
+                {"action": action, "label": f"跟注 {view.get('call_cost')}", "cls": "btn-primary"}
+            )
         elif kind == "raise":
-            label = term("加注到") + f" {action['to']}" + gettext("（%(n)s 豆）") % {
-                "n": action["to"] * rate}
+            label = (
+                term("加注到")
+                + f" {action['to']}"
+                + gettext("（%(n)s 豆）") % {"n": action["to"] * rate}
+            )
             out["buttons"].append({"action": action, "label": label, "cls": ""})
         elif kind == "compare":
             t = action["target"]
-            out["compare_targets"].append({
-                "action": action, "label": f"{names[t] if t < len(names) else t}",
-                "seat": t,
-            })
+            out["compare_targets"].append(
+                {
+                    "action": action,
+                    "label": f"{names[t] if t < len(names) else t}",
+                    "seat": t,
+                }
+            )
         elif kind == "fold":
             out["buttons"].append({"action": action, "label": "棄牌", "cls": "btn-danger"})
         elif kind == "look":

@@ -83,27 +83,38 @@ class ChatSpectatorMixin:
     async def chat_receive(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "chat":
             said = frames.chat_fields(message)
-            await db(chat.chat_send)(table_id=self.table_id, user=self.user, phrase=said.phrase,
-                                     emote=said.emote, text=said.text)
+            await db(chat.chat_send)(
+                table_id=self.table_id,
+                user=self.user,
+                phrase=said.phrase,
+                emote=said.emote,
+                text=said.text,
+            )
         elif kind == "mute":
             muted_id, on = frames.user_field(message), frames.flag_field(message, "on")
-            await db(chat.player_mute_set)(owner=self.user, muted_id=muted_id, on=on,
-                                           table_id=self.table_id)
+            await db(chat.player_mute_set)(
+                owner=self.user, muted_id=muted_id, on=on, table_id=self.table_id
+            )
             await self._mutes_push()
         elif kind == "watching":
-            allow = await db(spectators.watching_set)(user=self.user,
-                                                      allow=frames.flag_field(message, "on"))
+            allow = await db(spectators.watching_set)(
+                user=self.user, allow=frames.flag_field(message, "on")
+            )
             await self.send(  # type: ignore[attr-defined]
-                text_data=chat_rendering.watch_toggle_frame(allow, as_json=self.as_json))
+                text_data=chat_rendering.watch_toggle_frame(allow, as_json=self.as_json)
+            )
 
     async def _mutes_push(self) -> None:
         def read() -> tuple[frozenset[int], list[dict[str, Any]]]:
-            return (chat_selectors.hidden_speakers_for(self.user.pk),
-                    chat_selectors.muted_users_for(self.user.pk))
+            return (
+                chat_selectors.hidden_speakers_for(self.user.pk),
+                chat_selectors.muted_users_for(self.user.pk),
+            )
 
         self.hidden, muted = await db(read)()
         await self.send(  # type: ignore[attr-defined]
-            text_data=chat_rendering.mutes_frame(muted, as_json=self.as_json))
+            text_data=chat_rendering.mutes_frame(muted, as_json=self.as_json)
+        )
 
     # -- group messages ---------------------------------------------------------------------
     async def table_chat(self, event: dict[str, Any]) -> None:
@@ -111,8 +122,11 @@ class ChatSpectatorMixin:
             return  # muted or blocked (selectors.chat.hidden_speakers_for, read at connect)
         if self.seat_now is None and not event["watchers_see"]:
             return  # the room hides chat from watchers
-        await self.send(text_data=chat_rendering.bubble_frame(  # type: ignore[attr-defined]
-            event, self.game, mine=event["user_id"] == self.user.pk, as_json=self.as_json))
+        await self.send(
+            text_data=chat_rendering.bubble_frame(  # type: ignore[attr-defined]
+                event, self.game, mine=event["user_id"] == self.user.pk, as_json=self.as_json
+            )
+        )
 
     async def table_mutes(self, event: dict[str, Any]) -> None:
         if event["owner_id"] == self.user.pk and not getattr(self, "closing", False):
@@ -121,7 +135,8 @@ class ChatSpectatorMixin:
     async def table_watchers(self, event: dict[str, Any]) -> None:
         if not getattr(self, "closing", False):
             await self.send(  # type: ignore[attr-defined]
-                text_data=chat_rendering.watchers_frame(event["count"], as_json=self.as_json))
+                text_data=chat_rendering.watchers_frame(event["count"], as_json=self.as_json)
+            )
 
     async def table_watch_closed(self, event: dict[str, Any]) -> None:
         if self.seat_now is None and not getattr(self, "closing", False):
@@ -136,8 +151,12 @@ class ChatSpectatorMixin:
         if seat is None and self.seated_ids is not None and ids != self.seated_ids:
             self._soon(self._watch_recheck)
         self.seated_ids = ids
-        if seat is None and not self.late and not snapshot.get("delayed") \
-                and any(spectating.spectator_delay(snapshot["table"]["params"] or {})):
+        if (
+            seat is None
+            and not self.late
+            and not snapshot.get("delayed")
+            and any(spectating.spectator_delay(snapshot["table"]["params"] or {}))
+        ):
             self.late = True  # stood up at a bean table: from now on late frames only
             self._soon(self.watcher_push)
         return not (seat is None and self.late)
@@ -195,4 +214,5 @@ class ChatSpectatorMixin:
                 wait = max(0.05, (reveal_at - timezone.now()).total_seconds() + 0.05)
                 loop = asyncio.get_running_loop()
                 self.reveal_handle = loop.call_later(
-                    wait, lambda: loop.create_task(self.watcher_push()))
+                    wait, lambda: loop.create_task(self.watcher_push())
+                )

@@ -74,8 +74,12 @@ class DafengshouConsumer(LimitedJsonConsumer):
             if kind == "bet":
                 bet = frames.bet_fields(message)
                 await database_sync_to_async(dafengshou.bet_place)(
-                    room_id=self.room_id, user=self.user, round_number=bet.round_number,
-                    object=bet.object, amount=bet.amount, action_id=bet.action_id,
+                    room_id=self.room_id,
+                    user=self.user,
+                    round_number=bet.round_number,
+                    object=bet.object,
+                    amount=bet.amount,
+                    action_id=bet.action_id,
                 )
                 await self._push_own()  # the bettor's own chips, stake and balance at once
             elif kind == "resync":
@@ -108,8 +112,10 @@ class DafengshouConsumer(LimitedJsonConsumer):
         if event["number"] != self.last[0]:
             await self._push()  # a round this socket has not seen: the whole board first
             return
-        if self.totals_pending is None or key > (self.totals_pending["number"],
-                                                 self.totals_pending["version"]):
+        if self.totals_pending is None or key > (
+            self.totals_pending["number"],
+            self.totals_pending["version"],
+        ):
             self.totals_pending = event
         if self.totals_task is None or self.totals_task.done():
             self.totals_task = asyncio.ensure_future(self._totals_flush())
@@ -136,8 +142,12 @@ class DafengshouConsumer(LimitedJsonConsumer):
         before = self.last
         key = await self._push(fresh=True)
         sent = getattr(self, "totals_sent", None)
-        if key is not None and key < before and sent is not None \
-                and (sent["number"], sent["version"]) == before:
+        if (
+            key is not None
+            and key < before
+            and sent is not None
+            and (sent["number"], sent["version"]) == before
+        ):
             # the board was read before a later bet's totals: put those back on top
             with translation.override(self.language):
                 frame = board.render_totals(sent, as_json=self.as_json)
@@ -162,5 +172,6 @@ class DafengshouConsumer(LimitedJsonConsumer):
             return board.render_html(view), key
 
     async def send_error(self, code: str, message: object) -> None:
-        await self.send(text_data=board.render_error(code, self.worded(message),
-                                                     as_json=self.as_json))
+        await self.send(
+            text_data=board.render_error(code, self.worded(message), as_json=self.as_json)
+        )

@@ -136,8 +136,11 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             if kind == "move":
                 move = frames.move_fields(message)
                 await db(tables.move_submit)(
-                    table_id=self.table_id, user=self.user, action=move.action,
-                    expected_seq=move.seq, action_id=move.action_id,
+                    table_id=self.table_id,
+                    user=self.user,
+                    action=move.action,
+                    expected_seq=move.seq,
+                    action_id=move.action_id,
                 )
             elif kind == "resync":
                 await self._push_snapshot(fresh=True)
@@ -146,17 +149,11 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                     table_id=self.table_id, user=self.user, on=frames.flag_field(message, "on")
                 )
             elif kind == "leave":
-                await db(seating.seat_leave)(
-                    table_id=self.table_id, user=self.user
-                )
+                await db(seating.seat_leave)(table_id=self.table_id, user=self.user)
             elif kind == "counter_buy":
-                await db(items.counter_buy)(
-                    table_id=self.table_id, user=self.user
-                )
+                await db(items.counter_buy)(table_id=self.table_id, user=self.user)
             elif kind == "bots":
-                await db(seating.bots_fill)(
-                    table_id=self.table_id, by_user=self.user
-                )
+                await db(seating.bots_fill)(table_id=self.table_id, by_user=self.user)
             elif kind in CHAT_KINDS:  # chat and spectators (games.consumers.chat)
                 await self.chat_receive(kind, message)
         except frames.FrameError as error:
@@ -236,7 +233,10 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     async def send_error(self, code: str, message: object) -> None:
         message = self.worded(message)
         if self.as_json:
-            await self.send(text_data=json.dumps({"type": "error", "code": code,
-                                                  "message": message}, ensure_ascii=False))
+            await self.send(
+                text_data=json.dumps(
+                    {"type": "error", "code": code, "message": message}, ensure_ascii=False
+                )
+            )
         else:
             await self.send(text_data=rendering.render_error(code, message))

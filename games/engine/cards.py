@@ -10,7 +10,14 @@ RANKS = "3456789TJQKA2BR"
 RANK_VALUE = {rank: index for index, rank in enumerate(RANKS)}
 SUITS = "shdc"
 RANK_NAMES_ZH = {
-    "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A", "2": "2", "B": "小王", "R": "大王",
+    "T": "10",
+    "J": "J",
+    "Q": "Q",
+    "K": "K",
+    "A": "A",
+    "2": "2",
+    "B": "小王",
+    "R": "大王",
 }
 
 

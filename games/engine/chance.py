@@ -52,9 +52,7 @@ class Chance:
         if not self._buffer:
             digest = hashlib.sha256(f"{self._seed}:{self._label}:{self._block}".encode()).digest()
             self._block += 1
-            self._buffer = [
-                int.from_bytes(digest[i : i + 8], "big") for i in range(24, -1, -8)
-            ]
+            self._buffer = [int.from_bytes(digest[i : i + 8], "big") for i in range(24, -1, -8)]
         return self._buffer.pop()
 
     def below(self, n: int) -> int:

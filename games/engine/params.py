@@ -126,17 +126,43 @@ def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> 
 # game's ruleset adds them to its own ``room_params`` (docs/architecture.md, "Chat and
 # spectators"); the consumer reads them from the table's params, defaults filled in.
 TABLE_PARAMS = (
-    Param("chat_throttle_seconds", INT, 3, "發言間隔（秒）",
-          "每位玩家每隔幾秒最多發一句快捷語、表情或文字。", low=1, high=120,
-          required=False),
-    Param("spectator_chat_hidden", BOOL, False, "對觀戰者隱藏聊天",
-          "勾選後觀戰者看不到玩家的快捷語、表情與文字。"),
-    Param("spectator_delay_turns", INT, 1, "觀戰延遲（手）",
-          "歡樂豆場的觀戰畫面落後幾手；與秒數先到者為準；兩者皆 0 為即時。", low=0, high=10,
-          required=False),
-    Param("spectator_delay_seconds", INT, 15, "觀戰延遲（秒）",
-          "歡樂豆場的觀戰畫面最多落後幾秒；與手數先到者為準；兩者皆 0 為即時。",
-          low=0, high=300, required=False),
+    Param(
+        "chat_throttle_seconds",
+        INT,
+        3,
+        "發言間隔（秒）",
+        "每位玩家每隔幾秒最多發一句快捷語、表情或文字。",
+        low=1,
+        high=120,
+        required=False,
+    ),
+    Param(
+        "spectator_chat_hidden",
+        BOOL,
+        False,
+        "對觀戰者隱藏聊天",
+        "勾選後觀戰者看不到玩家的快捷語、表情與文字。",
+    ),
+    Param(
+        "spectator_delay_turns",
+        INT,
+        1,
+        "觀戰延遲（手）",
+        "歡樂豆場的觀戰畫面落後幾手；與秒數先到者為準；兩者皆 0 為即時。",
+        low=0,
+        high=10,
+        required=False,
+    ),
+    Param(
+        "spectator_delay_seconds",
+        INT,
+        15,
+        "觀戰延遲（秒）",
+        "歡樂豆場的觀戰畫面最多落後幾秒；與手數先到者為準；兩者皆 0 為即時。",
+        low=0,
+        high=300,
+        required=False,
+    ),
 )
 
 
@@ -149,8 +175,9 @@ def table_params_read(params: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for param in TABLE_PARAMS:
         try:
-            out[param.name] = param.parse(params[param.name]) if param.name in params \
-                else param.default
+            out[param.name] = (
+                param.parse(params[param.name]) if param.name in params else param.default
+            )
         except ParamError:
             out[param.name] = param.default
     return out

@@ -52,7 +52,11 @@ def _copy(ruleset: Ruleset[Any, Any], state: Any) -> Any:
 
 
 def _refused(
-    ruleset: Ruleset[Any, Any], state: Any, seat: Any, action: Any, codes: set[ErrorCode] | None,
+    ruleset: Ruleset[Any, Any],
+    state: Any,
+    seat: Any,
+    action: Any,
+    codes: set[ErrorCode] | None,
     what: str,
 ) -> None:
     """Assert that applying raises IllegalAction (with one of ``codes``) and changes nothing."""
@@ -148,8 +152,9 @@ def _check_step(
             ) from error
     # the shared guards: out-of-turn, malformed and seat-range actions change nothing
     idle = [s for s in seat_ids if s not in to_act]
-    turn_only = [a for a in ruleset.legal_actions(state, to_act[0])
-                 if a["type"] not in ruleset.free_actions]
+    turn_only = [
+        a for a in ruleset.legal_actions(state, to_act[0]) if a["type"] not in ruleset.free_actions
+    ]
     for seat in idle:
         free = {a["type"] for a in ruleset.legal_actions(state, seat)}
         assert free <= ruleset.free_actions, f"step {step}: idle seat {seat} may {free}"
@@ -157,8 +162,14 @@ def _check_step(
         # a game may name the refusal more precisely (a claim after its window)
         _refused(ruleset, state, idle[0], turn_only[0], OUT_OF_TURN, f"step {step}: out of turn")
     for bad in MALFORMED_ACTIONS:
-        _refused(ruleset, state, to_act[0], bad, {ErrorCode.MALFORMED},
-                 f"step {step}: malformed action {bad!r}")
+        _refused(
+            ruleset,
+            state,
+            to_act[0],
+            bad,
+            {ErrorCode.MALFORMED},
+            f"step {step}: malformed action {bad!r}",
+        )
     some = ruleset.legal_actions(state, to_act[0])[0]
     bad_seats: tuple[Any, ...] = (seat_ids.stop, seat_ids.start - 1, True, "0", None)
     for seat in bad_seats:
@@ -177,8 +188,9 @@ def _check_step(
     redealt = state
     for seat in players:
         redealt = ruleset.resample_hidden(redealt, seat, f"{seed}:{step}:spectator:{seat}")
-        assert ruleset.spectator_view(redealt) == spectator, \
+        assert ruleset.spectator_view(redealt) == spectator, (
             f"step {step}: the spectator view changes when seat {seat}'s hidden cards are re-dealt"
+        )
     # escape (逃跑) of each seat now: with a FOLD escape the leaver's action is legal off turn
     if ruleset.table_type.escape is Escape.FOLD:
         for seat in players:
@@ -204,8 +216,9 @@ def _check_step(
                 score for s, score in enumerate(escape.scores) if s != seat
             ), f"step {step}: escape of seat {seat} that continues the hand: {escape.scores}"
         elif zero:
-            assert sum(escape.scores) == 0, \
+            assert sum(escape.scores) == 0, (
                 f"step {step}: escape of seat {seat} is not zero-sum: {escape.scores}"
+            )
     assert _dump(ruleset, state) == before, "a query changed the state"
 
 
@@ -224,5 +237,6 @@ def check_game(
     for seed in seeds:
         playout(ruleset, config, seed, seats, zero_sum=zero_sum)
     if use_bots:
-        playout(ruleset, config, seeds[0], seats, use_bots=True, deep_checks=False,
-                zero_sum=zero_sum)
+        playout(
+            ruleset, config, seeds[0], seats, use_bots=True, deep_checks=False, zero_sum=zero_sum
+        )

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,110 +14,235 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('room_id', models.PositiveIntegerField(blank=True, db_index=True, null=True)),
-                ('params', models.JSONField(default=dict)),
-                ('seat_count', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('waiting', '等待中'), ('playing', '遊戲中'), ('closed', '已關閉')], default='waiting', max_length=8)),
-                ('is_private', models.BooleanField(default=False)),
-                ('invite_code', models.CharField(blank=True, max_length=8, null=True, unique=True)),
-                ('seq', models.BigIntegerField(default=0)),
-                ('hands_played', models.PositiveIntegerField(default=0)),
-                ('fill_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('next_hand_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('dealer', models.PositiveSmallIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("room_id", models.PositiveIntegerField(blank=True, db_index=True, null=True)),
+                ("params", models.JSONField(default=dict)),
+                ("seat_count", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "等待中"),
+                            ("playing", "遊戲中"),
+                            ("closed", "已關閉"),
+                        ],
+                        default="waiting",
+                        max_length=8,
+                    ),
+                ),
+                ("is_private", models.BooleanField(default=False)),
+                ("invite_code", models.CharField(blank=True, max_length=8, null=True, unique=True)),
+                ("seq", models.BigIntegerField(default=0)),
+                ("hands_played", models.PositiveIntegerField(default=0)),
+                ("fill_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("next_hand_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("dealer", models.PositiveSmallIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '牌桌',
-                'verbose_name_plural': '牌桌',
+                "verbose_name": "牌桌",
+                "verbose_name_plural": "牌桌",
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('game', models.CharField(max_length=32)),
-                ('seed', models.CharField(max_length=64)),
-                ('seed_hash', models.CharField(max_length=64)),
-                ('params', models.JSONField()),
-                ('players', models.JSONField()),
-                ('engine_version', models.CharField(default='1', max_length=16)),
-                ('state', models.JSONField()),
-                ('status', models.CharField(choices=[('playing', '進行中'), ('finished', '已結束'), ('escaped', '逃跑結束')], default='playing', max_length=8)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('settled_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("game", models.CharField(max_length=32)),
+                ("seed", models.CharField(max_length=64)),
+                ("seed_hash", models.CharField(max_length=64)),
+                ("params", models.JSONField()),
+                ("players", models.JSONField()),
+                ("engine_version", models.CharField(default="1", max_length=16)),
+                ("state", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("playing", "進行中"),
+                            ("finished", "已結束"),
+                            ("escaped", "逃跑結束"),
+                        ],
+                        default="playing",
+                        max_length=8,
+                    ),
+                ),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("settled_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="hands",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '牌局',
-                'verbose_name_plural': '牌局',
+                "verbose_name": "牌局",
+                "verbose_name_plural": "牌局",
             },
         ),
         migrations.CreateModel(
-            name='HandSeat',
+            name="HandSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('score', models.BigIntegerField(default=0)),
-                ('beans', models.BigIntegerField(default=0)),
-                ('won', models.BooleanField(default=False)),
-                ('escaped', models.BooleanField(default=False)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_results', to='games.hand')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hand_results', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("score", models.BigIntegerField(default=0)),
+                ("beans", models.BigIntegerField(default=0)),
+                ("won", models.BooleanField(default=False)),
+                ("escaped", models.BooleanField(default=False)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seat_results",
+                        to="games.hand",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hand_results",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('hand', 'seat'), name='handseat_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hand", "seat"), name="handseat_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('is_bot', models.BooleanField(default=False)),
-                ('auto', models.BooleanField(default=False, verbose_name='托管')),
-                ('ready', models.BooleanField(default=False)),
-                ('connections', models.PositiveSmallIntegerField(default=0)),
-                ('disconnected_at', models.DateTimeField(blank=True, null=True)),
-                ('deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('deadline_seq', models.BigIntegerField(blank=True, null=True)),
-                ('timeouts', models.PositiveSmallIntegerField(default=0)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("is_bot", models.BooleanField(default=False)),
+                ("auto", models.BooleanField(default=False, verbose_name="托管")),
+                ("ready", models.BooleanField(default=False)),
+                ("connections", models.PositiveSmallIntegerField(default=0)),
+                ("disconnected_at", models.DateTimeField(blank=True, null=True)),
+                ("deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("deadline_seq", models.BigIntegerField(blank=True, null=True)),
+                ("timeouts", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'index'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'index'), name='seat_index_unique'), models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('user',), name='seat_one_per_user')],
+                "ordering": ["table", "index"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "index"), name="seat_index_unique"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", False)),
+                        fields=("user",),
+                        name="seat_one_per_user",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='HandEvent',
+            name="HandEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField()),
-                ('seat', models.SmallIntegerField()),
-                ('action', models.JSONField()),
-                ('action_id', models.CharField(blank=True, max_length=64, null=True)),
-                ('by', models.CharField(default='player', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.hand')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.BigIntegerField()),
+                ("seat", models.SmallIntegerField()),
+                ("action", models.JSONField()),
+                ("action_id", models.CharField(blank=True, max_length=64, null=True)),
+                ("by", models.CharField(default="player", max_length=8)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="games.hand",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['seq'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'seq'), name='event_seq_unique'), models.UniqueConstraint(condition=models.Q(('action_id__isnull', False)), fields=('table', 'action_id'), name='event_action_id_unique')],
+                "ordering": ["seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "seq"), name="event_seq_unique"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("action_id__isnull", False)),
+                        fields=("table", "action_id"),
+                        name="event_action_id_unique",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='hand_number_unique'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="hand_number_unique"
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_hand_counter_seats'),
+        ("games", "0002_hand_counter_seats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='carry',
+            model_name="table",
+            name="carry",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

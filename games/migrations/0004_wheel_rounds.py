@@ -6,68 +6,139 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_table_carry'),
+        ("games", "0003_table_carry"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WheelRound',
+            name="WheelRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('room_id', models.PositiveIntegerField(db_index=True)),
-                ('number', models.PositiveIntegerField()),
-                ('phase', models.CharField(choices=[('betting', '押注中'), ('spinning', '開獎中'), ('settled', '已派彩')], default='betting', max_length=8)),
-                ('seed', models.CharField(max_length=64)),
-                ('seed_hash', models.CharField(max_length=64)),
-                ('params', models.JSONField()),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('totals', models.JSONField(default=dict)),
-                ('staked_total', models.BigIntegerField(default=0)),
-                ('paid_total', models.BigIntegerField(default=0)),
-                ('outcome', models.JSONField(blank=True, null=True)),
-                ('opened_at', models.DateTimeField()),
-                ('closes_at', models.DateTimeField(db_index=True)),
-                ('settle_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('settled_at', models.DateTimeField(blank=True, null=True)),
-                ('active_until', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("room_id", models.PositiveIntegerField(db_index=True)),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "phase",
+                    models.CharField(
+                        choices=[
+                            ("betting", "押注中"),
+                            ("spinning", "開獎中"),
+                            ("settled", "已派彩"),
+                        ],
+                        default="betting",
+                        max_length=8,
+                    ),
+                ),
+                ("seed", models.CharField(max_length=64)),
+                ("seed_hash", models.CharField(max_length=64)),
+                ("params", models.JSONField()),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("totals", models.JSONField(default=dict)),
+                ("staked_total", models.BigIntegerField(default=0)),
+                ("paid_total", models.BigIntegerField(default=0)),
+                ("outcome", models.JSONField(blank=True, null=True)),
+                ("opened_at", models.DateTimeField()),
+                ("closes_at", models.DateTimeField(db_index=True)),
+                ("settle_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("settled_at", models.DateTimeField(blank=True, null=True)),
+                ("active_until", models.DateTimeField()),
             ],
             options={
-                'verbose_name': '大豐收局',
-                'verbose_name_plural': '大豐收局',
-                'ordering': ['-room_id', '-number'],
-                'constraints': [models.UniqueConstraint(fields=('room_id', 'number'), name='wheel_round_number_unique'), models.UniqueConstraint(condition=models.Q(('phase', 'settled'), _negated=True), fields=('room_id',), name='wheel_one_live_round')],
+                "verbose_name": "大豐收局",
+                "verbose_name_plural": "大豐收局",
+                "ordering": ["-room_id", "-number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("room_id", "number"), name="wheel_round_number_unique"
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("phase", "settled"), _negated=True),
+                        fields=("room_id",),
+                        name="wheel_one_live_round",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='WheelBet',
+            name="WheelBet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('object', models.CharField(max_length=16)),
-                ('amount', models.BigIntegerField()),
-                ('action_id', models.CharField(max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wheel_bets', to=settings.AUTH_USER_MODEL)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='bets', to='games.wheelround')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("object", models.CharField(max_length=16)),
+                ("amount", models.BigIntegerField()),
+                ("action_id", models.CharField(max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wheel_bets",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="bets",
+                        to="games.wheelround",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
-                'constraints': [models.UniqueConstraint(fields=('round', 'user', 'action_id'), name='wheel_bet_action_unique'), models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='wheel_bet_positive')],
+                "ordering": ["pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("round", "user", "action_id"), name="wheel_bet_action_unique"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("amount__gt", 0)), name="wheel_bet_positive"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='WheelWin',
+            name="WheelWin",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('staked', models.BigIntegerField()),
-                ('payout', models.BigIntegerField()),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wins', to='games.wheelround')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wheel_wins', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("staked", models.BigIntegerField()),
+                ("payout", models.BigIntegerField()),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wins",
+                        to="games.wheelround",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wheel_wins",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('round', 'user'), name='wheel_win_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("round", "user"), name="wheel_win_unique")
+                ],
             },
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_seat_lease'),
+        ("games", "0005_seat_lease"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='move_seq',
+            model_name="table",
+            name="move_seq",
             field=models.BigIntegerField(default=0),
         ),
     ]

@@ -6,70 +6,146 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_table_move_seq'),
+        ("games", "0006_table_move_seq"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChatMute',
+            name="ChatMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('until', models.DateTimeField(db_index=True, verbose_name='禁言至')),
-                ('reason', models.CharField(blank=True, max_length=200, verbose_name='原因')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='執行者')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_mutes', to=settings.AUTH_USER_MODEL, verbose_name='玩家')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("until", models.DateTimeField(db_index=True, verbose_name="禁言至")),
+                ("reason", models.CharField(blank=True, max_length=200, verbose_name="原因")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="執行者",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_mutes",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="玩家",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '禁言',
-                'verbose_name_plural': '禁言',
-                'ordering': ['-until'],
+                "verbose_name": "禁言",
+                "verbose_name_plural": "禁言",
+                "ordering": ["-until"],
             },
         ),
         migrations.CreateModel(
-            name='WatchPreference',
+            name="WatchPreference",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('allow_watching', models.BooleanField(default=True, verbose_name='允許觀戰')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='watch_preference', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("allow_watching", models.BooleanField(default=True, verbose_name="允許觀戰")),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="watch_preference",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '觀戰設定',
-                'verbose_name_plural': '觀戰設定',
+                "verbose_name": "觀戰設定",
+                "verbose_name_plural": "觀戰設定",
             },
         ),
         migrations.CreateModel(
-            name='WordFilter',
+            name="WordFilter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('word', models.CharField(max_length=40, unique=True, verbose_name='詞語')),
-                ('action', models.CharField(choices=[('mask', '以＊遮蔽'), ('block', '拒絕整句')], default='mask', max_length=5, verbose_name='處理')),
-                ('is_active', models.BooleanField(default=True, verbose_name='啟用')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("word", models.CharField(max_length=40, unique=True, verbose_name="詞語")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("mask", "以＊遮蔽"), ("block", "拒絕整句")],
+                        default="mask",
+                        max_length=5,
+                        verbose_name="處理",
+                    ),
+                ),
+                ("is_active", models.BooleanField(default=True, verbose_name="啟用")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': '屏蔽詞',
-                'verbose_name_plural': '屏蔽詞',
-                'ordering': ['word'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('word', ''), _negated=True), name='wordfilter_not_empty')],
+                "verbose_name": "屏蔽詞",
+                "verbose_name_plural": "屏蔽詞",
+                "ordering": ["word"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("word", ""), _negated=True), name="wordfilter_not_empty"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PlayerMute',
+            name="PlayerMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('muted', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='player_mutes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "muted",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player_mutes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '玩家屏蔽',
-                'verbose_name_plural': '玩家屏蔽',
-                'constraints': [models.UniqueConstraint(fields=('owner', 'muted'), name='playermute_unique'), models.CheckConstraint(condition=models.Q(('owner', models.F('muted')), _negated=True), name='playermute_not_self')],
+                "verbose_name": "玩家屏蔽",
+                "verbose_name_plural": "玩家屏蔽",
+                "constraints": [
+                    models.UniqueConstraint(fields=("owner", "muted"), name="playermute_unique"),
+                    models.CheckConstraint(
+                        condition=models.Q(("owner", models.F("muted")), _negated=True),
+                        name="playermute_not_self",
+                    ),
+                ],
             },
         ),
     ]

@@ -44,11 +44,18 @@ MODULES: dict[str, str] = {
 class GameReplay(Protocol):
     """What a game's replay module provides."""
 
-    def open_view(self, ruleset: Ruleset[Any, Any], state: Any, bottom: int,
-                  names: list[str]) -> dict[str, Any]: ...
+    def open_view(
+        self, ruleset: Ruleset[Any, Any], state: Any, bottom: int, names: list[str]
+    ) -> dict[str, Any]: ...
 
-    def caption(self, ruleset: Ruleset[Any, Any], before: Any, seat: int,
-                action: dict[str, Any], names: list[str]) -> dict[str, Any]: ...
+    def caption(
+        self,
+        ruleset: Ruleset[Any, Any],
+        before: Any,
+        seat: int,
+        action: dict[str, Any],
+        names: list[str],
+    ) -> dict[str, Any]: ...
 
 
 @dataclass(slots=True)
@@ -108,8 +115,13 @@ def replay_build(hand: Hand) -> Replay:
         captions.append(module.caption(ruleset, state, event.seat, action, names))
         ruleset.apply(state, event.seat, action)
         states.append(ruleset.state_to_json(state))
-    replay = Replay(hand=hand, states=states, events=events, captions=captions,
-                    consistent=states[-1] == hand.state)
+    replay = Replay(
+        hand=hand,
+        states=states,
+        events=events,
+        captions=captions,
+        consistent=states[-1] == hand.state,
+    )
     _cache[key] = replay
     if len(_cache) > _CACHE_MAX:
         _cache.popitem(last=False)
@@ -119,9 +131,13 @@ def replay_build(hand: Hand) -> Replay:
 def seed_check(hand: Hand, replay: Replay) -> dict[str, Any]:
     """sha256(seed) against the committed hash, and the re-derived end state against the table's."""
     digest = hashlib.sha256(hand.seed.encode()).hexdigest()
-    return {"hash_ok": digest == hand.seed_hash, "digest": digest,
-            "replay_ok": replay.consistent, "steps": replay.last,
-            "ok": digest == hand.seed_hash and replay.consistent}
+    return {
+        "hash_ok": digest == hand.seed_hash,
+        "digest": digest,
+        "replay_ok": replay.consistent,
+        "steps": replay.last,
+        "ok": digest == hand.seed_hash and replay.consistent,
+    }
 
 
 def bottom_seat(hand: Hand, user: Any) -> int:
@@ -137,9 +153,10 @@ def _room(hand: Hand) -> dict[str, Any]:
     from games.rendering import _base_label
 
     params = hand.params
-    return {**{k: params.get(k) for k in ("room_name", "base_score", "factor", "rake",
-                                            "turn_seconds")},
-            "base_label": _base_label(hand.game)}
+    return {
+        **{k: params.get(k) for k in ("room_name", "base_score", "factor", "rake", "turn_seconds")},
+        "base_label": _base_label(hand.game),
+    }
 
 
 def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
@@ -154,9 +171,16 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
     names = names_of(hand)
     view = _module(hand.game).open_view(ruleset, state, bottom, names)
     seats = [
-        {"index": i, "user_id": p.get("user_id"), "name": names[i],
-         "avatar": p.get("avatar") or 0, "is_bot": bool(p.get("is_bot")), "auto": False,
-         "online": True, "deadline": None}
+        {
+            "index": i,
+            "user_id": p.get("user_id"),
+            "name": names[i],
+            "avatar": p.get("avatar") or 0,
+            "is_bot": bool(p.get("is_bot")),
+            "auto": False,
+            "online": True,
+            "deadline": None,
+        }
         for i, p in enumerate(hand.players)
     ]
     at_end = step == replay.last
@@ -165,15 +189,27 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
         result = {k: v for k, v in hand.result.items() if k != "extra"}
     context = {
         "seq": step,
-        "table": {"id": hand.table.pk, "game": hand.game, "status": "replay",
-                  "is_private": False, "owner_id": None, "next_hand_at": None,
-                  "fill_deadline": None, "invite_code": None},
+        "table": {
+            "id": hand.table.pk,
+            "game": hand.game,
+            "status": "replay",
+            "is_private": False,
+            "owner_id": None,
+            "next_hand_at": None,
+            "fill_deadline": None,
+            "invite_code": None,
+        },
         "room": _room(hand),
         "seat": bottom,
         "seats": seats,
-        "hand": {"id": hand.pk, "number": hand.number, "status": hand.status,
-                 "seed_hash": hand.seed_hash, "seed": hand.seed if at_end else None,
-                 "settled": hand.settled_at is not None},
+        "hand": {
+            "id": hand.pk,
+            "number": hand.number,
+            "status": hand.status,
+            "seed_hash": hand.seed_hash,
+            "seed": hand.seed if at_end else None,
+            "settled": hand.settled_at is not None,
+        },
         "view": view,
         "result": result,
         "replay": True,
@@ -189,9 +225,14 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
 def step_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
     """The caption of step ``step`` and its board (what the replay page swaps in)."""
     step = max(0, min(step, replay.last))
-    caption = replay.captions[step - 1] if step else {"who": "", "label": _("發牌"),
-                                                      "kind": "deal"}
-    return render_to_string("games/replay_step.html", {
-        "step": step, "last": replay.last, "caption": caption, "game": hand.game,
-        "board": board_html(hand, replay, step, user),
-    })
+    caption = replay.captions[step - 1] if step else {"who": "", "label": _("發牌"), "kind": "deal"}
+    return render_to_string(
+        "games/replay_step.html",
+        {
+            "step": step,
+            "last": replay.last,
+            "caption": caption,
+            "game": hand.game,
+            "board": board_html(hand, replay, step, user),
+        },
+    )

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from games.engine.protocol import Ruleset
 
 
-def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
-              names: list[str]) -> dict[str, Any]:
+def open_view(
+    ruleset: Ruleset[Any, Any], state: Any, bottom: int, names: list[str]
+) -> dict[str, Any]:
     """The bottom seat's view with every hand open and no options."""
     view: dict[str, Any] = ruleset.view(state, bottom)
     hands: list[str] = list(state.hands)
@@ -28,16 +29,22 @@ def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
     return view
 
 
-def caption(ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any],
-            names: list[str]) -> dict[str, Any]:
+def caption(
+    ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
     """What the seat did: 出 + the cards and their type, else the live button's label."""
     from games.boards.doudizhu import _label
 
     out: dict[str, Any] = {"who": names[seat], "kind": str(action.get("type") or "")}
     if action.get("type") == "play":
         reading = ruleset.read_play(before, seat, action.get("cards"), action.get("as"))  # type: ignore[attr-defined]
-        out.update(label=_("出"), cards=str(action.get("cards") or ""), card_kind="poker",
-                   note=str(reading.name), laizi=getattr(before, "laizi", None))
+        out.update(
+            label=_("出"),
+            cards=str(action.get("cards") or ""),
+            card_kind="poker",
+            note=str(reading.name),
+            laizi=getattr(before, "laizi", None),
+        )
         return out
     view = ruleset.view(before, seat)
     out["label"] = _label(action, view, seat)

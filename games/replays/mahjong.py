@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from games.engine.protocol import Ruleset
 
 
-def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
-              names: list[str]) -> dict[str, Any]:
+def open_view(
+    ruleset: Ruleset[Any, Any], state: Any, bottom: int, names: list[str]
+) -> dict[str, Any]:
     view: dict[str, Any] = ruleset.view(state, bottom)
     for s in range(len(view["players"])):
         if s == bottom:
@@ -28,14 +29,25 @@ def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
     return view
 
 
-def caption(ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any],
-            names: list[str]) -> dict[str, Any]:
+def caption(
+    ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
     from games.boards.mahjong_huanle import action_button
 
     kind = str(action.get("type") or "")
     if kind == "discard":
-        return {"who": names[seat], "kind": kind, "label": _("打"),
-                "cards": [action.get("tile")], "card_kind": "tile"}
+        return {
+            "who": names[seat],
+            "kind": kind,
+            "label": _("打"),
+            "cards": [action.get("tile")],
+            "card_kind": "tile",
+        }
     button = action_button(action, ruleset.view(before, seat))
-    return {"who": names[seat], "kind": kind, "label": button["label"],
-            "cards": list(button["tiles"]), "card_kind": "tile"}
+    return {
+        "who": names[seat],
+        "kind": kind,
+        "label": button["label"],
+        "cards": list(button["tiles"]),
+        "card_kind": "tile",
+    }

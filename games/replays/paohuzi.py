@@ -13,8 +13,9 @@ from typing import Any
 from games.engine.protocol import Ruleset
 
 
-def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
-              names: list[str]) -> dict[str, Any]:
+def open_view(
+    ruleset: Ruleset[Any, Any], state: Any, bottom: int, names: list[str]
+) -> dict[str, Any]:
     view: dict[str, Any] = ruleset.view(state, bottom)
     for s in range(len(view["seats"])):
         own = ruleset.view(state, s)
@@ -28,11 +29,17 @@ def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
     return view
 
 
-def caption(ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any],
-            names: list[str]) -> dict[str, Any]:
+def caption(
+    ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
     from games.boards.paohuzi import _button
 
     button = _button(action, ruleset.view(before, seat))
     cards = [c for g in button["groups"] for c in g["cards"] if c]
-    return {"who": names[seat], "kind": str(action.get("type") or ""),
-            "label": button["label"], "cards": cards, "card_kind": "zipai"}
+    return {
+        "who": names[seat],
+        "kind": str(action.get("type") or ""),
+        "label": button["label"],
+        "cards": cards,
+        "card_kind": "zipai",
+    }

@@ -14,21 +14,29 @@ from games.engine.protocol import Ruleset
 from games.rules.zhajinhua.hands import describe, hand_class
 
 
-def open_view(ruleset: Ruleset[Any, Any], state: Any, bottom: int,
-              names: list[str]) -> dict[str, Any]:
+def open_view(
+    ruleset: Ruleset[Any, Any], state: Any, bottom: int, names: list[str]
+) -> dict[str, Any]:
     """The bottom seat's view with every seat's cards (looked at or not) and no options."""
     view: dict[str, Any] = ruleset.view(state, bottom)
     for entry in view["seats"]:
         cards = list(state.hands[entry["seat"]])
         entry.update(cards=cards, hand_class=hand_class(cards), hand_name=describe(cards))
     mine = list(state.hands[bottom])
-    view.update(hand=mine, hand_class=hand_class(mine), hand_name=describe(mine),
-                legal_actions=[], table_seats=list(range(len(view["seats"]))), names=names)
+    view.update(
+        hand=mine,
+        hand_class=hand_class(mine),
+        hand_name=describe(mine),
+        legal_actions=[],
+        table_seats=list(range(len(view["seats"]))),
+        names=names,
+    )
     return view
 
 
-def caption(ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any],
-            names: list[str]) -> dict[str, Any]:
+def caption(
+    ruleset: Ruleset[Any, Any], before: Any, seat: int, action: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
     """The live board's label for the action (跟注 n, 加注到 n, 和 X 比, 棄牌, 看牌)."""
     from games.boards.zhajinhua import extras
 

@@ -31,5 +31,6 @@ def mute_active(user_id: int) -> ChatMute | None:
     """The staff mute (禁言) in force for the user now, the longest one, or None."""
     return (
         ChatMute.objects.filter(user_id=user_id, until__gt=timezone.now())
-        .order_by("-until").first()
+        .order_by("-until")
+        .first()
     )

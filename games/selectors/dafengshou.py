@@ -30,26 +30,31 @@ RING_XY: tuple[tuple[int, int], ...] = (
 
 
 def _history(room_id: int) -> list[dict[str, Any]]:
-    rounds = WheelRound.objects.filter(
-        room_id=room_id, phase=WheelRound.Phase.SETTLED
-    ).order_by("-number")[:HISTORY]
+    rounds = WheelRound.objects.filter(room_id=room_id, phase=WheelRound.Phase.SETTLED).order_by(
+        "-number"
+    )[:HISTORY]
     ruleset = registry.get(GAME)
     out = []
     for rnd in rounds:
         outcome = rnd.outcome or {}
         ring = ruleset.ring(ruleset.config_from_params(rnd.params))
         cell = outcome.get("cell")
-        out.append({
-            "number": rnd.number, "cell": cell,
-            "name": ring[cell]["name"] if cell is not None else "",
-            "kind": ring[cell]["kind"] if cell is not None else "",
-            "object": ring[cell].get("object", "") if cell is not None else "",
-            "special_name": outcome.get("special_name"),
-            "lit": outcome.get("lit", []),
-            "winning": [n["name"] for n in ring if n["cell"] in outcome.get("lit", [])],
-            "seed": rnd.seed, "seed_hash": rnd.seed_hash,
-            "staked": rnd.staked_total, "paid": rnd.paid_total,
-        })
+        out.append(
+            {
+                "number": rnd.number,
+                "cell": cell,
+                "name": ring[cell]["name"] if cell is not None else "",
+                "kind": ring[cell]["kind"] if cell is not None else "",
+                "object": ring[cell].get("object", "") if cell is not None else "",
+                "special_name": outcome.get("special_name"),
+                "lit": outcome.get("lit", []),
+                "winning": [n["name"] for n in ring if n["cell"] in outcome.get("lit", [])],
+                "seed": rnd.seed,
+                "seed_hash": rnd.seed_hash,
+                "staked": rnd.staked_total,
+                "paid": rnd.paid_total,
+            }
+        )
     return out
 
 
@@ -70,8 +75,13 @@ def dafengshou_view(room_id: int, user) -> dict[str, Any] | None:
     for cell, (x, y) in zip(ring, RING_XY):
         cell["x"], cell["y"] = x, y
     objects = [
-        {"object": o, "name": OBJECT_NAMES_ZH[o], "odds": config.odds[i],
-         "total": rnd.totals.get(o, 0), "mine": mine[o]}
+        {
+            "object": o,
+            "name": OBJECT_NAMES_ZH[o],
+            "odds": config.odds[i],
+            "total": rnd.totals.get(o, 0),
+            "mine": mine[o],
+        }
         for i, o in enumerate(OBJECT_IDS)
     ]
     view: dict[str, Any] = {
@@ -114,20 +124,28 @@ def dafengshou_view(room_id: int, user) -> dict[str, Any] | None:
             round__room_id=room_id, round__number=history[0]["number"], user=user
         ).first()
         if win is not None:
-            view["my_last"] = {"number": history[0]["number"], "staked": win.staked,
-                               "payout": win.payout, "net": win.payout - win.staked}
+            view["my_last"] = {
+                "number": history[0]["number"],
+                "staked": win.staked,
+                "payout": win.payout,
+                "net": win.payout - win.staked,
+            }
     return view
 
 
 def room_rtp(room_id: int, params: dict[str, Any]) -> dict[str, Any]:
     """The room's measured return-to-player (settled rounds) beside the configured one."""
     agg = WheelRound.objects.filter(room_id=room_id, phase=WheelRound.Phase.SETTLED).aggregate(
-        rounds=Count("pk"), staked=Sum("staked_total"), paid=Sum("paid_total"),
+        rounds=Count("pk"),
+        staked=Sum("staked_total"),
+        paid=Sum("paid_total"),
     )
     staked, paid = agg["staked"] or 0, agg["paid"] or 0
     config = registry.get(GAME).config_from_params(params)
     return {
-        "rounds": agg["rounds"], "staked": staked, "paid": paid,
+        "rounds": agg["rounds"],
+        "staked": staked,
+        "paid": paid,
         "measured": paid / staked if staked else None,
         "expected": expected_rtp(config),
         "per_object": object_rtp(config),
@@ -148,10 +166,12 @@ def round_verify(room_id: int, number: int) -> dict[str, Any] | None:
     outcome = spin(config, rnd.seed)
     stored = rnd.outcome or {}
     return {
-        "round": rnd, "hash_ok": seed_commitment(rnd.seed) == rnd.seed_hash,
-        "outcome": outcome, "lit": list(lit_cells(outcome)),
-        "spin_ok": outcome[0] == stored.get("cell") and list(lit_cells(outcome)) == stored.get(
-            "lit"),
+        "round": rnd,
+        "hash_ok": seed_commitment(rnd.seed) == rnd.seed_hash,
+        "outcome": outcome,
+        "lit": list(lit_cells(outcome)),
+        "spin_ok": outcome[0] == stored.get("cell")
+        and list(lit_cells(outcome)) == stored.get("lit"),
     }
 
 
@@ -163,16 +183,22 @@ def rooms_live(room_ids: list[int]) -> dict[int, dict[str, Any]]:
     if not room_ids:
         return {}
     rounds = {
-        row["pk"]: row for row in WheelRound.objects.filter(room_id__in=room_ids)
-        .exclude(phase=WheelRound.Phase.SETTLED).values("pk", "room_id", "number", "phase")
+        row["pk"]: row
+        for row in WheelRound.objects.filter(room_id__in=room_ids)
+        .exclude(phase=WheelRound.Phase.SETTLED)
+        .values("pk", "room_id", "number", "phase")
     }
     bettors = dict(
-        WheelRound.objects.filter(pk__in=list(rounds)).annotate(
-            n=Count("bets__user", distinct=True)).values_list("pk", "n")
+        WheelRound.objects.filter(pk__in=list(rounds))
+        .annotate(n=Count("bets__user", distinct=True))
+        .values_list("pk", "n")
     )
     return {
-        row["room_id"]: {"number": row["number"], "phase": row["phase"],
-                         "bettors": bettors.get(pk, 0)}
+        row["room_id"]: {
+            "number": row["number"],
+            "phase": row["phase"],
+            "bettors": bettors.get(pk, 0),
+        }
         for pk, row in rounds.items()
     }
 
@@ -190,7 +216,8 @@ def room_card(params: dict[str, Any]) -> dict[str, Any] | None:
         return None
     bet_seconds, spin_seconds = timings(params)
     return {
-        "bet_seconds": bet_seconds, "spin_seconds": spin_seconds,
+        "bet_seconds": bet_seconds,
+        "spin_seconds": spin_seconds,
         "chips": [chip_label(c) for c in config.chips],
         "player_limit": amount_zh(config.player_limit),
         "round_limit": amount_zh(config.round_limit),

@@ -6,12 +6,14 @@ The replay itself (every step drawn by the game's own board, all hands open) is
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Hand, HandSeat
+from games.engine import registry
+from games.models import Hand, HandEvent, HandSeat
 
 
 def replay_access(user, hand: Hand) -> bool:
@@ -40,8 +42,10 @@ def hand_history_for_user(user, limit: int = 20) -> list[HandSeat]:
 def hand_get_finished(hand_id: int, *, user) -> Hand | None:
     """The finished hand if ``user`` may replay it (``replay_access``), else None."""
     hand = (
-        Hand.objects.select_related("table").filter(pk=hand_id)
-        .filter(~Q(status=Hand.Status.PLAYING)).first()
+        Hand.objects.select_related("table")
+        .filter(pk=hand_id)
+        .filter(~Q(status=Hand.Status.PLAYING))
+        .first()
     )
     return hand if hand is not None and replay_access(user, hand) else None
 
@@ -53,9 +57,12 @@ def escape_cost_for_user(user, table_id: int) -> dict[str, Any] | None:
     hand is still being posted; else ``{"settled": True, "beans": n}`` with the beans it took
     (the escape's settlement line; in 三張 the stake left in the pot plus the penalty).
     """
-    events = (HandEvent.objects.filter(table_id=table_id)
-              .filter(Q(action__type="escape") | Q(by="escape"))
-              .select_related("hand").order_by("-seq")[:20])
+    events = (
+        HandEvent.objects.filter(table_id=table_id)
+        .filter(Q(action__type="escape") | Q(by="escape"))
+        .select_related("hand")
+        .order_by("-seq")[:20]
+    )
     for event in events:
         hand = event.hand
         players = hand.players or []

@@ -32,8 +32,11 @@ _DELAYED_MAX = 2000
 
 def watch_preference(user: Any) -> bool:
     """The user's 允許觀戰 (True when he never chose)."""
-    value = WatchPreference.objects.filter(user_id=user.pk).values_list(
-        "allow_watching", flat=True).first()
+    value = (
+        WatchPreference.objects.filter(user_id=user.pk)
+        .values_list("allow_watching", flat=True)
+        .first()
+    )
     return True if value is None else bool(value)
 
 
@@ -49,8 +52,11 @@ def watchers_count(table_id: int) -> int:
     """How many users watch the table now: users with an open socket there and no seat."""
     seated = Seat.objects.filter(table_id=table_id, user__isnull=False).values("user_id")
     return (
-        SeatLease.objects.filter(table_id=table_id).exclude(user_id__in=seated)
-        .values("user_id").distinct().count()
+        SeatLease.objects.filter(table_id=table_id)
+        .exclude(user_id__in=seated)
+        .values("user_id")
+        .distinct()
+        .count()
     )
 
 
@@ -65,8 +71,9 @@ def spectator_delay(params: dict[str, Any]) -> tuple[int, int]:
     return int(room["spectator_delay_turns"]), int(room["spectator_delay_seconds"])
 
 
-def _visible_count(events: list[tuple[int, datetime]], turns: int, seconds: int,
-                   now: datetime) -> int:
+def _visible_count(
+    events: list[tuple[int, datetime]], turns: int, seconds: int, now: datetime
+) -> int:
     """How many of the hand's events (oldest first) a watcher sees now (always a prefix)."""
     shown = 0
     cutoff = now - timedelta(seconds=seconds)
@@ -84,8 +91,7 @@ def _state_after(
     if cached is not None:
         return cached
     ruleset = registry.get(hand.game)
-    state = ruleset.new_game(ruleset.config_from_params(hand.params), hand.seed,
-                             len(hand.players))
+    state = ruleset.new_game(ruleset.config_from_params(hand.params), hand.seed, len(hand.players))
     for seat, action in actions:
         if action.get("type") == "escape":
             continue  # an escape changes the hand's status, not the engine state
@@ -116,7 +122,8 @@ def spectator_snapshot(
     hand_id = live["hand"]["id"]
     rows = list(
         HandEvent.objects.filter(hand_id=hand_id, seq__lte=live["table"]["seq"])
-        .order_by("seq").values_list("seq", "created_at", "seat", "action")
+        .order_by("seq")
+        .values_list("seq", "created_at", "seat", "action")
     )
     shown = _visible_count([(r[0], r[1]) for r in rows], turns, seconds, now)
     if shown == len(rows):
@@ -128,11 +135,22 @@ def spectator_snapshot(
     state = _state_after(hand, [(r[2], r[3]) for r in rows[:shown]], (hand_id, seq))
     reveal_at = rows[shown][1] + timedelta(seconds=seconds) if seconds else None
     snapshot = {
-        "table": {**live["table"], "seq": seq, "move_seq": seq, "status": Table.Status.PLAYING,
-                  "next_hand_at": None},
+        "table": {
+            **live["table"],
+            "seq": seq,
+            "move_seq": seq,
+            "status": Table.Status.PLAYING,
+            "next_hand_at": None,
+        },
         "seats": [{**s, "deadline": None} for s in live["seats"]],
-        "hand": {**live["hand"], "status": Hand.Status.PLAYING, "seed": None, "result": None,
-                 "settled": False, "state": state},
+        "hand": {
+            **live["hand"],
+            "status": Hand.Status.PLAYING,
+            "seed": None,
+            "result": None,
+            "settled": False,
+            "state": state,
+        },
         "delayed": True,
     }
     return snapshot, reveal_at
@@ -147,7 +165,8 @@ def tables_watchable(*, limit: int = 20) -> list[dict[str, Any]]:
     refusing = WatchPreference.objects.filter(allow_watching=False).values("user_id")
     tables = list(
         Table.objects.filter(status=Table.Status.PLAYING, is_private=False)
-        .exclude(seats__user_id__in=refusing).order_by("-pk")[:limit]
+        .exclude(seats__user_id__in=refusing)
+        .order_by("-pk")[:limit]
     )
     ids = [t.pk for t in tables]
     seated: dict[int, list[tuple[int, str]]] = {}
@@ -156,7 +175,8 @@ def tables_watchable(*, limit: int = 20) -> list[dict[str, Any]]:
             seated.setdefault(seat.table_id, []).append((seat.user_id, str(seat.user)))
     watching: dict[int, set[int]] = {}
     for table_id, user_id in SeatLease.objects.filter(table_id__in=ids).values_list(
-            "table_id", "user_id"):
+        "table_id", "user_id"
+    ):
         if user_id not in {u for u, _ in seated.get(table_id, [])}:
             watching.setdefault(table_id, set()).add(user_id)
     out = []
@@ -165,10 +185,14 @@ def tables_watchable(*, limit: int = 20) -> list[dict[str, Any]]:
             title = registry.get(table.game).title
         except KeyError:
             continue
-        out.append({
-            "id": table.pk, "game": table.game, "title": title,
-            "room_name": (table.params or {}).get("room_name", ""),
-            "players": [name for _, name in seated.get(table.pk, [])],
-            "watchers": len(watching.get(table.pk, ())),
-        })
+        out.append(
+            {
+                "id": table.pk,
+                "game": table.game,
+                "title": title,
+                "room_name": (table.params or {}).get("room_name", ""),
+                "players": [name for _, name in seated.get(table.pk, [])],
+                "watchers": len(watching.get(table.pk, ())),
+            }
+        )
     return out

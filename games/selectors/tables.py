@@ -5,16 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-
 from django.db import transaction
 
 from games.models import Hand, HandEvent, Seat, Table
 
 
 def seat_index_for_user(table_id: int, user) -> int | None:
-    return (
-        Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
-    )
+    return Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
 
 
 INVITE_CODES_KEY = "leyou_invite_codes"  # session: the private tables' codes this user presented
@@ -82,10 +79,13 @@ def _snapshot_read(table: Table) -> dict[str, Any]:
     seats = list(table.seats.select_related("user").order_by("index"))
     hand = table.hands.order_by("-number").first()
     if hand is not None:  # the hand's last move, as the writer of that move pushed it
-        last = (HandEvent.objects.filter(table_id=table.pk, hand_id=hand.pk).order_by("-seq")
-                .values("seat", "action").first())
-        hand.last_move = None if last is None else {"seat": last["seat"],
-                                                    "action": last["action"]}
+        last = (
+            HandEvent.objects.filter(table_id=table.pk, hand_id=hand.pk)
+            .order_by("-seq")
+            .values("seat", "action")
+            .first()
+        )
+        hand.last_move = None if last is None else {"seat": last["seat"], "action": last["action"]}
     return snapshot_build(table, seats, hand)
 
 
@@ -96,10 +96,15 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
     """
     return {
         "table": {
-            "id": table.pk, "game": table.game, "seq": table.seq, "move_seq": table.move_seq,
+            "id": table.pk,
+            "game": table.game,
+            "seq": table.seq,
+            "move_seq": table.move_seq,
             "status": table.status,
-            "params": table.params, "is_private": table.is_private,
-            "invite_code": table.invite_code, "owner_id": table.owner_id,
+            "params": table.params,
+            "is_private": table.is_private,
+            "invite_code": table.invite_code,
+            "owner_id": table.owner_id,
             "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
             "fill_deadline": table.fill_deadline.isoformat() if table.fill_deadline else None,
         },
@@ -116,12 +121,19 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
             }
             for s in seats
         ],
-        "hand": None if hand is None else {
-            "id": hand.pk, "number": hand.number, "status": hand.status,
+        "hand": None
+        if hand is None
+        else {
+            "id": hand.pk,
+            "number": hand.number,
+            "status": hand.status,
             "seed_hash": hand.seed_hash,
             "seed": hand.seed if hand.status != Hand.Status.PLAYING else None,
-            "state": hand.state, "result": hand.result, "params": hand.params,
-            "players": hand.players, "settled": hand.settled_at is not None,
+            "state": hand.state,
+            "result": hand.result,
+            "params": hand.params,
+            "players": hand.players,
+            "settled": hand.settled_at is not None,
             "counter_seats": hand.counter_seats,
             "last": getattr(hand, "last_move", None),  # the move just made (games/fx.py)
         },

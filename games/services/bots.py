@@ -11,8 +11,26 @@ from games.models import Seat
 from ledger import services as ledger
 
 BOT_NAMES = [
-    "小白兔", "老頑童", "張三豐", "牌神", "阿福", "小燕子", "李大嘴", "王大錘", "趙小寶", "錢多多",
-    "孫悟飯", "周伯通", "吳老二", "鄭小妹", "馮鞏", "陳大發", "楚留香", "韋小寶", "令狐沖", "黃蓉",
+    "小白兔",
+    "老頑童",
+    "張三豐",
+    "牌神",
+    "阿福",
+    "小燕子",
+    "李大嘴",
+    "王大錘",
+    "趙小寶",
+    "錢多多",
+    "孫悟飯",
+    "周伯通",
+    "吳老二",
+    "鄭小妹",
+    "馮鞏",
+    "陳大發",
+    "楚留香",
+    "韋小寶",
+    "令狐沖",
+    "黃蓉",
 ]
 
 
@@ -21,8 +39,11 @@ def bot_user_for_seat(params: dict) -> Any:
     User = get_user_model()  # noqa: N806 — the user model, through auth (not accounts.models)
     seated = Seat.objects.filter(user=OuterRef("pk"))
     bot = (
-        User.objects.filter(is_bot=True).annotate(busy=Exists(seated)).filter(busy=False)
-        .order_by("?").first()
+        User.objects.filter(is_bot=True)
+        .annotate(busy=Exists(seated))
+        .filter(busy=False)
+        .order_by("?")
+        .first()
     )
     if bot is None:
         n = User.objects.filter(is_bot=True).count()
@@ -46,7 +67,10 @@ def bot_topup(bot: Any, params: dict) -> None:
         target = min(target, int(high))
     if account.balance < max(low, target // 2):
         ledger.transfer_create(
-            postings=[(ledger.system_account(ledger.MINT), -(target - account.balance)),
-                      (account, target - account.balance)],
-            kind=ledger.TransferKind.STAFF_GRANT, reason="機器人補充歡樂豆",
+            postings=[
+                (ledger.system_account(ledger.MINT), -(target - account.balance)),
+                (account, target - account.balance),
+            ],
+            kind=ledger.TransferKind.STAFF_GRANT,
+            reason="機器人補充歡樂豆",
         )

@@ -104,7 +104,11 @@ def _throttle_take(user_id: int, seconds: int) -> bool:
 
 
 def chat_send(
-    *, table_id: int, user: Any, phrase: str | None = None, emote: str | None = None,
+    *,
+    table_id: int,
+    user: Any,
+    phrase: str | None = None,
+    emote: str | None = None,
     text: str | None = None,
 ) -> Bubble:
     """Say one phrase, emote or (private tables) text at the table; broadcast it.
@@ -117,16 +121,21 @@ def chat_send(
     table = Table.objects.filter(pk=table_id).only("id", "game", "is_private", "params").first()
     if table is None:
         raise UnknownTable(_("沒有這張牌桌"))
-    seat = Seat.objects.filter(table_id=table_id, user_id=user.pk).values_list(
-        "index", flat=True).first()
+    seat = (
+        Seat.objects.filter(table_id=table_id, user_id=user.pk)
+        .values_list("index", flat=True)
+        .first()
+    )
     if seat is None:
         raise ChatRefused(_("只有入座的玩家可以發言"), code="not_seated")
     muted = mute_active(user.pk)
     if muted is not None:
         until = date_format(timezone.localtime(muted.until), "Y-m-d H:i")
         reason = f"（{muted.reason}）" if muted.reason else ""
-        raise ChatRefused(_("你已被禁言至 %(until)s%(reason)s") % {"until": until, "reason": reason},
-                          code="chat_muted")
+        raise ChatRefused(
+            _("你已被禁言至 %(until)s%(reason)s") % {"until": until, "reason": reason},
+            code="chat_muted",
+        )
     if phrase is not None:
         if chat_phrases.phrase_text(table.game, phrase) is None:
             raise ChatRefused(_("沒有這句快捷語"), code="unknown_phrase")
@@ -138,16 +147,25 @@ def chat_send(
     else:
         assert text is not None
         if not table.is_private:
-            raise ChatRefused(_("只有私人桌可以輸入文字，請用快捷語或表情"),
-                              code="text_private_only")
+            raise ChatRefused(
+                _("只有私人桌可以輸入文字，請用快捷語或表情"), code="text_private_only"
+            )
         kind, value = "text", text_filter(text)
     room = table_params_read(table.params or {})
     seconds = int(room["chat_throttle_seconds"])
     if not _throttle_take(user.pk, seconds):
-        raise ChatRefused(_("發言太頻繁：每 %(n)d 秒最多一句") % {"n": seconds},
-                          code="chat_too_fast")
-    bubble = Bubble(table_id=table_id, seat=int(seat), user_id=user.pk, name=str(user),
-                    kind=kind, value=value, watchers_see=not room["spectator_chat_hidden"])
+        raise ChatRefused(
+            _("發言太頻繁：每 %(n)d 秒最多一句") % {"n": seconds}, code="chat_too_fast"
+        )
+    bubble = Bubble(
+        table_id=table_id,
+        seat=int(seat),
+        user_id=user.pk,
+        name=str(user),
+        kind=kind,
+        value=value,
+        watchers_see=not room["spectator_chat_hidden"],
+    )
     realtime.publish(realtime.table_group(table_id), bubble.message())
     return bubble
 
@@ -185,8 +203,9 @@ def player_mute_set(*, owner: Any, muted_id: int, on: bool, table_id: int | None
         if on:
             try:
                 with transaction.atomic():
-                    _mute, changed = PlayerMute.objects.get_or_create(owner=owner,
-                                                                     muted_id=muted_id)
+                    _mute, changed = PlayerMute.objects.get_or_create(
+                        owner=owner, muted_id=muted_id
+                    )
             except IntegrityError:  # a concurrent request made it first
                 changed = False
         else:
@@ -194,7 +213,5 @@ def player_mute_set(*, owner: Any, muted_id: int, on: bool, table_id: int | None
         if changed and table_id is not None:
             message = {"type": "table.mutes", "owner_id": owner.pk}
             # the owner's sockets re-read his mutes once the change is durable
-            transaction.on_commit(
-                lambda: realtime.publish(realtime.table_group(table_id), message)
-            )
+            transaction.on_commit(lambda: realtime.publish(realtime.table_group(table_id), message))
     return changed

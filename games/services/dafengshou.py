@@ -105,10 +105,13 @@ def _publish(room_id: int, message: dict[str, Any], *, lobby: bool = False) -> N
         logger.exception("dafengshou broadcast failed for room %s: %s", room_id, message["type"])
 
 
-def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool = False
-                         ) -> None:
-    message = {"type": "dafengshou.changed", "room_id": room_id, "number": number,
-               "version": version}
+def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool = False) -> None:
+    message = {
+        "type": "dafengshou.changed",
+        "room_id": room_id,
+        "number": number,
+        "version": version,
+    }
     # after commit: nobody is told of a spin or a new round that could still roll back
     transaction.on_commit(lambda: _publish(room_id, message, lobby=lobby))
 
@@ -116,8 +119,12 @@ def _broadcast_on_commit(room_id: int, number: int, version: int, *, lobby: bool
 def _bet_broadcast_on_commit(rnd: WheelRound, bettors: int, *, lobby: bool) -> None:
     """Tell the room's sockets the round's new public totals (never who staked what)."""
     message = {
-        "type": "dafengshou.bet", "room_id": rnd.room_id, "number": rnd.number,
-        "version": rnd.version, "totals": dict(rnd.totals), "round_total": rnd.staked_total,
+        "type": "dafengshou.bet",
+        "room_id": rnd.room_id,
+        "number": rnd.number,
+        "version": rnd.version,
+        "totals": dict(rnd.totals),
+        "round_total": rnd.staked_total,
         "bettors": bettors,
     }
     # after commit: nobody is told of a bet that could still roll back
@@ -127,20 +134,29 @@ def _bet_broadcast_on_commit(rnd: WheelRound, bettors: int, *, lobby: bool) -> N
 def _lock_live(room_id: int) -> WheelRound | None:
     # The row lock makes this transaction the round's only writer until it commits.
     return (
-        WheelRound.objects.select_for_update().filter(room_id=room_id)
-        .exclude(phase=WheelRound.Phase.SETTLED).first()
+        WheelRound.objects.select_for_update()
+        .filter(room_id=room_id)
+        .exclude(phase=WheelRound.Phase.SETTLED)
+        .first()
     )
 
 
-def _open(room_id: int, params: dict, number: int, now: datetime, active_until: datetime
-          ) -> WheelRound:
+def _open(
+    room_id: int, params: dict, number: int, now: datetime, active_until: datetime
+) -> WheelRound:
     seed = new_seed()
     bet_seconds, _spin = timings(params)
     _ruleset().config_from_params(params)  # refuse a broken odds table before opening
     return WheelRound.objects.create(
-        room_id=room_id, number=number, seed=seed, seed_hash=seed_commitment(seed),
-        params=params, opened_at=now, closes_at=now + timedelta(seconds=bet_seconds),
-        active_until=active_until, totals={o: 0 for o, _zh in OBJECTS},
+        room_id=room_id,
+        number=number,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        params=params,
+        opened_at=now,
+        closes_at=now + timedelta(seconds=bet_seconds),
+        active_until=active_until,
+        totals={o: 0 for o, _zh in OBJECTS},
     )
 
 
@@ -161,16 +177,21 @@ def round_enter(*, room_id: int) -> WheelRound:
             return live
         params = _room_params(room_id)
         last = (
-            WheelRound.objects.filter(room_id=room_id).order_by("-number")
-            .values_list("number", flat=True).first()
+            WheelRound.objects.filter(room_id=room_id)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
         )
         try:
             with transaction.atomic():
                 live = _open(room_id, params, (last or 0) + 1, now, active_until)
         except IntegrityError:
             # another process opened it between our read and our insert
-            return WheelRound.objects.filter(room_id=room_id).exclude(
-                phase=WheelRound.Phase.SETTLED).get()
+            return (
+                WheelRound.objects.filter(room_id=room_id)
+                .exclude(phase=WheelRound.Phase.SETTLED)
+                .get()
+            )
         _broadcast_on_commit(room_id, live.number, live.version)
         return live
 
@@ -178,8 +199,9 @@ def round_enter(*, room_id: int) -> WheelRound:
 def room_touch(*, room_id: int) -> None:
     """Keep the rounds coming while a socket is open (the page pings now and then)."""
     until = timezone.now() + timedelta(seconds=ACTIVE_SECONDS)
-    WheelRound.objects.filter(room_id=room_id, active_until__lt=until - timedelta(seconds=30)) \
-        .exclude(phase=WheelRound.Phase.SETTLED).update(active_until=until)
+    WheelRound.objects.filter(
+        room_id=room_id, active_until__lt=until - timedelta(seconds=30)
+    ).exclude(phase=WheelRound.Phase.SETTLED).update(active_until=until)
 
 
 def _bets_by_user(rnd: WheelRound) -> dict[int, dict[str, int]]:
@@ -201,8 +223,11 @@ def bet_place(
     size), ``over_limit`` (per-player or per-round limit), ``malformed``; NotEnoughBeans;
     DuplicateAction for an ``action_id`` already accepted in this round.
     """
-    if not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID \
-            or not action_id.isprintable():  # a NUL would reach PostgreSQL as a DataError
+    if (
+        not isinstance(action_id, str)
+        or not 0 < len(action_id) <= MAX_ACTION_ID
+        or not action_id.isprintable()
+    ):  # a NUL would reach PostgreSQL as a DataError
         raise MalformedMessage(_("押注需要 action_id"))
     if isinstance(amount, str) and amount.isdigit():
         amount = int(amount)  # form values arrive as strings
@@ -210,11 +235,14 @@ def bet_place(
         rnd = _lock_live(room_id)
         now = timezone.now()
         if (
-            rnd is None or rnd.phase != WheelRound.Phase.BETTING or rnd.closes_at <= now
+            rnd is None
+            or rnd.phase != WheelRound.Phase.BETTING
+            or rnd.closes_at <= now
             or (round_number is not None and rnd.number != round_number)
         ):
-            raise IllegalAction(ErrorCode.WINDOW_CLOSED, "betting is closed",
-                                {"reason": "betting_closed"})
+            raise IllegalAction(
+                ErrorCode.WINDOW_CLOSED, "betting is closed", {"reason": "betting_closed"}
+            )
         if rnd.bets.filter(user=user, action_id=action_id).exists():
             raise DuplicateAction(_("這一注已經收到了"))
         ruleset = _ruleset()
@@ -227,16 +255,18 @@ def bet_place(
         ruleset.apply(state, 0, {"type": "bet", "object": object, "amount": amount})
         try:
             ledger.transfer_create(
-                postings=[(ledger.account_for_user(user), -amount),
-                          (house_account(room_id), amount)],
+                postings=[
+                    (ledger.account_for_user(user), -amount),
+                    (house_account(room_id), amount),
+                ],
                 kind=ledger.TransferKind.STAKE,
                 reason=f"大豐收 第{rnd.number}局 押{OBJECT_NAMES_ZH[object]} {amount}",
                 idempotency_key=f"wheel:{rnd.pk}:bet:{user.pk}:{action_id}",
             )
         except InsufficientBeans:
-            raise NotEnoughBeans(format_lazy(
-                _("歡樂豆不足，押 {amount} 需要 {amount} 豆"),
-                amount=amount)) from None
+            raise NotEnoughBeans(
+                format_lazy(_("歡樂豆不足，押 {amount} 需要 {amount} 豆"), amount=amount)
+            ) from None
         bet = WheelBet.objects.create(
             round=rnd, user=user, object=object, amount=amount, action_id=action_id
         )
@@ -257,26 +287,35 @@ def round_close(*, round_id: int) -> bool:
     is written as a WheelWin row, paid by :func:`round_settle` when the light stops.
     """
     with transaction.atomic():
-        rnd = WheelRound.objects.select_for_update().filter(
-            pk=round_id, phase=WheelRound.Phase.BETTING
-        ).first()  # the lock: one close, however many clocks tick
+        rnd = (
+            WheelRound.objects.select_for_update()
+            .filter(pk=round_id, phase=WheelRound.Phase.BETTING)
+            .first()
+        )  # the lock: one close, however many clocks tick
         now = timezone.now()
         if rnd is None or rnd.closes_at > now:
             return False
         ruleset = _ruleset()
         by_user = _bets_by_user(rnd)
         users = sorted(by_user)
-        state = ruleset.new_game(ruleset.config_from_params(rnd.params), rnd.seed,
-                                 max(1, len(users)))
+        state = ruleset.new_game(
+            ruleset.config_from_params(rnd.params), rnd.seed, max(1, len(users))
+        )
         for slot, user_id in enumerate(users):
             state.bets[slot] = dict(by_user[user_id])
         events = ruleset.apply(state, HOUSE, {"type": "close"})
         spin = next(e.data for e in events if e.type == "spin")
-        WheelWin.objects.bulk_create([
-            WheelWin(round=rnd, user_id=user_id, staked=sum(by_user[user_id].values()),
-                     payout=state.payouts[slot])
-            for slot, user_id in enumerate(users)
-        ])
+        WheelWin.objects.bulk_create(
+            [
+                WheelWin(
+                    round=rnd,
+                    user_id=user_id,
+                    staked=sum(by_user[user_id].values()),
+                    payout=state.payouts[slot],
+                )
+                for slot, user_id in enumerate(users)
+            ]
+        )
         _bet, spin_seconds = timings(rnd.params)
         rnd.outcome = spin
         rnd.phase = WheelRound.Phase.SPINNING
@@ -292,8 +331,10 @@ def win_pay(win: WheelWin, rnd: WheelRound) -> Any:
     if win.payout <= 0:
         return None
     return ledger.transfer_create(
-        postings=[(house_account(rnd.room_id), -win.payout),
-                  (ledger.account_for_user_id(win.user_id), win.payout)],
+        postings=[
+            (house_account(rnd.room_id), -win.payout),
+            (ledger.account_for_user_id(win.user_id), win.payout),
+        ],
         kind=ledger.TransferKind.PAYOUT,
         reason=f"大豐收 第{rnd.number}局 派彩",
         idempotency_key=f"wheel:{rnd.pk}:payout:{win.user_id}",
@@ -306,9 +347,11 @@ def round_settle(*, round_id: int) -> bool:
     Returns False when there is nothing to do (already settled, or not due): exactly once.
     """
     with transaction.atomic():
-        rnd = WheelRound.objects.select_for_update().filter(
-            pk=round_id, phase=WheelRound.Phase.SPINNING
-        ).first()  # the lock: one settlement, however many clocks tick
+        rnd = (
+            WheelRound.objects.select_for_update()
+            .filter(pk=round_id, phase=WheelRound.Phase.SPINNING)
+            .first()
+        )  # the lock: one settlement, however many clocks tick
         now = timezone.now()
         if rnd is None or rnd.settle_at is None or rnd.settle_at > now:
             return False
@@ -339,12 +382,14 @@ def due_rounds_run(now: datetime | None = None) -> int:
     """The clock's step: close every due window and settle every stopped spin."""
     now = now or timezone.now()
     steps = 0
-    due = ((WheelRound.Phase.BETTING, "closes_at", round_close, "closing"),
-           (WheelRound.Phase.SPINNING, "settle_at", round_settle, "settling"))
+    due = (
+        (WheelRound.Phase.BETTING, "closes_at", round_close, "closing"),
+        (WheelRound.Phase.SPINNING, "settle_at", round_settle, "settling"),
+    )
     for phase, deadline, step, doing in due:
-        for pk in WheelRound.objects.filter(
-            phase=phase, **{f"{deadline}__lte": now}
-        ).values_list("pk", flat=True)[:200]:
+        for pk in WheelRound.objects.filter(phase=phase, **{f"{deadline}__lte": now}).values_list(
+            "pk", flat=True
+        )[:200]:
             try:
                 steps += step(round_id=pk)
             except Exception:

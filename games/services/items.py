@@ -28,9 +28,12 @@ def counter_buy(*, table_id: int, user) -> None:
             raise DuplicateAction(_("這一局已經買過記牌器了"))
         try:
             ledger.transfer_create(
-                postings=[(ledger.account_for_user(user), -price),
-                          (ledger.system_account(ledger.SHOP), price)],
-                kind=ledger.TransferKind.PURCHASE, reason=f"記牌器 牌局 #{hand.pk}",
+                postings=[
+                    (ledger.account_for_user(user), -price),
+                    (ledger.system_account(ledger.SHOP), price),
+                ],
+                kind=ledger.TransferKind.PURCHASE,
+                reason=f"記牌器 牌局 #{hand.pk}",
                 idempotency_key=f"counter:{hand.pk}:{seat.index}",
             )
         except InsufficientBeans:

@@ -57,8 +57,11 @@ def connection_open(
         if held >= _conf("SOCKETS_PER_USER_TABLE"):
             raise TooManySockets(format_lazy(_("同一牌桌最多 {held} 個連線"), held=held))
         SeatLease.objects.create(
-            key=lease_key or lease_key_new(), table_id=table_id, user_id=user.pk,
-            process=process or PROCESS_ID, renewed_at=timezone.now(),
+            key=lease_key or lease_key_new(),
+            table_id=table_id,
+            user_id=user.pk,
+            process=process or PROCESS_ID,
+            renewed_at=timezone.now(),
         )
         seat = tables.seat_find(table, user)
         if seat is None:
@@ -170,7 +173,12 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
     with transaction.atomic():
         table = tables.table_lock(table_id)
         seat = table.seats.select_related("user").filter(index=seat_index).first()
-        if seat is None or seat.user is None or seat.connections > 0 or seat.disconnected_at is None:
+        if (
+            seat is None
+            or seat.user is None
+            or seat.connections > 0
+            or seat.disconnected_at is None
+        ):
             return False
         if SeatLease.objects.filter(table_id=table_id, user_id=seat.user_id).exists():
             return False  # a socket came back (its count not yet written): not away

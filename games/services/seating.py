@@ -22,14 +22,24 @@ from ledger import selectors as ledger_selectors
 
 
 def table_create(
-    *, game: str, params: dict, seat_count: int, is_private: bool = False, owner=None,
+    *,
+    game: str,
+    params: dict,
+    seat_count: int,
+    is_private: bool = False,
+    owner=None,
     invite_code: str | None = None,
 ) -> Table:
     """Create a waiting table with empty seats."""
     with transaction.atomic():
         table = Table.objects.create(
-            game=game, room_id=params.get("room_id"), params=params, seat_count=seat_count,
-            is_private=is_private, owner=owner, invite_code=invite_code,
+            game=game,
+            room_id=params.get("room_id"),
+            params=params,
+            seat_count=seat_count,
+            is_private=is_private,
+            owner=owner,
+            invite_code=invite_code,
         )
         Seat.objects.bulk_create([Seat(table=table, index=i) for i in range(seat_count)])
     return table
@@ -43,9 +53,13 @@ def beans_check(user, params: dict) -> None:
             format_lazy(_("歡樂豆不足：本場需要至少 {low}，你有 {beans}"), low=low, beans=beans)
         )
     if high is not None and beans > high:
-        raise BeansOutOfRange(format_lazy(
-            _("歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次"),
-            high=high, beans=beans))
+        raise BeansOutOfRange(
+            format_lazy(
+                _("歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次"),
+                high=high,
+                beans=beans,
+            )
+        )
 
 
 def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:

@@ -44,7 +44,7 @@ def bean_moves(
     for p in payments:
         if p["points"] > 0 and p["from"] != p["to"]:
             owed[p["from"]][p["to"]] += p["points"] * factor
-    delta: dict[int, int] = {seat: 0 for seat in balances}
+    delta: dict[int, int] = dict.fromkeys(balances, 0)
     for loser, creditors in owed.items():
         due = sum(creditors.values())
         paid = min(max(balances.get(loser, 0), 0), due)
@@ -77,9 +77,7 @@ def hand_settle(hand_id: int) -> bool:
             return False
         players = hand.players
         users = {seat: p["user_id"] for seat, p in enumerate(players)}
-        accounts = {
-            seat: ledger.account_for_user_id(uid) for seat, uid in users.items()
-        }
+        accounts = {seat: ledger.account_for_user_id(uid) for seat, uid in users.items()}
         # Read balances under the ledger's lock: a loser pays at most what he has right now.
         locked = ledger.balances_lock(accounts.values())
         balances = {seat: locked[a.pk] for seat, a in accounts.items()}
@@ -101,7 +99,8 @@ def hand_settle(hand_id: int) -> bool:
         if legs and not extra.get("beans_moved"):  # not moved during the hand already
             ledger.transfer_create(
                 postings=legs,
-                kind=ledger.TransferKind.ESCAPE if escaped is not None
+                kind=ledger.TransferKind.ESCAPE
+                if escaped is not None
                 else ledger.TransferKind.SETTLEMENT,
                 reason=f"{hand.game} 第{hand.number}局 (table {hand.table_id})",
                 idempotency_key=f"hand:{hand.pk}",
@@ -111,21 +110,34 @@ def hand_settle(hand_id: int) -> bool:
         level_changes = {}
         for seat, uid in users.items():
             before, after = account_services.score_add(
-                user_id=uid, game=hand.game, score=int(scores[seat]), won=seat in winners,
+                user_id=uid,
+                game=hand.game,
+                score=int(scores[seat]),
+                won=seat in winners,
                 escaped=seat == escaped,
             )
             if before.name != after.name:
                 level_changes[str(seat)] = {"from": before.name, "to": after.name}
             HandSeat.objects.create(
-                hand=hand, seat=seat, user_id=uid, score=int(scores[seat]),
-                beans=delta.get(seat, 0), won=seat in winners, escaped=seat == escaped,
+                hand=hand,
+                seat=seat,
+                user_id=uid,
+                score=int(scores[seat]),
+                beans=delta.get(seat, 0),
+                won=seat in winners,
+                escaped=seat == escaped,
             )
         # the seats whose beans are not 積分 × N − A because they held too little (the screen
         # says so: every other seat's beans follow from the lines shown)
-        short = [] if extra.get("beans_moved") else [
-            seat for seat in range(len(players))
-            if delta.get(seat, 0) != int(scores[seat]) * factor - rake
-        ]
+        short = (
+            []
+            if extra.get("beans_moved")
+            else [
+                seat
+                for seat in range(len(players))
+                if delta.get(seat, 0) != int(scores[seat]) * factor - rake
+            ]
+        )
         hand.result = {
             **hand.result,
             "beans": [delta.get(seat, 0) for seat in range(len(players))],

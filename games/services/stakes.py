@@ -38,8 +38,9 @@ def _transfer(legs: list[tuple[Any, int]], *, key: str, reason: str, kind: str) 
     try:
         ledger.transfer_create(postings=legs, kind=kind, reason=reason, idempotency_key=key)
     except InsufficientBeans:
-        raise IllegalAction(ErrorCode.OVER_LIMIT, "not enough beans",
-                            {"reason": "not_enough_beans"}) from None
+        raise IllegalAction(
+            ErrorCode.OVER_LIMIT, "not enough beans", {"reason": "not_enough_beans"}
+        ) from None
 
 
 def _stakes_move(hand: Hand, events: Iterable[Event], *, key: str, reason: str) -> None:
@@ -58,14 +59,16 @@ def _stakes_move(hand: Hand, events: Iterable[Event], *, key: str, reason: str) 
 
 def opening_take(hand: Hand, events: Iterable[Event]) -> None:
     """Debit the stakes made at the deal (the ruleset's ``opening_stakes``) into the pot."""
-    _stakes_move(hand, events, key=f"pot:{hand.pk}:ante",
-                 reason=f"{_title(hand)} 底注 牌局 #{hand.pk}")
+    _stakes_move(
+        hand, events, key=f"pot:{hand.pk}:ante", reason=f"{_title(hand)} 底注 牌局 #{hand.pk}"
+    )
 
 
 def stakes_take(hand: Hand, events: Iterable[Event], seq: int) -> None:
     """Move the beans of each engine ``stake`` event from the player to the pot, now."""
-    _stakes_move(hand, events, key=f"pot:{hand.pk}:{seq}",
-                 reason=f"{_title(hand)} 下注 牌局 #{hand.pk}")
+    _stakes_move(
+        hand, events, key=f"pot:{hand.pk}:{seq}", reason=f"{_title(hand)} 下注 牌局 #{hand.pk}"
+    )
 
 
 def _penalties(hand: Hand) -> dict[int, int]:
@@ -85,12 +88,18 @@ def pot_pay(hand: Hand) -> None:
     rake = min(pot, int(hand.params.get("rake") or 0))
     if winner is not None and pot:
         uid = hand.players[winner]["user_id"]
-        legs = [(ledger.system_account(ledger.POT), -pot),
-                (ledger.account_for_user_id(uid), pot - rake)]
+        legs = [
+            (ledger.system_account(ledger.POT), -pot),
+            (ledger.account_for_user_id(uid), pot - rake),
+        ]
         if rake:
             legs.append((ledger.system_account(ledger.RAKE), rake))
-        _transfer(legs, key=f"pot:{hand.pk}:payout", reason=f"{_title(hand)} 鍋底 牌局 #{hand.pk}",
-                  kind=ledger.TransferKind.PAYOUT)
+        _transfer(
+            legs,
+            key=f"pot:{hand.pk}:payout",
+            reason=f"{_title(hand)} 鍋底 牌局 #{hand.pk}",
+            kind=ledger.TransferKind.PAYOUT,
+        )
     penalties = _penalties(hand)
     moves = {}
     for e in range(len(hand.players)):
@@ -107,13 +116,17 @@ def pot_pay(hand: Hand) -> None:
 def escape_penalty_take(hand: Hand, user: Any, engine_seat: int) -> int:
     """逃跑 with the hand going on: the room's ``escape_penalty`` (at most what the leaver
     holds) to ``ledger.ESCAPE``; return what was taken."""
-    penalty = min(int(hand.params.get("escape_penalty") or 0),
-                  ledger_selectors.balance_for_user(user))
+    penalty = min(
+        int(hand.params.get("escape_penalty") or 0), ledger_selectors.balance_for_user(user)
+    )
     if penalty > 0:
         ledger.transfer_create(
-            postings=[(ledger.account_for_user(user), -penalty),
-                      (ledger.system_account(ledger.ESCAPE), penalty)],
-            kind=ledger.TransferKind.ESCAPE, reason=f"{_title(hand)} 逃跑 牌局 #{hand.pk}",
+            postings=[
+                (ledger.account_for_user(user), -penalty),
+                (ledger.system_account(ledger.ESCAPE), penalty),
+            ],
+            kind=ledger.TransferKind.ESCAPE,
+            reason=f"{_title(hand)} 逃跑 牌局 #{hand.pk}",
             idempotency_key=f"pot:{hand.pk}:escape:{engine_seat}",
         )
     return penalty

@@ -79,8 +79,14 @@ def table_lock(table_id: int, *, reuse_rows: bool = False) -> Table:
     # no FOR UPDATE: its IMMEDIATE transactions serialise writers). A plain statement: the ORM's
     # query compilation was a tenth of a loaded server's CPU.
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    table = next(iter(Table.objects.raw(
-        f"SELECT * FROM {Table._meta.db_table} WHERE id = %s{lock}", [table_id])), None)
+    table = next(
+        iter(
+            Table.objects.raw(
+                f"SELECT * FROM {Table._meta.db_table} WHERE id = %s{lock}", [table_id]
+            )
+        ),
+        None,
+    )
     rows = _rows_after_move.pop(table_id, None)
     if table is None:
         raise UnknownTable(_("沒有這張牌桌"))
@@ -136,8 +142,15 @@ def seat_get(table: Table, user) -> Seat:
 # hands, closing the table) or gives it to someone starts from this, so none leaves a field of
 # the previous sitter behind (his 托管, missed turns, sockets, clock).
 SEAT_EMPTY: dict[str, Any] = {
-    "user": None, "is_bot": False, "auto": False, "ready": False, "timeouts": 0,
-    "connections": 0, "disconnected_at": None, "deadline": None, "deadline_seq": None,
+    "user": None,
+    "is_bot": False,
+    "auto": False,
+    "ready": False,
+    "timeouts": 0,
+    "connections": 0,
+    "disconnected_at": None,
+    "deadline": None,
+    "deadline_seq": None,
 }
 
 
@@ -179,7 +192,6 @@ def auto_set(*, table_id: int, user, on: bool) -> None:
         seq_bump(table)
         table.save(update_fields=["seq"])
         table_notify(table)
-
 
 
 # --- hands --------------------------------------------------------------------------------------
@@ -290,14 +302,24 @@ def _hand_start(table: Table, seats: list[Seat]) -> Hand | None:
     state = ruleset.new_game(config, seed, len(seats))
     table.hands_played += 1
     hand = Hand.objects.create(
-        table=table, number=table.hands_played, game=table.game, seed=seed,
-        seed_hash=seed_commitment(seed), params=params,
+        table=table,
+        number=table.hands_played,
+        game=table.game,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        params=params,
         players=[
-            {"user_id": s.user_id, "name": str(s.user), "is_bot": s.is_bot,
-             "avatar": s.user.avatar_seed, "table_seat": s.index}
+            {
+                "user_id": s.user_id,
+                "name": str(s.user),
+                "is_bot": s.is_bot,
+                "avatar": s.user.avatar_seed,
+                "table_seat": s.index,
+            }
             for s in seats
         ],
-        state=ruleset.state_to_json(state), engine_version=ruleset.engine_version,
+        state=ruleset.state_to_json(state),
+        engine_version=ruleset.engine_version,
     )
     table.status = Table.Status.PLAYING
     table.fill_deadline = None
@@ -366,8 +388,9 @@ def action_apply(
     before = table_seats(hand, ruleset.to_act(state))
     index = engine_seat(hand, seat)
     if index is None:  # OPEN seating: sat down during this hand
-        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not dealt in this hand",
-                            {"reason": "not_dealt_in"})
+        raise IllegalAction(
+            ErrorCode.NOT_YOUR_TURN, "not dealt in this hand", {"reason": "not_dealt_in"}
+        )
     # what the server's clock says goes into the action here (the engine never reads a clock)
     action = ruleset.action_stamp(state, action, (timezone.now() - hand.started_at).total_seconds())
     events = ruleset.apply(state, index, action)
@@ -405,18 +428,30 @@ def _event_append(
             f"INSERT INTO {HandEvent._meta.db_table} "
             f"(table_id, hand_id, seq, seat, action, action_id, {ops.quote_name('by')}, "
             "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            [table.pk, hand.pk, table.seq, seat, ops.adapt_json_value(action, None), action_id,
-             by, ops.adapt_datetimefield_value(timezone.now())],
+            [
+                table.pk,
+                hand.pk,
+                table.seq,
+                seat,
+                ops.adapt_json_value(action, None),
+                action_id,
+                by,
+                ops.adapt_datetimefield_value(timezone.now()),
+            ],
         )
 
 
 def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
     """Save the hand's engine state and the table's seq (a move changes nothing else)."""
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {Hand._meta.db_table} SET state = %s WHERE id = %s",
-                       [connection.ops.adapt_json_value(hand.state, None), hand.pk])
-        cursor.execute(f"UPDATE {Table._meta.db_table} SET seq = %s, move_seq = %s WHERE id = %s",
-                       [table.seq, table.move_seq, table.pk])
+        cursor.execute(
+            f"UPDATE {Hand._meta.db_table} SET state = %s WHERE id = %s",
+            [connection.ops.adapt_json_value(hand.state, None), hand.pk],
+        )
+        cursor.execute(
+            f"UPDATE {Table._meta.db_table} SET seq = %s, move_seq = %s WHERE id = %s",
+            [table.seq, table.move_seq, table.pk],
+        )
 
 
 def result_json(result) -> dict:
@@ -447,8 +482,11 @@ def hand_end(table: Table, hand: Hand, result, *, escaped_seat: int | None) -> N
     table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
     extra = result.extra or {}
     # what the engine hands on to the next hand (圈風, 牢莊, 荒莊 streak …) comes back in its params
-    table.carry = {key[5:]: value for key, value in extra.items()
-                   if key.startswith("next_") and key != "next_dealer"}
+    table.carry = {
+        key[5:]: value
+        for key, value in extra.items()
+        if key.startswith("next_") and key != "next_dealer"
+    }
     if extra.get("next_dealer") is not None:
         table.dealer = int(extra["next_dealer"])  # the engine's own rotation (連莊, 荒莊 …)
     elif result.winners and table_type.dealer is Dealer.WINNER:
@@ -476,32 +514,47 @@ def hand_escape(table: Table, hand: Hand, seat: Seat) -> bool:
         if action is None:
             return False
         penalty = stakes.escape_penalty_take(hand, seat.user, e)
-        action_apply(table, hand, seat, {**action, "penalty": penalty}, action_id=None,
-                     by="escape")
+        action_apply(table, hand, seat, {**action, "penalty": penalty}, action_id=None, by="escape")
         return True
     result = ruleset.escape_result(state, e)
     seq_bump(table)
     table.move_seq = table.seq
     HandEvent.objects.create(
-        table=table, hand=hand, seq=table.seq, seat=e, action={"type": "escape"}, by="player",
+        table=table,
+        hand=hand,
+        seq=table.seq,
+        seat=e,
+        action={"type": "escape"},
+        by="player",
     )
     hand_end(table, hand, result, escaped_seat=e)
     return True
 
 
 def move_submit(
-    *, table_id: int, user, action: dict, expected_seq: int | None, action_id: str | None,
+    *,
+    table_id: int,
+    user,
+    action: dict,
+    expected_seq: int | None,
+    action_id: str | None,
 ) -> MoveOutcome:
     """Apply a player's action made against ``expected_seq``.
 
     Raises UnknownTable, NotSeated, DuplicateAction (same client id seen), StaleSeq (the table
     moved on), NoHand, or the engine's IllegalAction; in every case nothing changes.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
-            or not frames.json_storable(action):
+    if (
+        not isinstance(action, dict)
+        or not isinstance(action.get("type"), str)
+        or not frames.json_storable(action)
+    ):
         raise IllegalAction(ErrorCode.MALFORMED, "the action is not an object")
-    if action_id is not None and (not isinstance(action_id, str) or len(action_id) > MAX_ACTION_ID
-                                  or not action_id.isprintable()):
+    if action_id is not None and (
+        not isinstance(action_id, str)
+        or len(action_id) > MAX_ACTION_ID
+        or not action_id.isprintable()
+    ):
         raise IllegalAction(ErrorCode.MALFORMED, "bad action_id")
     _refuse_if_surely_stale(table_id, user, expected_seq, action_id)
     try:
@@ -529,7 +582,6 @@ def move_submit(
         if "event_action_id_unique" in str(error):
             raise DuplicateAction(_("這個動作已經送出過了")) from None
         raise
-
 
 
 def _refuse_if_surely_stale(

@@ -127,17 +127,36 @@ _S3 = 18
 _BAMBOO: dict[int, list[tuple[float, float, float, str, float]]] = {
     2: [(30, 22, _S2, GREEN, 0), (30, 52, _S2, BLUE, 0)],
     3: [(30, 22, _S2, BLUE, 0), (19, 52, _S2, GREEN, 0), (41, 52, _S2, GREEN, 0)],
-    4: [(19, 22, _S2, BLUE, 0), (41, 22, _S2, GREEN, 0), (19, 52, _S2, GREEN, 0),
-        (41, 52, _S2, BLUE, 0)],
-    5: [(15, 22, _S2, GREEN, 0), (45, 22, _S2, BLUE, 0), (30, 37, _S2, RED, 0),
-        (15, 52, _S2, BLUE, 0), (45, 52, _S2, GREEN, 0)],
+    4: [
+        (19, 22, _S2, BLUE, 0),
+        (41, 22, _S2, GREEN, 0),
+        (19, 52, _S2, GREEN, 0),
+        (41, 52, _S2, BLUE, 0),
+    ],
+    5: [
+        (15, 22, _S2, GREEN, 0),
+        (45, 22, _S2, BLUE, 0),
+        (30, 37, _S2, RED, 0),
+        (15, 52, _S2, BLUE, 0),
+        (45, 52, _S2, GREEN, 0),
+    ],
     6: [(x, y, _S2, GREEN if y < 37 else BLUE, 0) for y in (22, 52) for x in (15, 30, 45)],
     7: [(30, 14, _S3, RED, 0)] + [(x, y, _S3, GREEN, 0) for y in (37, 60) for x in (15, 30, 45)],
-    8: [(10, 22, _S2, GREEN, 0), (23, 22, _S2, GREEN, 24), (37, 22, _S2, GREEN, -24),
-        (50, 22, _S2, GREEN, 0), (10, 52, _S2, BLUE, 0), (23, 52, _S2, BLUE, -24),
-        (37, 52, _S2, BLUE, 24), (50, 52, _S2, BLUE, 0)],
-    9: [(x, y, _S3, RED if x == 30 else (GREEN if y != 37 else BLUE), 0)
-        for y in (14, 37, 60) for x in (15, 30, 45)],
+    8: [
+        (10, 22, _S2, GREEN, 0),
+        (23, 22, _S2, GREEN, 24),
+        (37, 22, _S2, GREEN, -24),
+        (50, 22, _S2, GREEN, 0),
+        (10, 52, _S2, BLUE, 0),
+        (23, 52, _S2, BLUE, -24),
+        (37, 52, _S2, BLUE, 24),
+        (50, 52, _S2, BLUE, 0),
+    ],
+    9: [
+        (x, y, _S3, RED if x == 30 else (GREEN if y != 37 else BLUE), 0)
+        for y in (14, 37, 60)
+        for x in (15, 30, 45)
+    ],
 }
 
 
@@ -145,9 +164,9 @@ def _dot(cx: float, cy: float, r: float, colour: str) -> str:
     """One circle of 餅: rings in the suit's colours."""
     return (
         f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}"/>'
-        f'<circle cx="{cx}" cy="{cy}" r="{r * .74:.2f}" fill="#fffdf3"/>'
-        f'<circle cx="{cx}" cy="{cy}" r="{r * .52:.2f}" fill="{colour}"/>'
-        f'<circle cx="{cx}" cy="{cy}" r="{r * .22:.2f}" fill="#fffdf3"/>'
+        f'<circle cx="{cx}" cy="{cy}" r="{r * 0.74:.2f}" fill="#fffdf3"/>'
+        f'<circle cx="{cx}" cy="{cy}" r="{r * 0.52:.2f}" fill="{colour}"/>'
+        f'<circle cx="{cx}" cy="{cy}" r="{r * 0.22:.2f}" fill="#fffdf3"/>'
     )
 
 
@@ -155,27 +174,46 @@ _CIRCLES: dict[int, list[tuple[float, float, float, str]]] = {
     2: [(30, 21, 12.5, GREEN), (30, 53, 12.5, BLUE)],
     3: [(15, 15, 10, BLUE), (30, 37, 10, RED), (45, 59, 10, GREEN)],
     4: [(18, 23, 10.5, BLUE), (42, 23, 10.5, GREEN), (18, 51, 10.5, GREEN), (42, 51, 10.5, BLUE)],
-    5: [(16, 17, 10, BLUE), (44, 17, 10, GREEN), (30, 37, 10, RED), (16, 57, 10, GREEN),
-        (44, 57, 10, BLUE)],
-    6: [(19, 14, 9, GREEN), (41, 14, 9, GREEN), (19, 40, 9, RED), (41, 40, 9, RED),
-        (19, 60, 9, RED), (41, 60, 9, RED)],
-    7: [(14, 12, 7.5, GREEN), (30, 19, 7.5, GREEN), (46, 26, 7.5, GREEN), (19, 45, 8.5, RED),
-        (41, 45, 8.5, RED), (19, 63, 8.5, RED), (41, 63, 8.5, RED)],
+    5: [
+        (16, 17, 10, BLUE),
+        (44, 17, 10, GREEN),
+        (30, 37, 10, RED),
+        (16, 57, 10, GREEN),
+        (44, 57, 10, BLUE),
+    ],
+    6: [
+        (19, 14, 9, GREEN),
+        (41, 14, 9, GREEN),
+        (19, 40, 9, RED),
+        (41, 40, 9, RED),
+        (19, 60, 9, RED),
+        (41, 60, 9, RED),
+    ],
+    7: [
+        (14, 12, 7.5, GREEN),
+        (30, 19, 7.5, GREEN),
+        (46, 26, 7.5, GREEN),
+        (19, 45, 8.5, RED),
+        (41, 45, 8.5, RED),
+        (19, 63, 8.5, RED),
+        (41, 63, 8.5, RED),
+    ],
     8: [(x, y, 8, BLUE) for y in (12, 29, 46, 63) for x in (19, 41)],
-    9: [(x, y, 8, (BLUE, RED, GREEN)[i]) for i, y in enumerate((14, 37, 60))
-        for x in (13, 30, 47)],
+    9: [(x, y, 8, (BLUE, RED, GREEN)[i]) for i, y in enumerate((14, 37, 60)) for x in (13, 30, 47)],
 }
 
 
 def _one_circle() -> str:
     ring = "".join(
         f'<circle cx="{30 + 17.5 * _cos(a):.2f}" cy="{37 + 17.5 * _sin(a):.2f}" r="2.2" '
-        f'fill="{RED}"/>' for a in range(0, 360, 30)
+        f'fill="{RED}"/>'
+        for a in range(0, 360, 30)
     )
     return (
         f'<circle cx="30" cy="37" r="23" fill="{GREEN}"/>'
-        '<circle cx="30" cy="37" r="20.5" fill="#fffdf3"/>' + ring +
-        f'<circle cx="30" cy="37" r="13" fill="{BLUE}"/>'
+        '<circle cx="30" cy="37" r="20.5" fill="#fffdf3"/>'
+        + ring
+        + f'<circle cx="30" cy="37" r="13" fill="{BLUE}"/>'
         '<circle cx="30" cy="37" r="10" fill="#fffdf3"/>'
         f'<circle cx="30" cy="37" r="7" fill="{RED}"/>'
         '<circle cx="30" cy="37" r="2.6" fill="#fffdf3"/>'
@@ -194,8 +232,16 @@ def _sin(deg: int) -> float:
     return math.sin(math.radians(deg))
 
 
-_FLOWER_COLOURS = ["#2e9e4f", "#d83a3a", "#e08a12", "#2f6fc9",
-                   "#d9487c", "#8a4fc2", "#1f8a5b", "#d4a017"]
+_FLOWER_COLOURS = [
+    "#2e9e4f",
+    "#d83a3a",
+    "#e08a12",
+    "#2f6fc9",
+    "#d9487c",
+    "#8a4fc2",
+    "#1f8a5b",
+    "#d4a017",
+]
 
 
 def _flower(k: int) -> str:
@@ -203,7 +249,8 @@ def _flower(k: int) -> str:
     petals = "".join(
         f'<ellipse cx="{30 + 8 * _cos(a):.2f}" cy="{27 + 8 * _sin(a):.2f}" rx="6.5" ry="5" '
         f'transform="rotate({a} {30 + 8 * _cos(a):.2f} {27 + 8 * _sin(a):.2f})" '
-        f'fill="{colour}" opacity=".9"/>' for a in range(-90, 270, 72)
+        f'fill="{colour}" opacity=".9"/>'
+        for a in range(-90, 270, 72)
     )
     return (
         petals + '<circle cx="30" cy="27" r="4.2" fill="#f7d23e" stroke="#b5740a" '
@@ -232,9 +279,11 @@ def _face(tile: str) -> str:
             return _text(30, 53, 44, RED, "中", 800)
         if k == 2:
             return _text(30, 53, 42, GREEN, "發", 800)
-        return (f'<rect x="11" y="10" width="38" height="54" rx="3" fill="none" stroke="{BLUE}" '
-                'stroke-width="3.2"/><rect x="16" y="15" width="28" height="44" rx="2" '
-                f'fill="none" stroke="{BLUE}" stroke-width="1.2"/>')
+        return (
+            f'<rect x="11" y="10" width="38" height="54" rx="3" fill="none" stroke="{BLUE}" '
+            'stroke-width="3.2"/><rect x="16" y="15" width="28" height="44" rx="2" '
+            f'fill="none" stroke="{BLUE}" stroke-width="1.2"/>'
+        )
     if s == "H":
         return _flower(k)
     return ""
@@ -286,8 +335,10 @@ def _svg(kind: str, *, cls: str, wild: bool, inline: bool, title: str = "") -> s
     if cls:
         classes += " " + cls
     inner = (
-        f'<defs>{COMMON_DEFS}{symbol(kind)}</defs>' if inline else ""
-    ) + f'<use href="#mjt-{kind}"/>' + (_WILD_MARK if wild else "")
+        (f"<defs>{COMMON_DEFS}{symbol(kind)}</defs>" if inline else "")
+        + f'<use href="#mjt-{kind}"/>'
+        + (_WILD_MARK if wild else "")
+    )
     tip = f"<title>{escape(title)}</title>" if title else ""
     data = "" if kind == "back" else f' data-tile="{kind}"'
     return (
@@ -314,8 +365,9 @@ def _wild_set(wild) -> frozenset[str]:
 
 
 @register.simple_tag(takes_context=True)
-def tile(context, kind: str, cls: str = "", wild=None, inline: bool = False,
-         title: str = "") -> str:
+def tile(
+    context, kind: str, cls: str = "", wild=None, inline: bool = False, title: str = ""
+) -> str:
     """One face-up tile. ``wild``: the 財神 kinds (or True) — marks the tile when it is one."""
     kind = str(kind or "")
     if kind != "back" and not _valid(kind):
@@ -377,15 +429,66 @@ def tile_names(tiles) -> str:
 
 # --- text helpers for the mahjong boards -------------------------------------------------------
 # PyMahjongGB prints its fan names in simplified characters; the UI is in traditional ones.
-_S2T = str.maketrans({
-    "顺": "順", "节": "節", "双": "雙", "会": "會", "杠": "槓", "风": "風", "门": "門", "齐": "齊",
-    "带": "帶", "莲": "蓮", "宝": "寶", "灯": "燈", "钓": "釣", "绝": "絕", "归": "歸", "于": "於",
-    "单": "單", "对": "對", "无": "無", "独": "獨", "听": "聽", "组": "組", "龙": "龍", "绿": "綠",
-    "边": "邊", "张": "張", "连": "連", "抢": "搶", "开": "開", "捞": "撈", "断": "斷", "财": "財",
-    "将": "將", "庄": "莊", "鸟": "鳥", "胡": "胡", "家": "家", "场": "場", "计": "計", "数": "數",
-    "红": "紅", "发": "發", "东": "東", "么": "幺", "头": "頭", "台": "台", "爆": "爆", "满": "滿",
-    "项": "項", "刻": "刻", "龄": "齡", "杂": "雜", "义": "義", "乱": "亂", "两": "兩", "几": "幾",
-})
+_S2T = str.maketrans(
+    {
+        "顺": "順",
+        "节": "節",
+        "双": "雙",
+        "会": "會",
+        "杠": "槓",
+        "风": "風",
+        "门": "門",
+        "齐": "齊",
+        "带": "帶",
+        "莲": "蓮",
+        "宝": "寶",
+        "灯": "燈",
+        "钓": "釣",
+        "绝": "絕",
+        "归": "歸",
+        "于": "於",
+        "单": "單",
+        "对": "對",
+        "无": "無",
+        "独": "獨",
+        "听": "聽",
+        "组": "組",
+        "龙": "龍",
+        "绿": "綠",
+        "边": "邊",
+        "张": "張",
+        "连": "連",
+        "抢": "搶",
+        "开": "開",
+        "捞": "撈",
+        "断": "斷",
+        "财": "財",
+        "将": "將",
+        "庄": "莊",
+        "鸟": "鳥",
+        "胡": "胡",
+        "家": "家",
+        "场": "場",
+        "计": "計",
+        "数": "數",
+        "红": "紅",
+        "发": "發",
+        "东": "東",
+        "么": "幺",
+        "头": "頭",
+        "台": "台",
+        "爆": "爆",
+        "满": "滿",
+        "项": "項",
+        "刻": "刻",
+        "龄": "齡",
+        "杂": "雜",
+        "义": "義",
+        "乱": "亂",
+        "两": "兩",
+        "几": "幾",
+    }
+)
 
 
 @register.filter

@@ -15,8 +15,19 @@ GAMES: list[tuple[str, str, int, dict[str, Any]]] = [
     ("doudizhu", "classic", 3, {}),
     ("doudizhu", "laizi", 3, {}),
     ("doudizhu", "menzhua", 3, {}),
-    ("zhajinhua", "classic", 3, {"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
-                                 "round_cap": 3, "compare_from_round": 2, "min_players": 3}),
+    (
+        "zhajinhua",
+        "classic",
+        3,
+        {
+            "ante": 10,
+            "chip_levels": [10, 20, 50, 100],
+            "unit_cap": 200,
+            "round_cap": 3,
+            "compare_from_round": 2,
+            "min_players": 3,
+        },
+    ),
     ("paohuzi", "hunan", 3, {"variant": "hunan"}),
     ("paohuzi", "shuangwang", 3, {"variant": "shuangwang"}),
     ("mahjong_huanle", "dazhong", 4, {"room_kind": "dazhong"}),
@@ -28,9 +39,19 @@ IDS = [f"{g}-{v}" for g, v, _, _ in GAMES]
 
 def room_for(game: str, variant: str, seats: int, extra: dict[str, Any]) -> Room:
     return Room.objects.create(
-        name=f"{registry.get(game).title}回放場", game=game, variant=variant, seats=seats, base_score=1,
-        factor=10, rake=0, min_beans=0, max_beans=None, double_threshold=100000,
-        turn_seconds=20, bot_wait_seconds=0, extra=extra,
+        name=f"{registry.get(game).title}回放場",
+        game=game,
+        variant=variant,
+        seats=seats,
+        base_score=1,
+        factor=10,
+        rake=0,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=100000,
+        turn_seconds=20,
+        bot_wait_seconds=0,
+        extra=extra,
     )
 
 

@@ -32,7 +32,6 @@ def test_games_uses_ledger_and_accounts_only_through_their_services_and_selector
             parts = module.split(".")
             if parts[0] == "lobby":
                 bad.append((str(path.relative_to(GAMES_DIR)), module))
-            elif parts[0] in ("ledger", "accounts") and len(parts) > 1 \
-                    and parts[1] not in ALLOWED:
+            elif parts[0] in ("ledger", "accounts") and len(parts) > 1 and parts[1] not in ALLOWED:
                 bad.append((str(path.relative_to(GAMES_DIR)), module))
     assert bad == []

@@ -55,12 +55,16 @@ def _run(game: str, hands: int, seed: str) -> tuple[int, int, list[int], float]:
     return wins, decided, scores, slowest
 
 
-@pytest.mark.parametrize(("game", "hands", "least_share"), [
-    ("paohuzi_hunan", 60, 0.40),
-    ("paohuzi_shuangwang", 60, 0.38),
-])
+@pytest.mark.parametrize(
+    ("game", "hands", "least_share"),
+    [
+        ("paohuzi_hunan", 60, 0.40),
+        ("paohuzi_shuangwang", 60, 0.38),
+    ],
+)
 def test_paohuzi_bot_wins_more_than_its_share_against_baselines(
-        game: str, hands: int, least_share: float) -> None:
+    game: str, hands: int, least_share: float
+) -> None:
     """Against two baselines the 跑胡子 bot takes clearly more than a third of the won hands
     (1,000-hand figure ≈ 0.5–0.6), each decision legal and fast."""
     wins, decided, _, slowest = _run(game, hands, "suite")
@@ -69,11 +73,14 @@ def test_paohuzi_bot_wins_more_than_its_share_against_baselines(
     assert slowest < GENEROUS_S
 
 
-@pytest.mark.parametrize(("game", "least_share"), [
-    ("mahjong_huanle", 0.25),
-    ("mahjong_yongzhou", 0.25),
-    ("mahjong_yueqing", 0.0),  # not yet clearly better than its baseline (28 % at 200 hands)
-])
+@pytest.mark.parametrize(
+    ("game", "least_share"),
+    [
+        ("mahjong_huanle", 0.25),
+        ("mahjong_yongzhou", 0.25),
+        ("mahjong_yueqing", 0.0),  # not yet clearly better than its baseline (28 % at 200 hands)
+    ],
+)
 def test_mahjong_bot_plays_legally_and_holds_its_share(game: str, least_share: float) -> None:
     """Against three shanten-minimising baselines the mahjong bot's decisions are legal and
     under the generous bound, and (歡樂, 永州) it wins at least a fair quarter of the won hands

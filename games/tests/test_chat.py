@@ -37,8 +37,9 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch):
     """The channel-layer messages the services publish, in order."""
     out: list[tuple[str, dict]] = []
-    monkeypatch.setattr("games.realtime.publish", lambda group, message: out.append(
-        (group, message)))
+    monkeypatch.setattr(
+        "games.realtime.publish", lambda group, message: out.append((group, message))
+    )
     return out
 
 
@@ -129,8 +130,9 @@ def test_free_text_only_at_private_tables_limited_filtered_and_escaped(room, mak
 def test_staff_mute_refuses_until_its_time_and_says_so(room, make_user, sent):
     """A user muted by staff is told until when; an expired mute no longer applies."""
     table, users = _full_table(room, make_user)
-    mute = ChatMute.objects.create(user=users[2], until=timezone.now() + timedelta(hours=1),
-                                   reason="洗版")
+    mute = ChatMute.objects.create(
+        user=users[2], until=timezone.now() + timedelta(hours=1), reason="洗版"
+    )
     error = _refused("chat_muted", table_id=table.pk, user=users[2], emote="cry")
     assert "禁言至" in error.message and "洗版" in error.message
     ChatMute.objects.filter(pk=mute.pk).update(until=timezone.now() - timedelta(seconds=1))
@@ -242,8 +244,7 @@ def test_spectator_html_has_no_concealed_card(room, make_user):
     for seat in range(3):
         other = ruleset.resample_hidden(state, seat, f"leak:{seat}")
         assert ruleset.state_to_json(other) != snapshot["hand"]["state"]  # cards did move
-        changed = {**snapshot, "hand": {**snapshot["hand"],
-                                        "state": ruleset.state_to_json(other)}}
+        changed = {**snapshot, "hand": {**snapshot["hand"], "state": ruleset.state_to_json(other)}}
         rendering._state_cache.clear()
         assert _no_clock(rendering.render_html(changed, None, viewer)) == base
     rendering._state_cache.clear()
@@ -253,10 +254,15 @@ def test_room_form_checks_the_shared_chat_and_spectator_params(make_user):
     """The shared params are declared for every table game and checked on their field."""
     for game in ("doudizhu", "zhajinhua", "paohuzi", "mahjong_huanle"):
         names = [p.name for p in registry.get(game).room_params]
-        assert {"chat_throttle_seconds", "spectator_chat_hidden", "spectator_delay_turns",
-                "spectator_delay_seconds"} <= set(names)
-    room = Room(name="x", game="doudizhu", variant="classic", seats=3,
-                extra={"chat_throttle_seconds": 0})
+        assert {
+            "chat_throttle_seconds",
+            "spectator_chat_hidden",
+            "spectator_delay_turns",
+            "spectator_delay_seconds",
+        } <= set(names)
+    room = Room(
+        name="x", game="doudizhu", variant="classic", seats=3, extra={"chat_throttle_seconds": 0}
+    )
     assert "chat_throttle_seconds" in room_errors(room)
     room.extra = {"spectator_delay_seconds": 301}
     assert "spectator_delay_seconds" in room_errors(room)
@@ -267,20 +273,31 @@ def test_operators_edit_the_word_filter_and_mute_a_user_in_the_admin(admin_clien
     from django.contrib.auth import get_user_model
 
     target = make_user()
-    response = admin_client.post("/admin/games/wordfilter/add/", {
-        "word": "作弊", "action": "block", "is_active": "on"})
+    response = admin_client.post(
+        "/admin/games/wordfilter/add/", {"word": "作弊", "action": "block", "is_active": "on"}
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert WordFilter.objects.get(word="作弊").action == "block"
     until = timezone.localtime(timezone.now() + timedelta(hours=2))
-    response = admin_client.post("/admin/games/chatmute/add/", {
-        "user": target.pk, "until_0": until.strftime("%Y-%m-%d"),
-        "until_1": until.strftime("%H:%M:%S"), "reason": "辱罵"})
+    response = admin_client.post(
+        "/admin/games/chatmute/add/",
+        {
+            "user": target.pk,
+            "until_0": until.strftime("%Y-%m-%d"),
+            "until_1": until.strftime("%H:%M:%S"),
+            "reason": "辱罵",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     mute = ChatMute.objects.get(user=target)
     assert mute.created_by == get_user_model().objects.get(username="admin")
     assert chat.mute_active(target.pk) == mute
-    for url in ("/admin/games/wordfilter/", "/admin/games/chatmute/",
-                "/admin/games/playermute/", "/admin/games/watchpreference/"):
+    for url in (
+        "/admin/games/wordfilter/",
+        "/admin/games/chatmute/",
+        "/admin/games/playermute/",
+        "/admin/games/watchpreference/",
+    ):
         assert admin_client.get(url).status_code == 200
 
 

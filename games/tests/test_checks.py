@@ -74,8 +74,7 @@ class _BrokenBoardLoader(importlib.abc.Loader):
         return None
 
     def exec_module(self, module: Any) -> None:
-        raise ModuleNotFoundError("No module named 'missing_dependency'",
-                                  name="missing_dependency")
+        raise ModuleNotFoundError("No module named 'missing_dependency'", name="missing_dependency")
 
 
 class _BrokenBoardFinder(importlib.abc.MetaPathFinder):
@@ -125,16 +124,21 @@ def test_a_broken_mahjong_variant_fails_the_package(monkeypatch: pytest.MonkeyPa
 def test_rooms_of_unknown_games_or_undeclared_keys_are_e004_e005() -> None:
     """Rooms written past the admin form (a shell, a fixture) are reported at start-up: an
     unknown game (E004), an extra key the game does not declare or a refused value (E005)."""
-    Room.objects.create(name="好", game="zhajinhua", variant="classic", seats=6,
-                        extra={"unit_cap": 40})
+    Room.objects.create(
+        name="好", game="zhajinhua", variant="classic", seats=6, extra={"unit_cap": 40}
+    )
     bad_game = Room.objects.create(name="無此遊戲", game="poker", seats=4)
-    bad_key = Room.objects.create(name="多餘參數", game="doudizhu", seats=3,
-                                  extra={"laizi_facter": 2})
-    bad_value = Room.objects.create(name="壞值", game="zhajinhua", seats=6,
-                                    extra={"unit_cap": "many"})
+    bad_key = Room.objects.create(
+        name="多餘參數", game="doudizhu", seats=3, extra={"laizi_facter": 2}
+    )
+    bad_value = Room.objects.create(
+        name="壞值", game="zhajinhua", seats=6, extra={"unit_cap": "many"}
+    )
     errors = lobby_checks.rooms_check(databases=["default"])
     assert [(e.id, e.obj.pk) for e in errors] == [
-        ("leyou.E004", bad_game.pk), ("leyou.E005", bad_key.pk), ("leyou.E005", bad_value.pk),
+        ("leyou.E004", bad_game.pk),
+        ("leyou.E005", bad_key.pk),
+        ("leyou.E005", bad_value.pk),
     ]
     assert "laizi_facter" in errors[1].msg
     assert lobby_checks.rooms_check(databases=None) == []  # only with the database tag

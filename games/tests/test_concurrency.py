@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connection, connections  # connection: read by the skipif strings
+from django.db import connections  # connection: read by the skipif strings
 from django.utils import timezone
 
 from accounts.models import GameStat
@@ -26,8 +26,9 @@ from lobby import services as lobby_services
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif("connection.vendor != 'postgresql'",
-                       reason="concurrent writers need PostgreSQL"),
+    pytest.mark.skipif(
+        "connection.vendor != 'postgresql'", reason="concurrent writers need PostgreSQL"
+    ),
 ]
 
 RULES = registry.get("doudizhu")
@@ -84,8 +85,10 @@ def test_concurrent_moves_with_one_seq_one_wins_and_the_log_stays_contiguous(ful
         seq = table.seq
         if len(to_act) >= 2:  # two seats deciding at once (start, 明牌 window)
             a, b = to_act[:2]
-            moves = [(a, RULES.auto_action(st, a), f"x{round_}a"),
-                     (b, RULES.auto_action(st, b), f"x{round_}b")]
+            moves = [
+                (a, RULES.auto_action(st, a), f"x{round_}a"),
+                (b, RULES.auto_action(st, b), f"x{round_}b"),
+            ]
         elif round_ % 2:  # one player, two tabs, two different action ids
             a = to_act[0]
             action = RULES.auto_action(st, a)
@@ -94,11 +97,20 @@ def test_concurrent_moves_with_one_seq_one_wins_and_the_log_stays_contiguous(ful
             a = to_act[0]
             action = RULES.auto_action(st, a)
             moves = [(a, action, f"x{round_}"), (a, action, f"x{round_}")]
-        results = _race(*[
-            (lambda s=s, act=act, aid=aid, seq=seq: tables.move_submit(
-                table_id=table.pk, user=users[s], action=act, expected_seq=seq, action_id=aid))
-            for s, act, aid in moves
-        ])
+        results = _race(
+            *[
+                (
+                    lambda s=s, act=act, aid=aid, seq=seq: tables.move_submit(
+                        table_id=table.pk,
+                        user=users[s],
+                        action=act,
+                        expected_seq=seq,
+                        action_id=aid,
+                    )
+                )
+                for s, act, aid in moves
+            ]
+        )
         outcomes = sorted(kind for kind, _ in results)
         assert outcomes == ["error", "ok"], results
         error = next(value for kind, value in results if kind == "error")
@@ -137,8 +149,9 @@ def test_two_concurrent_settlements_of_one_hand_pay_once(full_table, monkeypatch
     assert hand.status == Hand.Status.FINISHED and hand.settled_at is None
     before = [balance_for_user(users[s]) for s in range(3)]
 
-    results = _race(lambda: settlement.hand_settle(hand.pk),
-                    lambda: settlement.hand_settle(hand.pk))
+    results = _race(
+        lambda: settlement.hand_settle(hand.pk), lambda: settlement.hand_settle(hand.pk)
+    )
     assert sorted(results) == [("ok", False), ("ok", True)], results
 
     hand.refresh_from_db()
@@ -177,9 +190,9 @@ def test_concurrent_joins_for_the_last_seat_seat_one_player(room, make_user):
     table = lobby_services.private_create(user=owner, room_id=room.pk)
     lobby_services.private_join(user=friend, code=table.invite_code)
     late = [make_user(beans=5000) for _ in range(2)]
-    results = _race(*[
-        (lambda u=u: lobby_services.private_join(user=u, code=table.invite_code)) for u in late
-    ])
+    results = _race(
+        *[(lambda u=u: lobby_services.private_join(user=u, code=table.invite_code)) for u in late]
+    )
     assert sorted(kind for kind, _ in results) == ["error", "ok"], results
     assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
     assert Hand.objects.filter(table=table).count() == 1
@@ -203,9 +216,13 @@ def test_a_snapshot_read_beside_a_writer_is_the_state_of_its_seq(full_table):
                 if hand is None:
                     return
                 index = min(RULES.to_act(state))
-                tables.move_submit(table_id=table.pk, user=seat_user(table.pk, index),
-                                   action=RULES.bot_action(state, index),
-                                   expected_seq=tbl.seq, action_id=f"w-{n}")
+                tables.move_submit(
+                    table_id=table.pk,
+                    user=seat_user(table.pk, index),
+                    action=RULES.bot_action(state, index),
+                    expected_seq=tbl.seq,
+                    action_id=f"w-{n}",
+                )
         finally:
             done.set()
             connections.close_all()

@@ -42,8 +42,9 @@ def _cases() -> list[Any]:
         variants = [v.id for v in ruleset.variants] or [None]
         for variant in variants:
             for seats in _seat_counts(ruleset):
-                cases.append(pytest.param(game_id, variant, seats,
-                                          id=f"{game_id}-{variant}-{seats}"))
+                cases.append(
+                    pytest.param(game_id, variant, seats, id=f"{game_id}-{variant}-{seats}")
+                )
     return cases
 
 
@@ -68,8 +69,13 @@ def test_random_playouts_keep_the_contract(game_id: str, variant: str | None, se
     escape zero-sum where the game is, spectator and seat views leak nothing, round trips),
     then the same deal played by bots (the rules packages run more seeds of their own)."""
     ruleset = registry.get(game_id)
-    check_game(ruleset, _config(ruleset, variant), seats,
-               [f"contract-{game_id}-{variant}-{seats}"], use_bots=True)
+    check_game(
+        ruleset,
+        _config(ruleset, variant),
+        seats,
+        [f"contract-{game_id}-{variant}-{seats}"],
+        use_bots=True,
+    )
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -98,8 +104,9 @@ def test_the_guards_run_in_one_order(game_id: str) -> None:
     """Malformed action, then the seat, then the finished hand: the same codes for every game,
     checked before any rule of the game (an unknown type after the end is still malformed)."""
     ruleset = registry.get(game_id)
-    state, log = playout(ruleset, _config(ruleset, None), f"guards-{game_id}", ruleset.min_seats,
-                         deep_checks=False)
+    state, log = playout(
+        ruleset, _config(ruleset, None), f"guards-{game_id}", ruleset.min_seats, deep_checks=False
+    )
     seat, action = log[-1]
     cases: list[tuple[Any, Any, ErrorCode | None]] = [
         (seat, {"type": "no_such_action"}, ErrorCode.MALFORMED),
@@ -118,6 +125,7 @@ def test_the_guards_run_in_one_order(game_id: str) -> None:
 
 # -- the board: the HTML a seat receives --------------------------------------------------------
 
+
 def _without_clock(html: str) -> str:
     return re.sub(r'data-now="[^"]*"', "", html)
 
@@ -129,8 +137,11 @@ def _table_seats(game_id: str) -> int:
     """三張 gets one seat more than it deals at first: the seat taken during the hand is not
     dealt in, and its board must show it the spectator's view."""
     ruleset = registry.get(game_id)
-    return min(ruleset.min_seats + 1, ruleset.max_seats) if game_id == "zhajinhua" else \
-        ruleset.min_seats
+    return (
+        min(ruleset.min_seats + 1, ruleset.max_seats)
+        if game_id == "zhajinhua"
+        else ruleset.min_seats
+    )
 
 
 def _engine_seat(snapshot: dict[str, Any], seat: int, user_id: int) -> int | None:
@@ -141,8 +152,15 @@ def _engine_seat(snapshot: dict[str, Any], seat: int, user_id: int) -> int | Non
     return None
 
 
-def _html_redealt(snapshot: dict[str, Any], state: Any, ruleset: Ruleset[Any, Any],
-                  seat: int | None, engine_seat: int | None, user: Any, n: int) -> str:
+def _html_redealt(
+    snapshot: dict[str, Any],
+    state: Any,
+    ruleset: Ruleset[Any, Any],
+    seat: int | None,
+    engine_seat: int | None,
+    user: Any,
+    n: int,
+) -> str:
     """The same frame after re-dealing all the viewer cannot see (everything concealed for a
     spectator or a seat not dealt in: hidden from each engine seat in turn)."""
     from games import rendering
@@ -179,8 +197,15 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
     ruleset = registry.get(game_id)
     seats = _table_seats(game_id)
     room = Room.objects.create(
-        name="不漏牌", game=game_id, variant=ruleset.variants[0].id if ruleset.variants else "",
-        seats=seats, base_score=1, factor=1, rake=0, min_beans=0, bot_wait_seconds=0,
+        name="不漏牌",
+        game=game_id,
+        variant=ruleset.variants[0].id if ruleset.variants else "",
+        seats=seats,
+        base_score=1,
+        factor=1,
+        rake=0,
+        min_beans=0,
+        bot_wait_seconds=0,
     )
     users = [make_user(beans=100_000) for _ in range(seats)]
     table = lobby_services.quick_join(user=users[0], room_id=room.pk)
@@ -197,17 +222,21 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
         assert snapshot is not None and snapshot["hand"] is not None, "no hand was dealt"
         hand = snapshot["hand"]
         state = ruleset.state_from_json(hand["state"])
-        by_seat = {s.index: s.user for s in
-                   Seat.objects.filter(table_id=table.pk, user__isnull=False)
-                   .select_related("user")}
+        by_seat = {
+            s.index: s.user
+            for s in Seat.objects.filter(table_id=table.pk, user__isnull=False).select_related(
+                "user"
+            )
+        }
         viewers: list[tuple[int | None, Any]] = [*by_seat.items(), (None, None)]
         for seat, user in viewers:
             rendering._state_cache.clear()
             html = _without_clock(rendering.render_html(snapshot, seat, user))
             engine_seat = None if seat is None else _engine_seat(snapshot, seat, user.pk)
             engine_seats_seen.add(engine_seat if seat is not None else -99)
-            assert _html_redealt(snapshot, state, ruleset, seat, engine_seat, user, step) == \
-                html, f"step {step}: table seat {seat}'s board shows what it cannot see"
+            assert _html_redealt(snapshot, state, ruleset, seat, engine_seat, user, step) == html, (
+                f"step {step}: table seat {seat}'s board shows what it cannot see"
+            )
             checked += 1
         if hand["status"] != Hand.Status.PLAYING:
             break
@@ -218,8 +247,13 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
         e = min(ruleset.to_act(state))
         player = hand["players"][e]
         actor = next(u for u in users if u.pk == player["user_id"])
-        tables.move_submit(table_id=table.pk, user=actor, action=ruleset.bot_action(state, e),
-                           expected_seq=snapshot["table"]["seq"], action_id=f"leak-{step}")
+        tables.move_submit(
+            table_id=table.pk,
+            user=actor,
+            action=ruleset.bot_action(state, e),
+            expected_seq=snapshot["table"]["seq"],
+            action_id=f"leak-{step}",
+        )
     assert checked > 3 * seats
     if game_id == "zhajinhua":
         assert None in engine_seats_seen, "the seat taken during the hand was not checked"
@@ -239,15 +273,27 @@ def test_the_wheel_board_shows_a_player_neither_the_seed_nor_others_bets(make_us
     from lobby.models import Room
 
     wheel = Room.objects.create(
-        name="不漏注", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
+        name="不漏注",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
         extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
     )
     me, other, third = (make_user(beans=50_000) for _ in range(3))
     rnd = dafengshou.round_enter(room_id=wheel.pk)
     for user, crop, amount in ((me, "apple", 10), (other, "apple", 100), (third, "grape", 1000)):
-        dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
-                               object=crop, amount=amount, action_id=uuid.uuid4().hex)
+        dafengshou.bet_place(
+            room_id=wheel.pk,
+            user=user,
+            round_number=rnd.number,
+            object=crop,
+            amount=amount,
+            action_id=uuid.uuid4().hex,
+        )
 
     def html() -> str:
         view = dafengshou_selectors.dafengshou_view(wheel.pk, me)

@@ -14,41 +14,61 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games.consumers import dafengshou as dafengshou_consumer
-from games.selectors import dafengshou as dafengshou_selectors
 from games import realtime
 from games.boards import dafengshou as board
+from games.consumers import dafengshou as dafengshou_consumer
 from games.models import WheelRound
+from games.selectors import dafengshou as dafengshou_selectors
 from games.services import dafengshou
 from lobby.models import Room
 
 
 def make_room(**extra) -> Room:
     return Room.objects.create(
-        name="大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
-        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000],
-               "player_limit": 5000, "round_limit": 100000, **extra},
+        name="大豐收",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 15,
+            "spin_seconds": 5,
+            "chips": [10, 100, 1000],
+            "player_limit": 5000,
+            "round_limit": 100000,
+            **extra,
+        },
     )
 
 
 def place(room, user, obj="apple", amount=10):
     rnd = dafengshou.round_enter(room_id=room.pk)
-    return dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
-                                  object=obj, amount=amount, action_id=uuid.uuid4().hex)
+    return dafengshou.bet_place(
+        room_id=room.pk,
+        user=user,
+        round_number=rnd.number,
+        object=obj,
+        amount=amount,
+        action_id=uuid.uuid4().hex,
+    )
 
 
 @pytest.fixture
 def published(monkeypatch):
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(dafengshou.realtime, "publish",
-                        lambda group, message, **kw: sent.append((group, message)))
+    monkeypatch.setattr(
+        dafengshou.realtime, "publish", lambda group, message, **kw: sent.append((group, message))
+    )
     return sent
 
 
 @pytest.mark.django_db
 def test_the_wheel_publishes_through_realtime_after_commit(
-        make_user, published, django_capture_on_commit_callbacks):
+    make_user, published, django_capture_on_commit_callbacks
+):
     """No ``async_to_sync(group_send)``: every push goes through ``realtime.publish``, and
     only once the transaction committed."""
     import inspect
@@ -67,7 +87,8 @@ def test_the_wheel_publishes_through_realtime_after_commit(
 
 @pytest.mark.django_db
 def test_a_bet_push_carries_only_public_totals_and_the_lobby_hears_first_bets(
-        make_user, published, django_capture_on_commit_callbacks):
+    make_user, published, django_capture_on_commit_callbacks
+):
     """A bet's message holds the per-crop totals, the round total and the bettor count: no
     player, no stake of anyone's own, no seed. The lobby is told when the bettor count
     changes (a player's first bet), not on every bet."""
@@ -79,12 +100,14 @@ def test_a_bet_push_carries_only_public_totals_and_the_lobby_hears_first_bets(
         place(room, bob, "apple", 10)
     rnd = WheelRound.objects.get(room_id=room.pk)
     bets = [m for g, m in published if m["type"] == "dafengshou.bet"]
-    assert all(g == realtime.dafengshou_group(room.pk) for g, m in published
-               if m["type"] == "dafengshou.bet")
+    assert all(
+        g == realtime.dafengshou_group(room.pk)
+        for g, m in published
+        if m["type"] == "dafengshou.bet"
+    )
     assert [m["version"] for m in bets] == [1, 2, 3]
     last = bets[-1]
-    assert set(last) == {"type", "room_id", "number", "version", "totals", "round_total",
-                         "bettors"}
+    assert set(last) == {"type", "room_id", "number", "version", "totals", "round_total", "bettors"}
     assert last["totals"]["apple"] == 110 and last["totals"]["rice"] == 10
     assert (last["round_total"], last["bettors"]) == (120, 2)
     assert rnd.seed not in json.dumps(published)
@@ -93,7 +116,8 @@ def test_a_bet_push_carries_only_public_totals_and_the_lobby_hears_first_bets(
 
 @pytest.mark.django_db
 def test_a_phase_change_still_pushes_the_whole_board(
-        make_user, published, django_capture_on_commit_callbacks):
+    make_user, published, django_capture_on_commit_callbacks
+):
     """The close and the settlement send ``wheel.changed`` (each socket redraws its board);
     settling a round that had bets tells the lobby (its bettor count restarts at 0)."""
     room = make_room()
@@ -113,8 +137,13 @@ def test_a_phase_change_still_pushes_the_whole_board(
 def test_the_totals_fragment_is_top_level_swaps_by_id_and_nothing_private():
     """Each total is its own top-level element with an id the board also has (the htmx ws
     extension swaps only top-level children)."""
-    event = {"number": 3, "version": 7, "totals": {"apple": 30, "rice": 1000},
-             "round_total": 1030, "bettors": 2}
+    event = {
+        "number": 3,
+        "version": 7,
+        "totals": {"apple": 30, "rice": 1000},
+        "round_total": 1030,
+        "bettors": 2,
+    }
     html = board.render_totals(event)
     for crop in board.CROP_STYLE:
         assert f'id="wheel-total-{crop}" hx-swap-oob="true"' in html
@@ -165,8 +194,10 @@ async def test_a_burst_of_bets_reaches_others_as_a_few_totals_frames(make_user):
 
         cookie = await sync_to_async(login_cookie)(user)
         comm = WebsocketCommunicator(
-            application, f"/ws/wheel/{room.pk}/?format=json",
-            headers=[(b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookie.encode())])
+            application,
+            f"/ws/wheel/{room.pk}/?format=json",
+            headers=[(b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookie.encode())],
+        )
         connected, _ = await comm.connect()
         assert connected
         first = json.loads(await comm.receive_from(timeout=5))
@@ -175,8 +206,11 @@ async def test_a_burst_of_bets_reaches_others_as_a_few_totals_frames(make_user):
     await _frames(socks["b"], 0.3)  # the open's push, if any
     started = time.monotonic()
     for i in range(20):
-        await socks["a"].send_to(text_data=json.dumps({
-            "kind": "bet", "object": "apple", "amount": 10, "action_id": f"burst{i}"}))
+        await socks["a"].send_to(
+            text_data=json.dumps(
+                {"kind": "bet", "object": "apple", "amount": 10, "action_id": f"burst{i}"}
+            )
+        )
     own = []
     while len(own) < 20:
         frame = json.loads(await socks["a"].receive_from(timeout=5))

@@ -13,8 +13,8 @@ from games.engine.errors import IllegalAction
 from games.exceptions import DuplicateAction
 from games.models import WheelBet, WheelRound, WheelWin
 from games.rules.dafengshou.wheel import config_from_params, payout, spin
-from games.services import dafengshou
 from games.selectors import dafengshou as dafengshou_selectors
+from games.services import dafengshou
 from ledger.models import Transfer
 from ledger.selectors import balance_for_user, ledger_drift
 from lobby.models import Room
@@ -25,10 +25,21 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def wheel_room(db):
     return Room.objects.create(
-        name="大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
-        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000],
-               "player_limit": 2000, "round_limit": 3000},
+        name="大豐收",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 15,
+            "spin_seconds": 5,
+            "chips": [10, 100, 1000],
+            "player_limit": 2000,
+            "round_limit": 3000,
+        },
     )
 
 
@@ -39,8 +50,12 @@ def aid() -> str:
 def bet(room, user, obj, amount, number=None, action_id=None):
     rnd = dafengshou.round_enter(room_id=room.pk)
     return dafengshou.bet_place(
-        room_id=room.pk, user=user, round_number=number or rnd.number, object=obj,
-        amount=amount, action_id=action_id or aid(),
+        room_id=room.pk,
+        user=user,
+        round_number=number or rnd.number,
+        object=obj,
+        amount=amount,
+        action_id=action_id or aid(),
     )
 
 
@@ -81,8 +96,9 @@ def test_a_bet_takes_the_stake_at_once(wheel_room, make_user):
     "obj, amount, code",
     [("durian", 10, "illegal"), ("apple", 50, "illegal"), ("apple", "ten", "malformed")],
 )
-def test_unknown_crop_or_chip_is_refused_and_changes_nothing(wheel_room, make_user, obj,
-                                                             amount, code):
+def test_unknown_crop_or_chip_is_refused_and_changes_nothing(
+    wheel_room, make_user, obj, amount, code
+):
     """A bet on an unknown object or in no chip size is refused; nothing moves."""
     user = make_user(beans=500)
     with pytest.raises(IllegalAction) as error:
@@ -132,8 +148,14 @@ def test_a_bet_after_the_window_is_refused(wheel_room, make_user):
     due(rnd, "settle_at")
     assert dafengshou.round_settle(round_id=rnd.pk)
     with pytest.raises(IllegalAction) as error:  # the next round is open, but not this one
-        dafengshou.bet_place(room_id=wheel_room.pk, user=user, round_number=rnd.number,
-                               object="apple", amount=10, action_id=aid())
+        dafengshou.bet_place(
+            room_id=wheel_room.pk,
+            user=user,
+            round_number=rnd.number,
+            object="apple",
+            amount=10,
+            action_id=aid(),
+        )
     assert error.value.code == "window_closed"
     assert balance_for_user(user) == 500 and not WheelBet.objects.exists()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engine import registry
-from games.engine.table_type import Dealer
 from games.engine.protocol import Result
+from games.engine.table_type import Dealer
 from games.engine.testing import playout
 from games.models import Hand
 from games.rules.paohuzi import next_dealer
@@ -17,8 +17,14 @@ pytestmark = pytest.mark.django_db
 
 def _hand(table, number: int) -> Hand:
     return Hand.objects.create(
-        table=table, number=number, game=table.game, seed="0" * 64, seed_hash="1" * 64,
-        params={**table.params, **table.carry}, players=[], state={},
+        table=table,
+        number=number,
+        game=table.game,
+        seed="0" * 64,
+        seed_hash="1" * 64,
+        params={**table.params, **table.carry},
+        players=[],
+        state={},
     )
 
 
@@ -36,9 +42,7 @@ def test_paohuzi_dealer_stays_on_huangzhuang_and_moves_after_three():
 def test_paohuzi_result_names_the_next_dealer_from_the_carried_streak(variant):
     """The engine's result carries next_dealer and the 荒莊 streak for the table to hand on."""
     ruleset = registry.get("paohuzi")
-    config = ruleset.config_from_params(
-        {"variant": variant, "dealer": 1, "huangzhuang_streak": 2}
-    )
+    config = ruleset.config_from_params({"variant": variant, "dealer": 1, "huangzhuang_streak": 2})
     for n in range(6):
         state, _ = playout(ruleset, config, f"{n:064x}", 3, deep_checks=False)
         result = ruleset.result(state)
@@ -51,8 +55,9 @@ def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
     """A result's next_dealer and next_* values reach the table for the next hand."""
     table = seating.table_create(game="mahjong_yongzhou", params={}, seat_count=4)
     hand = _hand(table, 1)
-    result = Result(scores=(0, 0, 0, 0), winners=(),
-                    extra={"next_dealer": 0, "next_prevalent_wind": 2})
+    result = Result(
+        scores=(0, 0, 0, 0), winners=(), extra={"next_dealer": 0, "next_prevalent_wind": 2}
+    )
     with django_capture_on_commit_callbacks(execute=False):
         tables.hand_end(table, hand, result, escaped_seat=None)
     assert table.dealer == 0 and table.carry == {"prevalent_wind": 2}

@@ -31,7 +31,8 @@ def test_auto_and_bot_seats_play_the_bot_and_bots_wait_only_think_time(
     """One player joins, bots fill the other seats, the player is put in 托管; the whole hand
     is played by the clock. Each move by a bot (by='bot') or by 托管 (by='auto') equals the
     game's bot decision on the state before it (one code path), each bot's deadline is the
-    think time after the previous move, and no clock step takes longer than the decision budget plus its database work."""
+    think time after the previous move, and no clock step takes longer than the decision budget
+    plus its database work."""
     from games.rules.doudizhu import bot
 
     monkeypatch.setattr(bot, "SEARCH_CAP_MS", 1e7)  # the load-dependent cap: tested on its own

@@ -43,8 +43,9 @@ def test_every_engine_and_rules_module_imports_without_django():
         "sys.exit(1 if bad else 0)\n"
     )
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # no DJANGO_SETTINGS_MODULE
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "BAD []" in done.stdout
 
@@ -79,9 +80,13 @@ class _Impurities(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        if (isinstance(func, ast.Attribute) and func.attr == "Random"
-                and isinstance(func.value, ast.Name) and func.value.id == "random"
-                and not node.args):
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "Random"
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "random"
+            and not node.args
+        ):
             self.found.append(f"line {node.lineno}: random.Random() without a seed")
         self.generic_visit(node)
 

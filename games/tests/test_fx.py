@@ -35,8 +35,11 @@ FX = re.compile(r'id="board"[^>]*data-fx="([^"]*)" data-fx-key="([^"]*)"')
 @pytest.fixture
 def pushed(monkeypatch):
     sent: list[dict | None] = []
-    monkeypatch.setattr(realtime, "table_changed",
-                        lambda table_id, seq, lobby=False, snapshot=None: sent.append(snapshot))
+    monkeypatch.setattr(
+        realtime,
+        "table_changed",
+        lambda table_id, seq, lobby=False, snapshot=None: sent.append(snapshot),
+    )
     return sent
 
 
@@ -78,8 +81,12 @@ def test_the_bomb_rocket_airplane_and_spring_names():
     assert board_fx("doudizhu", {"phase": "playing", "lead": lead}, 0, play) == "rocket"
     lead["name"] = "飛機帶翅膀"
     assert board_fx("doudizhu", {"phase": "playing", "lead": lead}, 0, play) == "airplane"
-    over = {"phase": "over", "seat": 1, "lead": {"seat": 1, "name": "單張"},
-            "result": {"winners": [1], "lines": [{"label": "春天", "value": "×2"}]}}
+    over = {
+        "phase": "over",
+        "seat": 1,
+        "lead": {"seat": 1, "name": "單張"},
+        "result": {"winners": [1], "lines": [{"label": "春天", "value": "×2"}]},
+    }
     assert board_fx("doudizhu", over, 1, play) == "play spring win"
     assert board_fx("doudizhu", {**over, "seat": 0}, 0, play) == "play spring lose"
     assert board_fx("doudizhu", {"phase": "start"}, 0, None) == "deal"

@@ -18,22 +18,50 @@ def snapshot(ruleset, state, viewer: int, beans: list[int] | None = None) -> dic
     result = None
     if ruleset.is_over(state):
         res = ruleset.result(state)
-        result = {"scores": list(res.scores), "winners": list(res.winners), "extra": res.extra,
-                  "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat}
-                            for ln in res.lines]}
+        result = {
+            "scores": list(res.scores),
+            "winners": list(res.winners),
+            "extra": res.extra,
+            "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines],
+        }
         if beans is not None:
             result.update(beans=beans, factor=50, rake_each=10)
     return {
-        "table": {"id": 1, "game": "mahjong_huanle", "seq": 3, "status": "playing",
-                  "params": {"room_name": "大眾場", "base_score": 1}, "is_private": False,
-                  "invite_code": "", "owner_id": None, "next_hand_at": None,
-                  "fill_deadline": None},
-        "seats": [{"index": i, "user_id": i + 1, "name": f"玩家{i}", "avatar": i,
-                   "is_bot": i != viewer, "auto": False, "online": True, "deadline": None}
-                  for i in range(4)],
-        "hand": {"id": 9, "number": 1, "status": "playing", "seed_hash": "x" * 16,
-                 "seed": None, "state": ruleset.state_to_json(state), "result": result,
-                 "settled": beans is not None},
+        "table": {
+            "id": 1,
+            "game": "mahjong_huanle",
+            "seq": 3,
+            "status": "playing",
+            "params": {"room_name": "大眾場", "base_score": 1},
+            "is_private": False,
+            "invite_code": "",
+            "owner_id": None,
+            "next_hand_at": None,
+            "fill_deadline": None,
+        },
+        "seats": [
+            {
+                "index": i,
+                "user_id": i + 1,
+                "name": f"玩家{i}",
+                "avatar": i,
+                "is_bot": i != viewer,
+                "auto": False,
+                "online": True,
+                "deadline": None,
+            }
+            for i in range(4)
+        ],
+        "hand": {
+            "id": 9,
+            "number": 1,
+            "status": "playing",
+            "seed_hash": "x" * 16,
+            "seed": None,
+            "state": ruleset.state_to_json(state),
+            "result": result,
+            "settled": beans is not None,
+        },
     }
 
 
@@ -61,7 +89,8 @@ def test_caishen_is_marked_and_tenpai_hints_name_the_discard_and_its_waits() -> 
     for opt in re.findall(r'<span class="ting-opt">(.*?)</span>', block):
         discard, waits = opt.split("聽", 1)
         shown[re.findall(r'data-tile="(\w+)"', discard)[0]] = re.findall(
-            r'data-tile="(\w+)"', waits)
+            r'data-tile="(\w+)"', waits
+        )
     assert shown == {tile: waits[:9] for tile, waits in hints.items()}
     ting_buttons = set(re.findall(r'class="mj-t[^"]*\bting\b[^"]*"[^>]*data-tile="(\w+)"', hand))
     assert ting_buttons == set(hints)
@@ -91,8 +120,13 @@ def test_settlement_names_each_fan_the_bird_the_dealer_and_the_beans() -> None:
     """The settlement lists every fan with its value, 財神's substitution, the bird and whom it
     hit, the dealer's doubling, each paying pair, and every seat's beans."""
     ruleset = registry.get("mahjong_huanle")
-    state = make_state(["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J3"] + OTHERS, wild="J3",
-                       dealer=1, wall=["W3", "B2"], flowers=[["H1", "H2"], [], [], []])
+    state = make_state(
+        ["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J3"] + OTHERS,
+        wild="J3",
+        dealer=1,
+        wall=["W3", "B2"],
+        flowers=[["H1", "H2"], [], [], []],
+    )
     ruleset.apply(state, 0, {"type": "hu"})
     res = ruleset.result(state)
     beans = [-s * 50 for s in res.scores]  # any figures: the board shows what it is given

@@ -32,9 +32,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import rendering
-from games.selectors import tables as table_selectors
 from games.engine import registry
 from games.models import Hand, HandSeat, Seat, Table
+from games.selectors import tables as table_selectors
 from games.services import seating, tables
 from games.tests.helpers import current_state
 from ledger import services as ledger
@@ -49,25 +49,103 @@ HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "8"))
 
 # (id, room fields): the nine table games; the wheel (大豐收) is the last test below
 GAMES = [
-    ("doudizhu-classic", dict(game="doudizhu", variant="classic", seats=3, factor=10, rake=5,
-                              double_threshold=50, extra={})),
-    ("doudizhu-laizi", dict(game="doudizhu", variant="laizi", seats=3, factor=10, rake=5,
-                            double_threshold=50, extra={})),
-    ("doudizhu-menzhua", dict(game="doudizhu", variant="menzhua", seats=3, factor=10, rake=5,
-                              double_threshold=50, extra={})),
-    ("zhajinhua", dict(game="zhajinhua", variant="classic", seats=4, factor=1, rake=5,
-                       extra={"ante": 10, "chip_levels": [10, 20, 50], "unit_cap": 100,
-                              "round_cap": 4, "compare_from_round": 2, "escape_penalty": 50})),
-    ("paohuzi-hunan", dict(game="paohuzi", variant="hunan", seats=3, factor=5, rake=5,
-                           extra={"variant": "hunan"})),
-    ("paohuzi-shuangwang", dict(game="paohuzi", variant="shuangwang", seats=3, factor=5, rake=5,
-                                extra={"variant": "shuangwang"})),
-    ("mahjong-huanle", dict(game="mahjong_huanle", variant="dazhong", seats=4, factor=2, rake=5,
-                            extra={"room_kind": "dazhong"})),
-    ("mahjong-yongzhou", dict(game="mahjong_yongzhou", variant="bao5", seats=4, factor=2, rake=5,
-                              extra={"bao_hu": 5, "qi_hu": 1})),
-    ("mahjong-yueqing", dict(game="mahjong_yueqing", variant="wuhanhua", seats=4, factor=2,
-                             rake=5, extra={})),
+    (
+        "doudizhu-classic",
+        dict(
+            game="doudizhu",
+            variant="classic",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "doudizhu-laizi",
+        dict(
+            game="doudizhu",
+            variant="laizi",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "doudizhu-menzhua",
+        dict(
+            game="doudizhu",
+            variant="menzhua",
+            seats=3,
+            factor=10,
+            rake=5,
+            double_threshold=50,
+            extra={},
+        ),
+    ),
+    (
+        "zhajinhua",
+        dict(
+            game="zhajinhua",
+            variant="classic",
+            seats=4,
+            factor=1,
+            rake=5,
+            extra={
+                "ante": 10,
+                "chip_levels": [10, 20, 50],
+                "unit_cap": 100,
+                "round_cap": 4,
+                "compare_from_round": 2,
+                "escape_penalty": 50,
+            },
+        ),
+    ),
+    (
+        "paohuzi-hunan",
+        dict(
+            game="paohuzi", variant="hunan", seats=3, factor=5, rake=5, extra={"variant": "hunan"}
+        ),
+    ),
+    (
+        "paohuzi-shuangwang",
+        dict(
+            game="paohuzi",
+            variant="shuangwang",
+            seats=3,
+            factor=5,
+            rake=5,
+            extra={"variant": "shuangwang"},
+        ),
+    ),
+    (
+        "mahjong-huanle",
+        dict(
+            game="mahjong_huanle",
+            variant="dazhong",
+            seats=4,
+            factor=2,
+            rake=5,
+            extra={"room_kind": "dazhong"},
+        ),
+    ),
+    (
+        "mahjong-yongzhou",
+        dict(
+            game="mahjong_yongzhou",
+            variant="bao5",
+            seats=4,
+            factor=2,
+            rake=5,
+            extra={"bao_hu": 5, "qi_hu": 1},
+        ),
+    ),
+    (
+        "mahjong-yueqing",
+        dict(game="mahjong_yueqing", variant="wuhanhua", seats=4, factor=2, rake=5, extra={}),
+    ),
 ]
 
 
@@ -75,7 +153,7 @@ def expected_changes(
     payments: list[dict], n: int, a: int, held: dict[int, int]
 ) -> tuple[dict[int, int], dict[int, int]]:
     """The rule of docs/rules (DESIGN §4, 001, 002), recomputed on its own: (change, A taken)."""
-    change = {seat: 0 for seat in held}
+    change = dict.fromkeys(held, 0)
     debts: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for p in payments:
         if p["points"] > 0 and p["from"] != p["to"]:
@@ -203,15 +281,27 @@ def panel_check(table_id: int, hand: Hand, user) -> dict[str, int]:
 
 
 def _random_balance(rng: random.Random, a: int) -> int:
-    return rng.choice([0, 1, 3, a - 1, a, a + 2, 30, 120, rng.randint(0, 400),
-                       rng.randint(0, 5000), rng.randint(0, 5000)])
+    return rng.choice(
+        [
+            0,
+            1,
+            3,
+            a - 1,
+            a,
+            a + 2,
+            30,
+            120,
+            rng.randint(0, 400),
+            rng.randint(0, 5000),
+            rng.randint(0, 5000),
+        ]
+    )
 
 
 def _set_balance(user, beans: int) -> None:
     diff = beans - balance_for_user(user)
     if diff:
-        ledger.staff_grant(staff=None, user=user, amount=diff, reason="test setup",
-                           correction=True)
+        ledger.staff_grant(staff=None, user=user, amount=diff, reason="test setup", correction=True)
 
 
 def _play_hand(table_id: int, limit: int = 3000) -> Hand:
@@ -227,12 +317,20 @@ def _play_hand(table_id: int, limit: int = 3000) -> Hand:
 
 
 @pytest.mark.parametrize("game_id,fields", GAMES, ids=[g[0] for g in GAMES])
-def test_every_bean_follows_the_rule(game_id, fields, make_user,
-                                     django_capture_on_commit_callbacks):
+def test_every_bean_follows_the_rule(
+    game_id, fields, make_user, django_capture_on_commit_callbacks
+):
     """Every hand: ledger sums to zero, no balance below zero, A once, the rule to the bean."""
     rng = random.Random(f"money:{game_id}")
-    room = Room.objects.create(name=f"錢 {game_id}", base_score=1, min_beans=0, max_beans=None,
-                               turn_seconds=20, bot_wait_seconds=0, **fields)
+    room = Room.objects.create(
+        name=f"錢 {game_id}",
+        base_score=1,
+        min_beans=0,
+        max_beans=None,
+        turn_seconds=20,
+        bot_wait_seconds=0,
+        **fields,
+    )
     a = room.rake
     users = [make_user(beans=5000) for _ in range(room.seats)]
     pot_game = room.game == "zhajinhua"
@@ -284,7 +382,8 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
                 net[p["from"]] -= p["points"]
                 net[p["to"]] += p["points"]
             assert [net[s] for s in range(len(players))] == list(result["scores"]), (
-                "the payments follow from the scores")
+                "the payments follow from the scores"
+            )
             checks["payments = scores"] += 1
             want, taken = expected_changes(payments, int(hand.params["factor"]), a, before)
             assert changes == want, (result["lines"], payments, before)
@@ -310,8 +409,7 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
         for user, beans in zip(users, fresh):
             _set_balance(user, beans)
         held = {u.pk: balance_for_user(u) for u in users}
-        Table.objects.filter(pk=table.pk).update(
-            next_hand_at=timezone.now() - timedelta(seconds=1))
+        Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(seconds=1))
         Seat.objects.filter(table=table).update(auto=True, connections=1)
         with django_capture_on_commit_callbacks(execute=True):
             seating.table_tick(table_id=table.pk)
@@ -321,7 +419,8 @@ def test_every_bean_follows_the_rule(game_id, fields, make_user,
         assert dealt.number == hand.number + 1 and dealt.status == Hand.Status.PLAYING
         if pot_game:  # only those who can pay the 底注 are dealt in
             assert {p["user_id"] for p in dealt.players} == {
-                u.pk for u, beans in zip(users, fresh) if beans >= ante}
+                u.pk for u, beans in zip(users, fresh) if beans >= ante
+            }
             checks["dealt only those who can pay the 底注"] += 1
         else:
             assert len(dealt.players) == room.seats
@@ -342,14 +441,33 @@ def test_wheel_every_bean_follows_the_odds(make_user):
     from games.services import dafengshou
 
     rng = random.Random("money:wheel")
-    odds = {"apple": 5, "orange": 10, "grape": 15, "corn": 20, "watermelon": 20, "peach": 30,
-            "pumpkin": 40, "rice": 90}  # the room's odds (稻穗 90, not the default 100)
+    odds = {
+        "apple": 5,
+        "orange": 10,
+        "grape": 15,
+        "corn": 20,
+        "watermelon": 20,
+        "peach": 30,
+        "pumpkin": 40,
+        "rice": 90,
+    }  # the room's odds (稻穗 90, not the default 100)
     room = Room.objects.create(
-        name="錢 大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
-        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000],
-               "player_limit": 5000, "round_limit": 100000,
-               "odds": [odds[c] for c in WHEEL_CROPS]},
+        name="錢 大豐收",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 15,
+            "spin_seconds": 5,
+            "chips": [10, 100, 1000],
+            "player_limit": 5000,
+            "round_limit": 100000,
+            "odds": [odds[c] for c in WHEEL_CROPS],
+        },
     )
     users = [make_user(beans=0) for _ in range(4)]
     rounds, refused, lit_paid = 0, 0, 0
@@ -365,9 +483,14 @@ def test_wheel_every_bean_follows_the_odds(make_user):
                 crop, chip = rng.choice(WHEEL_CROPS), rng.choice([10, 100, 1000])
                 left = before[user.pk] - sum(staked[user.pk].values())
                 try:
-                    dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
-                                           object=crop, amount=chip,
-                                           action_id=os.urandom(8).hex())
+                    dafengshou.bet_place(
+                        room_id=room.pk,
+                        user=user,
+                        round_number=rnd.number,
+                        object=crop,
+                        amount=chip,
+                        action_id=os.urandom(8).hex(),
+                    )
                 except dafengshou.NotEnoughBeans:
                     assert chip > left  # refused only for want of beans
                     assert balance_for_user(user) == left
@@ -401,5 +524,7 @@ def test_wheel_every_bean_follows_the_odds(make_user):
         rounds += 1
     call_command("ledger_verify")
     assert refused > 0 and lit_paid > 0  # both branches were exercised
-    print(f"\ndafengshou: {rounds} rounds; {refused} bets refused for want of beans, "
-          f"{lit_paid} winning bettors; odds rule to the bean, house = −Σ players, ledger")
+    print(
+        f"\ndafengshou: {rounds} rounds; {refused} bets refused for want of beans, "
+        f"{lit_paid} winning bettors; odds rule to the bean, house = −Σ players, ledger"
+    )

@@ -13,9 +13,9 @@ import pytest
 from django.db.models import F
 
 from games import realtime
-from games.selectors import tables as table_selectors
 from games.engine import registry
 from games.models import Seat, Table
+from games.selectors import tables as table_selectors
 from games.services import tables
 from games.tests.helpers import current_state, seat_user
 from lobby import services as lobby_services
@@ -27,9 +27,11 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real
 def pushed(monkeypatch):
     """Every broadcast's (table id, seq, snapshot), as the sockets would receive it."""
     sent: list[tuple[int, int, dict | None]] = []
-    monkeypatch.setattr(realtime, "table_changed",
-                        lambda table_id, seq, lobby=False, snapshot=None:
-                        sent.append((table_id, seq, snapshot)))
+    monkeypatch.setattr(
+        realtime,
+        "table_changed",
+        lambda table_id, seq, lobby=False, snapshot=None: sent.append((table_id, seq, snapshot)),
+    )
     return sent
 
 
@@ -51,9 +53,13 @@ def _move(table_id: int, n: int) -> bool:
         return False
     ruleset = registry.get(hand.game)
     index = min(ruleset.to_act(state))
-    tables.move_submit(table_id=table_id, user=seat_user(table_id, index),
-                       action=ruleset.bot_action(state, index), expected_seq=table.seq,
-                       action_id=f"move-{n}")
+    tables.move_submit(
+        table_id=table_id,
+        user=seat_user(table_id, index),
+        action=ruleset.bot_action(state, index),
+        expected_seq=table.seq,
+        action_id=f"move-{n}",
+    )
     return True
 
 
@@ -101,9 +107,13 @@ def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
     table, hand, state = current_state(table_id)
     index = min(registry.get(hand.game).to_act(state))
     with pytest.raises(IllegalAction):
-        tables.move_submit(table_id=table_id, user=seat_user(table_id, index),
-                           action={"type": "no-such-action"}, expected_seq=table.seq,
-                           action_id="bad")
+        tables.move_submit(
+            table_id=table_id,
+            user=seat_user(table_id, index),
+            action={"type": "no-such-action"},
+            expected_seq=table.seq,
+            action_id="bad",
+        )
     assert table_id not in tables._rows_after_move
     assert _move(table_id, 1)
     assert _as_sent(pushed[-1][2]) == _as_sent(table_selectors.table_snapshot(table_id))
@@ -125,13 +135,24 @@ def test_a_move_this_process_knows_is_stale_is_refused_without_a_transaction(
     user = seat_user(table_id, index)
     action = registry.get(hand.game).bot_action(state, index)
     with django_assert_num_queries(0), pytest.raises(StaleSeq) as stale:
-        tables.move_submit(table_id=table_id, user=user, action=action,
-                           expected_seq=old_seq, action_id=None)
+        tables.move_submit(
+            table_id=table_id, user=user, action=action, expected_seq=old_seq, action_id=None
+        )
     assert stale.value.seq == table.seq
     with pytest.raises(DuplicateAction):  # a resent move keeps its own error
-        tables.move_submit(table_id=table_id, user=seat_user(table_id, 0), action=action,
-                           expected_seq=old_seq, action_id="move-0")
+        tables.move_submit(
+            table_id=table_id,
+            user=seat_user(table_id, 0),
+            action=action,
+            expected_seq=old_seq,
+            action_id="move-0",
+        )
     with pytest.raises(NotSeated):  # a stranger is not told about the table's seq
-        tables.move_submit(table_id=table_id, user=make_user(beans=5000), action=action,
-                           expected_seq=old_seq, action_id=None)
+        tables.move_submit(
+            table_id=table_id,
+            user=make_user(beans=5000),
+            action=action,
+            expected_seq=old_seq,
+            action_id=None,
+        )
     assert Table.objects.get(pk=table_id).seq == table.seq

@@ -142,7 +142,12 @@ def test_back_after_an_expired_lease_ends_the_auto_play(room, make_user):
     assert _seat(table, users[0]).auto is True
     index = presence.connection_open(table_id=table.pk, user=users[0])
     seat = _seat(table, users[0])
-    assert (index, seat.connections, seat.auto, seat.disconnected_at) == (seat.index, 1, False, None)
+    assert (index, seat.connections, seat.auto, seat.disconnected_at) == (
+        seat.index,
+        1,
+        False,
+        None,
+    )
 
 
 def test_one_user_may_hold_only_so_many_sockets_on_a_table(room, make_user):
@@ -178,11 +183,12 @@ def test_a_toggle_that_changes_nothing_costs_nothing(room, make_user):
 def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_user):
     """A move made at seq S is applied although other seats toggled 托管 and came and went
     since (the table's seq moved, the hand did not); a move made before the hand moved is stale."""
-    from tests.live.test_live_table import choose
-    from games import rendering
-    from games.selectors import tables as table_selectors
-    from games.exceptions import StaleSeq
     import json
+
+    from games import rendering
+    from games.exceptions import StaleSeq
+    from games.selectors import tables as table_selectors
+    from tests.live.test_live_table import choose
 
     table, users = _full_table(room, make_user)
     view_seq = Table.objects.get(pk=table.pk).seq
@@ -201,12 +207,27 @@ def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_use
     presence.connection_open(table_id=table.pk, user=others[1])
     presence.connection_close(table_id=table.pk, user=others[1])
     assert Table.objects.get(pk=table.pk).seq > view_seq
-    outcome = tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
-                                 expected_seq=view_seq, action_id="a-1")
+    outcome = tables.move_submit(
+        table_id=table.pk,
+        user=by_seat[actor],
+        action=action,
+        expected_seq=view_seq,
+        action_id="a-1",
+    )
     assert outcome.seq > view_seq
     with pytest.raises(StaleSeq):  # the hand moved after view_seq: now it is stale
-        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
-                           expected_seq=view_seq, action_id="a-2")
+        tables.move_submit(
+            table_id=table.pk,
+            user=by_seat[actor],
+            action=action,
+            expected_seq=view_seq,
+            action_id="a-2",
+        )
     with pytest.raises(StaleSeq):  # a seq from the future is not accepted either
-        tables.move_submit(table_id=table.pk, user=by_seat[actor], action=action,
-                           expected_seq=outcome.seq + 5, action_id="a-3")
+        tables.move_submit(
+            table_id=table.pk,
+            user=by_seat[actor],
+            action=action,
+            expected_seq=outcome.seq + 5,
+            action_id="a-3",
+        )

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rendering
-from games.selectors import tables as table_selectors
 from games.models import Hand, Seat
+from games.selectors import tables as table_selectors
 from games.services import seating
 from games.tests.test_tables_service import _full_table, _play_out
 from lobby import services as lobby_services
@@ -75,8 +75,7 @@ def test_the_right_code_for_a_full_table_lets_the_friend_watch(room, make_user):
         lobby_services.private_join(user=make_user(beans=5000), code=table.invite_code)
     fourth = make_user(beans=5000)
     client = _client(fourth)
-    response = client.post(reverse("lobby:private_join"), {"code": table.invite_code},
-                           follow=True)
+    response = client.post(reverse("lobby:private_join"), {"code": table.invite_code}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("games:table", args=[table.pk])
     html = response.content.decode()
     assert "牌桌已滿" in html and table.invite_code not in html
@@ -128,8 +127,10 @@ async def _socket(table_id: int, cookie: str):
     from config.asgi import application
 
     comm = WebsocketCommunicator(
-        application, f"/ws/table/{table_id}/?format=json",
-        headers=[(b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookie.encode())])
+        application,
+        f"/ws/table/{table_id}/?format=json",
+        headers=[(b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookie.encode())],
+    )
     connected, code = await comm.connect(timeout=5)
     return comm, connected, code
 

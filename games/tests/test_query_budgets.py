@@ -69,8 +69,9 @@ def _bot_move(table_id: int, n: int) -> Callable[[], Any]:
     index = min(ruleset.to_act(state))
     user = seat_user(table_id, index)
     action = ruleset.bot_action(state, index)
-    return lambda: tables.move_submit(table_id=table_id, user=user, action=action,
-                                      expected_seq=table.seq, action_id=f"budget-{n}")
+    return lambda: tables.move_submit(
+        table_id=table_id, user=user, action=action, expected_seq=table.seq, action_id=f"budget-{n}"
+    )
 
 
 def _full_table(room: Room, make_user: Any) -> int:
@@ -112,8 +113,9 @@ def test_seat_take(room: Room, make_user: Any) -> None:
     assert Hand.objects.filter(table_id=table.pk).count() == 1
 
 
-def _finished_unsettled_hand(room: Room, make_user: Any, monkeypatch: pytest.MonkeyPatch
-                             ) -> tuple[int, int]:
+def _finished_unsettled_hand(
+    room: Room, make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, int]:
     """A table whose hand has ended; the settlement task is held back (returned unsent)."""
     held: list[int] = []
     monkeypatch.setattr(tasks.hand_settle_task, "delay", held.append)
@@ -173,14 +175,32 @@ def test_reconnect_snapshot(room: Room, make_user: Any) -> None:
 def test_wheel_bet(make_user: Any) -> None:
     """One 大豐收 bet: the stake through the ledger and the bet row, under the round lock."""
     wheel = Room.objects.create(
-        name="大豐收", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
+        name="大豐收",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
         extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
     )
     user = make_user(beans=5000)
     rnd = dafengshou.round_enter(room_id=wheel.pk)
-    dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
-                           object="apple", amount=10, action_id=uuid.uuid4().hex)
+    dafengshou.bet_place(
+        room_id=wheel.pk,
+        user=user,
+        round_number=rnd.number,
+        object="apple",
+        amount=10,
+        action_id=uuid.uuid4().hex,
+    )
     with _budget(WHEEL_BET, "bet_place"):
-        dafengshou.bet_place(room_id=wheel.pk, user=user, round_number=rnd.number,
-                               object="apple", amount=10, action_id=uuid.uuid4().hex)
+        dafengshou.bet_place(
+            room_id=wheel.pk,
+            user=user,
+            round_number=rnd.number,
+            object="apple",
+            amount=10,
+            action_id=uuid.uuid4().hex,
+        )

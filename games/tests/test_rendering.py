@@ -44,8 +44,9 @@ class _Cards(HTMLParser):
             self.opponents += 1
             node["opponent"] = self.opponents
         if tag == "svg" and "card" in classes:
-            self.cards.append({"classes": classes, "rank": attrs.get("data-rank"),
-                               "around": list(self.stack)})
+            self.cards.append(
+                {"classes": classes, "rank": attrs.get("data-rank"), "around": list(self.stack)}
+            )
         if tag not in VOID:
             self.stack.append(node)
 
@@ -68,8 +69,10 @@ def _parse(html: str) -> list[dict]:
 
 
 def _has(card: dict, *, cls: str | None = None, id_: str | None = None) -> bool:
-    return any((cls is None or cls in n["classes"]) and (id_ is None or n["id"] == id_)
-               for n in card["around"])
+    return any(
+        (cls is None or cls in n["classes"]) and (id_ is None or n["id"] == id_)
+        for n in card["around"]
+    )
 
 
 def _owner_seat(card: dict, me: int) -> int | None:
@@ -138,8 +141,11 @@ def _check_frame(html: str, st, me: int | None) -> None:
         for seat in range(3):
             if seat == me or st.mingpai[seat] > 0:
                 continue
-            theirs = [c for c in backs if _owner_seat(c, me if me is not None else 0) == seat
-                      and _has(c, cls="backs")]
+            theirs = [
+                c
+                for c in backs
+                if _owner_seat(c, me if me is not None else 0) == seat and _has(c, cls="backs")
+            ]
             if me is not None:
                 assert len(theirs) == len(st.hands[seat])
             assert ("shown", seat) not in by_place
@@ -191,8 +197,9 @@ def test_each_seat_sees_only_its_own_cards_through_a_whole_hand(live_table):
             html = rendering.render_html(snapshot, seat, users[seat])
             _check_frame(html, st, seat)
             if step % 3 == seat:  # the re-deal check on a third of the frames keeps it quick
-                assert _without_clock(_redealt_html(snapshot, st, seat, step)) == \
-                    _without_clock(html)
+                assert _without_clock(_redealt_html(snapshot, st, seat, step)) == _without_clock(
+                    html
+                )
                 redeals += 1
         _check_frame(rendering.render_html(snapshot, None, None), st, None)
         if hand["status"] != Hand.Status.PLAYING:
@@ -202,8 +209,13 @@ def test_each_seat_sees_only_its_own_cards_through_a_whole_hand(live_table):
             action = {"type": "start", "mingpai": seat == 0}
         else:
             action = RULES.bot_action(st, seat)
-        tables.move_submit(table_id=table_id, user=users[seat], action=action,
-                           expected_seq=snapshot["table"]["seq"], action_id=f"r{step}")
+        tables.move_submit(
+            table_id=table_id,
+            user=users[seat],
+            action=action,
+            expected_seq=snapshot["table"]["seq"],
+            action_id=f"r{step}",
+        )
     else:
         raise AssertionError("the hand did not finish")
     assert {"start", "bidding", "playing", "over"} <= phases
@@ -235,7 +247,15 @@ def test_render_json_is_the_engine_view_of_that_seat(live_table):
         assert spectator["view"] == json.loads(json.dumps(RULES.spectator_view(st)))
         assert "hand" not in spectator["view"]
         seat = min(RULES.to_act(st))
-        action = ({"type": "start", "mingpai": False} if st.phase == "start"
-                  else RULES.bot_action(st, seat))
-        tables.move_submit(table_id=table_id, user=users[seat], action=action,
-                           expected_seq=snapshot["table"]["seq"], action_id=f"j{step}")
+        action = (
+            {"type": "start", "mingpai": False}
+            if st.phase == "start"
+            else RULES.bot_action(st, seat)
+        )
+        tables.move_submit(
+            table_id=table_id,
+            user=users[seat],
+            action=action,
+            expected_seq=snapshot["table"]["seq"],
+            action_id=f"j{step}",
+        )

@@ -13,12 +13,22 @@ from games.tests.replay_hands import GAMES, IDS, finished_hand, room_for
 pytestmark = pytest.mark.django_db
 
 CARD_AS_TEXT = re.compile(r"\b([WTBFJH]\d|x\d+|d\d+)\s*[♠♥♣♦]")  # "W6 ♠", "x1 ♠": the old bug
-BOARD_CLASS = {"doudizhu": "board-doudizhu", "zhajinhua": "board-zhajinhua",
-               "paohuzi": "board-paohuzi", "mahjong_huanle": "board-mahjong",
-               "mahjong_yongzhou": "board-mahjong", "mahjong_yueqing": "board-mahjong"}
-PIECE = {"doudizhu": 'class="card', "zhajinhua": 'class="card', "paohuzi": 'class="zp ',
-         "mahjong_huanle": 'class="tile', "mahjong_yongzhou": 'class="tile',
-         "mahjong_yueqing": 'class="tile'}
+BOARD_CLASS = {
+    "doudizhu": "board-doudizhu",
+    "zhajinhua": "board-zhajinhua",
+    "paohuzi": "board-paohuzi",
+    "mahjong_huanle": "board-mahjong",
+    "mahjong_yongzhou": "board-mahjong",
+    "mahjong_yueqing": "board-mahjong",
+}
+PIECE = {
+    "doudizhu": 'class="card',
+    "zhajinhua": 'class="card',
+    "paohuzi": 'class="zp ',
+    "mahjong_huanle": 'class="tile',
+    "mahjong_yongzhou": 'class="tile',
+    "mahjong_yueqing": 'class="tile',
+}
 
 
 @pytest.mark.parametrize(("game", "variant", "seats", "extra"), GAMES, ids=IDS)
@@ -44,18 +54,17 @@ def test_every_step_is_the_games_own_board_with_every_hand_open(
         assert BOARD_CLASS[game] in html and PIECE[game] in html, step
         assert not CARD_AS_TEXT.search(html), step
         assert "ws-send" not in html, (step, "a replay has no buttons")
-        caption = html[html.index('id="replay-caption"'):html.index("</p>")]
+        caption = html[html.index('id="replay-caption"') : html.index("</p>")]
         assert not re.search(r"座\s*\d", caption), caption
         label = re.search(r'class="replay-label">([^<]*)<', caption).group(1)
         assert re.search(r"[\u4e00-\u9fff]", label), (step, label)
         if step:
             assert any(n in caption for n in names), caption
     assert 'id="settlement"' in html, "the last step shows the settlement"
-    settlement = html[html.index('id="settlement"'):]
+    settlement = html[html.index('id="settlement"') :]
     simplified = {chr(k) for k, v in _S2T.items() if chr(k) != v}
     assert not simplified & set(settlement), "fan names in Traditional, as on the table"
-    assert 'id="settlement"' not in client.get(
-        f"/games/replay/{hand.pk}/step/0/").content.decode()
+    assert 'id="settlement"' not in client.get(f"/games/replay/{hand.pk}/step/0/").content.decode()
 
 
 def test_every_hand_is_open_in_the_replay_and_only_there(
@@ -68,7 +77,7 @@ def test_every_hand_is_open_in_the_replay_and_only_there(
     hand = finished_hand(room, users, django_capture_on_commit_callbacks)
     client.force_login(users[0])
     html = client.get(f"/games/replay/{hand.pk}/step/0/").content.decode()
-    board = html[html.index('id="board"'):]
+    board = html[html.index('id="board"') :]
     assert board.count('class="card') >= 54
     stranger = make_user()
     client.force_login(stranger)
@@ -99,5 +108,5 @@ def test_an_escaped_hand_replays_to_the_escape_and_its_settlement(
     assert 'class="ok" id="check-replay"' in page
     last = HandEvent.objects.filter(hand=hand).count()
     html = client.get(f"/games/replay/{hand.pk}/step/{last}/").content.decode()
-    assert "逃跑" in html[html.index('id="replay-caption"'):html.index("</p>")]
+    assert "逃跑" in html[html.index('id="replay-caption"') : html.index("</p>")]
     assert users[2].nickname in html and "有玩家逃跑" in html

@@ -29,10 +29,19 @@ from ledger.selectors import balance_for_user, ledger_drift
 GAMES_DIR = Path(__file__).resolve().parents[1]
 # the shared machinery: what runs every game's tables
 SHARED = [
-    "services/tables.py", "services/seating.py", "services/presence.py",
-    "services/stakes.py", "services/settlement.py", "services/items.py", "services/bots.py",
-    "consumers/base.py", "consumers/table.py", "selectors/tables.py", "selectors/hands.py",
-    "clock.py", "realtime.py",
+    "services/tables.py",
+    "services/seating.py",
+    "services/presence.py",
+    "services/stakes.py",
+    "services/settlement.py",
+    "services/items.py",
+    "services/bots.py",
+    "consumers/base.py",
+    "consumers/table.py",
+    "selectors/tables.py",
+    "selectors/hands.py",
+    "clock.py",
+    "realtime.py",
 ]
 
 
@@ -93,7 +102,9 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
     min_seats = 2
     max_seats = 4
     table_type = TableType(
-        seating=Seating.FIXED, escape=Escape.END_HAND, dealer=Dealer.WINNER,
+        seating=Seating.FIXED,
+        escape=Escape.END_HAND,
+        dealer=Dealer.WINNER,
         settlement=Settlement.PAYMENTS,
     )
 
@@ -102,8 +113,9 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
 
     def new_game(self, config: DuelConfig, seed: str, seats: int) -> DuelState:
         deck = Chance(seed, "deal").shuffled(list(range(1, 10)))
-        return DuelState(seats=seats, cards=deck[:seats], shown=[False] * seats,
-                         turn=(config.dealer + 1) % seats)
+        return DuelState(
+            seats=seats, cards=deck[:seats], shown=[False] * seats, turn=(config.dealer + 1) % seats
+        )
 
     # the engine contract in both its forms (the game's own steps behind the shared guards)
     action_types = frozenset({"show"})
@@ -133,8 +145,10 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
         return [Event("show", {"seat": seat, "card": state.cards[seat]})]
 
     def view(self, state: DuelState, seat: int) -> View:
-        return {"mine": state.cards[seat],
-                "shown": [c if s else None for c, s in zip(state.cards, state.shown)]}
+        return {
+            "mine": state.cards[seat],
+            "shown": [c if s else None for c, s in zip(state.cards, state.shown)],
+        }
 
     def spectator_view(self, state: DuelState) -> View:
         return {"shown": [c if s else None for c, s in zip(state.cards, state.shown)]}
@@ -148,8 +162,11 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
     def result(self, state: DuelState) -> Result:
         winner = max(range(state.seats), key=lambda s: state.cards[s])
         scores = tuple(state.seats - 1 if s == winner else -1 for s in range(state.seats))
-        return Result(scores=scores, winners=(winner,),
-                      extra={"payments": self._payments(winner, state.seats, 1)})
+        return Result(
+            scores=scores,
+            winners=(winner,),
+            extra={"payments": self._payments(winner, state.seats, 1)},
+        )
 
     def escape_result(self, state: DuelState, seat: int) -> Result:
         state.escaped = seat
@@ -162,12 +179,22 @@ class DuelRuleset(Ruleset[DuelConfig, DuelState]):
         return {"type": "show"}
 
     def state_to_json(self, state: DuelState) -> dict[str, Any]:
-        return {"seats": state.seats, "cards": state.cards, "shown": state.shown,
-                "turn": state.turn, "escaped": state.escaped}
+        return {
+            "seats": state.seats,
+            "cards": state.cards,
+            "shown": state.shown,
+            "turn": state.turn,
+            "escaped": state.escaped,
+        }
 
     def state_from_json(self, data: dict[str, Any]) -> DuelState:
-        return DuelState(seats=data["seats"], cards=list(data["cards"]),
-                         shown=list(data["shown"]), turn=data["turn"], escaped=data["escaped"])
+        return DuelState(
+            seats=data["seats"],
+            cards=list(data["cards"]),
+            shown=list(data["shown"]),
+            turn=data["turn"],
+            escaped=data["escaped"],
+        )
 
     def resample_hidden(self, state: DuelState, seat: int, seed: str) -> DuelState:
         return self.state_from_json(self.state_to_json(state))
@@ -181,8 +208,7 @@ def duel() -> Iterator[DuelRuleset]:
 
 
 def _duel_table(make_user, beans: int = 1000) -> tuple[Table, list[Any]]:
-    table = seating.table_create(game="test_duel", params={"factor": 10, "rake": 3},
-                                 seat_count=3)
+    table = seating.table_create(game="test_duel", params={"factor": 10, "rake": 3}, seat_count=3)
     users = [make_user(beans=beans) for _ in range(3)]
     for user in users:
         seating.seat_take(table_id=table.pk, user=user)
@@ -206,8 +232,13 @@ def test_a_game_declared_only_by_its_ruleset_plays_and_settles(
         seat = next(iter(duel.to_act(state)))
         table.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=False):
-            tables.move_submit(table_id=table.pk, user=users[seat], action={"type": "show"},
-                               expected_seq=table.seq, action_id=f"duel-{seat}")
+            tables.move_submit(
+                table_id=table.pk,
+                user=users[seat],
+                action={"type": "show"},
+                expected_seq=table.seq,
+                action_id=f"duel-{seat}",
+            )
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED
     winner = hand.result["winners"][0]
@@ -269,7 +300,9 @@ class PotRuleset(Ruleset[PotConfig, PotState]):
     min_seats = 2
     max_seats = 4
     table_type = TableType(
-        seating=Seating.OPEN, stakes_in_play=True, escape=Escape.FOLD,
+        seating=Seating.OPEN,
+        stakes_in_play=True,
+        escape=Escape.FOLD,
         settlement=Settlement.POT,
     )
 
@@ -281,9 +314,15 @@ class PotRuleset(Ruleset[PotConfig, PotState]):
 
     def new_game(self, config: PotConfig, seed: str, seats: int) -> PotState:
         deck = Chance(seed, "deal").shuffled(list(range(1, 10)))
-        return PotState(seats=seats, ante=config.ante, cards=deck[:seats], status=["in"] * seats,
-                        stakes=[config.ante] * seats, turn=(config.dealer + 1) % seats,
-                        acted=[False] * seats)
+        return PotState(
+            seats=seats,
+            ante=config.ante,
+            cards=deck[:seats],
+            status=["in"] * seats,
+            stakes=[config.ante] * seats,
+            turn=(config.dealer + 1) % seats,
+            acted=[False] * seats,
+        )
 
     def opening_stakes(self, state: PotState) -> list[Event]:
         return [Event("stake", {"seat": s, "amount": state.ante}) for s in range(state.seats)]
@@ -343,8 +382,9 @@ class PotRuleset(Ruleset[PotConfig, PotState]):
     def result(self, state: PotState) -> Result:
         winner = max(self._live(state), key=lambda s: state.cards[s])
         pot = sum(state.stakes)
-        scores = tuple(pot - state.stakes[s] if s == winner else -state.stakes[s]
-                       for s in range(state.seats))
+        scores = tuple(
+            pot - state.stakes[s] if s == winner else -state.stakes[s] for s in range(state.seats)
+        )
         return Result(scores=scores, winners=(winner,), extra={"stakes": list(state.stakes)})
 
     def auto_action(self, state: PotState, seat: int) -> Action:
@@ -354,14 +394,26 @@ class PotRuleset(Ruleset[PotConfig, PotState]):
         return {"type": "bet"}
 
     def state_to_json(self, state: PotState) -> dict[str, Any]:
-        return {"seats": state.seats, "ante": state.ante, "cards": state.cards,
-                "status": state.status, "stakes": state.stakes, "turn": state.turn,
-                "acted": state.acted}
+        return {
+            "seats": state.seats,
+            "ante": state.ante,
+            "cards": state.cards,
+            "status": state.status,
+            "stakes": state.stakes,
+            "turn": state.turn,
+            "acted": state.acted,
+        }
 
     def state_from_json(self, data: dict[str, Any]) -> PotState:
-        return PotState(seats=data["seats"], ante=data["ante"], cards=list(data["cards"]),
-                        status=list(data["status"]), stakes=list(data["stakes"]),
-                        turn=data["turn"], acted=list(data["acted"]))
+        return PotState(
+            seats=data["seats"],
+            ante=data["ante"],
+            cards=list(data["cards"]),
+            status=list(data["status"]),
+            stakes=list(data["stakes"]),
+            turn=data["turn"],
+            acted=list(data["acted"]),
+        )
 
     def resample_hidden(self, state: PotState, seat: int, seed: str) -> PotState:
         return self.state_from_json(self.state_to_json(state))
@@ -401,8 +453,13 @@ def test_a_declared_pot_game_deals_the_seated_takes_stakes_and_folds_an_escaper(
     mover, leaver = rich[first], rich[1 - first]
     table.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=False):
-        tables.move_submit(table_id=table.pk, user=mover, action={"type": "bet"},
-                           expected_seq=table.seq, action_id="pot-bet")
+        tables.move_submit(
+            table_id=table.pk,
+            user=mover,
+            action={"type": "bet"},
+            expected_seq=table.seq,
+            action_id="pot-bet",
+        )
     assert balance_for_user(mover) == 85  # the bet left his account with the move
     with django_capture_on_commit_callbacks(execute=False):
         assert seating.seat_leave(table_id=table.pk, user=leaver) is True

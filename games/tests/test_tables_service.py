@@ -70,8 +70,13 @@ def test_stale_seq_is_rejected_and_changes_nothing(room, make_user):
     table.refresh_from_db()
     before = (table.seq, HandEvent.objects.count(), table.hands.get().state)
     with pytest.raises(StaleSeq):
-        tables.move_submit(table_id=table.pk, user=users[0], action={"type": "start",
-                           "mingpai": False}, expected_seq=table.seq - 1, action_id="a1")
+        tables.move_submit(
+            table_id=table.pk,
+            user=users[0],
+            action={"type": "start", "mingpai": False},
+            expected_seq=table.seq - 1,
+            action_id="a1",
+        )
     table.refresh_from_db()
     assert (table.seq, HandEvent.objects.count(), table.hands.get().state) == before
 
@@ -80,13 +85,23 @@ def test_duplicate_action_id_is_rejected(room, make_user):
     """The same client action id twice: the second is refused and nothing changes."""
     table, users = _full_table(room, make_user)
     table.refresh_from_db()
-    tables.move_submit(table_id=table.pk, user=users[0], action={"type": "start",
-                       "mingpai": False}, expected_seq=table.seq, action_id="same-id")
+    tables.move_submit(
+        table_id=table.pk,
+        user=users[0],
+        action={"type": "start", "mingpai": False},
+        expected_seq=table.seq,
+        action_id="same-id",
+    )
     table.refresh_from_db()
     seq = table.seq
     with pytest.raises(DuplicateAction):
-        tables.move_submit(table_id=table.pk, user=users[0], action={"type": "start",
-                           "mingpai": False}, expected_seq=None, action_id="same-id")
+        tables.move_submit(
+            table_id=table.pk,
+            user=users[0],
+            action={"type": "start", "mingpai": False},
+            expected_seq=None,
+            action_id="same-id",
+        )
     table.refresh_from_db()
     assert table.seq == seq and HandEvent.objects.count() == 1
 
@@ -96,34 +111,59 @@ def test_action_out_of_turn_and_for_another_seat(room, make_user):
     table, users = _full_table(room, make_user)
     for user in users:
         table.refresh_from_db()
-        tables.move_submit(table_id=table.pk, user=user, action={"type": "start",
-                           "mingpai": False}, expected_seq=table.seq, action_id=None)
+        tables.move_submit(
+            table_id=table.pk,
+            user=user,
+            action={"type": "start", "mingpai": False},
+            expected_seq=table.seq,
+            action_id=None,
+        )
     table, hand, state = current_state(table.pk)
     ruleset = registry.get("doudizhu")
     # the deal phase: everyone readies
     for user, seat in zip(users, range(3)):
         if seat in ruleset.to_act(state):
-            tables.move_submit(table_id=table.pk, user=user, action={"type": "ready"},
-                               expected_seq=None, action_id=None)
+            tables.move_submit(
+                table_id=table.pk,
+                user=user,
+                action={"type": "ready"},
+                expected_seq=None,
+                action_id=None,
+            )
     table, hand, state = current_state(table.pk)
     to_act = ruleset.to_act(state)
     assert len(to_act) == 1
     idle = next(u for i, u in enumerate(users) if i not in to_act)
     seq = table.seq
     with pytest.raises(IllegalAction) as error:
-        tables.move_submit(table_id=table.pk, user=idle, action={"type": "bid", "call": True},
-                           expected_seq=seq, action_id=None)
+        tables.move_submit(
+            table_id=table.pk,
+            user=idle,
+            action={"type": "bid", "call": True},
+            expected_seq=seq,
+            action_id=None,
+        )
     assert error.value.code == ErrorCode.NOT_YOUR_TURN
     stranger = lobby_services  # a user with no seat
     from accounts.services import user_register
 
     outsider = user_register(username="outsider", password="pw-123456")
     with pytest.raises(NotSeated):
-        tables.move_submit(table_id=table.pk, user=outsider, action={"type": "bid",
-                           "call": True}, expected_seq=seq, action_id=None)
+        tables.move_submit(
+            table_id=table.pk,
+            user=outsider,
+            action={"type": "bid", "call": True},
+            expected_seq=seq,
+            action_id=None,
+        )
     with pytest.raises(UnknownTable):
-        tables.move_submit(table_id=999999, user=idle, action={"type": "bid", "call": True},
-                           expected_seq=seq, action_id=None)
+        tables.move_submit(
+            table_id=999999,
+            user=idle,
+            action={"type": "bid", "call": True},
+            expected_seq=seq,
+            action_id=None,
+        )
     table.refresh_from_db()
     assert table.seq == seq
     del stranger
@@ -136,8 +176,9 @@ def test_malformed_and_illegal_plays_change_nothing(room, make_user):
     seq = table.seq
     for bad in (None, "play", {"type": 3}, {"cards": "33"}):
         with pytest.raises(IllegalAction) as error:
-            tables.move_submit(table_id=table.pk, user=users[0], action=bad, expected_seq=seq,
-                               action_id=None)
+            tables.move_submit(
+                table_id=table.pk, user=users[0], action=bad, expected_seq=seq, action_id=None
+            )
         assert error.value.code == ErrorCode.MALFORMED
     table.refresh_from_db()
     assert table.seq == seq and HandEvent.objects.count() == 0

@@ -31,10 +31,26 @@ def _pot_balance() -> int:
 @pytest.fixture
 def zroom(db):
     return Room.objects.create(
-        name="三張測試", game="zhajinhua", variant="classic", seats=6, base_score=1, factor=1,
-        rake=5, min_beans=0, max_beans=None, turn_seconds=15, bot_wait_seconds=0,
-        extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200, "round_cap": 3,
-               "compare_from_round": 2, "escape_penalty": 50, "target_players": 2},
+        name="三張測試",
+        game="zhajinhua",
+        variant="classic",
+        seats=6,
+        base_score=1,
+        factor=1,
+        rake=5,
+        min_beans=0,
+        max_beans=None,
+        turn_seconds=15,
+        bot_wait_seconds=0,
+        extra={
+            "ante": 10,
+            "chip_levels": [10, 20, 50, 100],
+            "unit_cap": 200,
+            "round_cap": 3,
+            "compare_from_round": 2,
+            "escape_penalty": 50,
+            "target_players": 2,
+        },
     )
 
 
@@ -57,8 +73,9 @@ def _move(table, e: int, action: dict):
     _, hand, _ = current_state(table.pk)
     user = User.objects.get(pk=hand.players[e]["user_id"])
     table.refresh_from_db()
-    return tables.move_submit(table_id=table.pk, user=user, action=action,
-                              expected_seq=table.seq, action_id=None)
+    return tables.move_submit(
+        table_id=table.pk, user=user, action=action, expected_seq=table.seq, action_id=None
+    )
 
 
 def _drive(table_id: int, limit: int = 300) -> None:
@@ -122,8 +139,7 @@ def test_cannot_stake_more_than_you_have(zroom, make_user):
         _move(table, e_poor, {"type": "raise", "to": 20})  # 20 blind, 15 left
     assert error.value.code == ErrorCode.OVER_LIMIT
     table.refresh_from_db()
-    assert (table.seq, balance_for_user(poor), _pot_balance(),
-            HandEvent.objects.count()) == before
+    assert (table.seq, balance_for_user(poor), _pot_balance(), HandEvent.objects.count()) == before
     # the ledger is the last word: beans taken away elsewhere cannot be staked
     ledger.staff_grant(staff=None, user=poor, amount=-10, reason="test", correction=True)
     with pytest.raises(IllegalAction) as error:
@@ -222,8 +238,13 @@ def test_sit_down_mid_hand_waits_and_sit_or_stand_between_hands(
         assert len(hand.players) == 2 and balance_for_user(users[2]) == 1000
         table.refresh_from_db()
         with pytest.raises(IllegalAction):
-            tables.move_submit(table_id=table.pk, user=users[2], action={"type": "look"},
-                               expected_seq=table.seq, action_id=None)
+            tables.move_submit(
+                table_id=table.pk,
+                user=users[2],
+                action={"type": "look"},
+                expected_seq=table.seq,
+                action_id=None,
+            )
         assert seating.seat_leave(table_id=table.pk, user=users[2]) is False  # not in the hand
         seating.seat_take(table_id=table.pk, user=users[2])
         Seat.objects.filter(table=table).update(auto=True)
@@ -264,7 +285,9 @@ def test_the_board_shows_only_the_viewers_cards_and_legal_buttons(zroom, make_us
     html = rendering.render_html(table_selectors.table_snapshot(table.pk), ts, users[ts])
     assert 'data-looked="1"' in html
     other = hand.players[1 - actor]["table_seat"]
-    html_other = rendering.render_html(table_selectors.table_snapshot(table.pk), other, users[other])
+    html_other = rendering.render_html(
+        table_selectors.table_snapshot(table.pk), other, users[other]
+    )
     assert 'data-looked="1"' not in html_other
     waiting = rendering.render_html(table_selectors.table_snapshot(table.pk), 2, users[2])
     assert "請等下一局" in waiting and 'id="actions"' not in waiting

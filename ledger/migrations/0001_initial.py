@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,64 +14,164 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='EconomySettings',
+            name="EconomySettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('signup_grant', models.PositiveBigIntegerField(default=10000, verbose_name='註冊贈送')),
-                ('relief_threshold', models.PositiveBigIntegerField(default=1000, verbose_name='救濟門檻')),
-                ('relief_amount', models.PositiveBigIntegerField(default=3000, verbose_name='救濟金額')),
-                ('relief_per_day', models.PositiveSmallIntegerField(default=2, verbose_name='每日救濟次數')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "signup_grant",
+                    models.PositiveBigIntegerField(default=10000, verbose_name="註冊贈送"),
+                ),
+                (
+                    "relief_threshold",
+                    models.PositiveBigIntegerField(default=1000, verbose_name="救濟門檻"),
+                ),
+                (
+                    "relief_amount",
+                    models.PositiveBigIntegerField(default=3000, verbose_name="救濟金額"),
+                ),
+                (
+                    "relief_per_day",
+                    models.PositiveSmallIntegerField(default=2, verbose_name="每日救濟次數"),
+                ),
             ],
             options={
-                'verbose_name': '經濟設定',
-                'verbose_name_plural': '經濟設定',
+                "verbose_name": "經濟設定",
+                "verbose_name_plural": "經濟設定",
             },
         ),
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('player', '玩家'), ('system', '系統')], max_length=8)),
-                ('code', models.CharField(blank=True, max_length=32, null=True, unique=True)),
-                ('balance', models.BigIntegerField(default=0)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='bean_account', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("player", "玩家"), ("system", "系統")], max_length=8
+                    ),
+                ),
+                ("code", models.CharField(blank=True, max_length=32, null=True, unique=True)),
+                ("balance", models.BigIntegerField(default=0)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="bean_account",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Transfer',
+            name="Transfer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('signup', '註冊贈送'), ('relief', '救濟'), ('staff_grant', '客服贈送'), ('staff_correction', '客服更正'), ('settlement', '牌局結算'), ('escape', '逃跑賠付'), ('stake', '下注'), ('payout', '派彩'), ('purchase', '購買道具')], max_length=20)),
-                ('reason', models.CharField(blank=True, max_length=200)),
-                ('idempotency_key', models.CharField(blank=True, max_length=80, null=True, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('staff', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("signup", "註冊贈送"),
+                            ("relief", "救濟"),
+                            ("staff_grant", "客服贈送"),
+                            ("staff_correction", "客服更正"),
+                            ("settlement", "牌局結算"),
+                            ("escape", "逃跑賠付"),
+                            ("stake", "下注"),
+                            ("payout", "派彩"),
+                            ("purchase", "購買道具"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "idempotency_key",
+                    models.CharField(blank=True, max_length=80, null=True, unique=True),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "staff",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Posting',
+            name="Posting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField()),
-                ('balance_after', models.BigIntegerField()),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='postings', to='ledger.account')),
-                ('transfer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='postings', to='ledger.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.BigIntegerField()),
+                ("balance_after", models.BigIntegerField()),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="postings",
+                        to="ledger.account",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="postings",
+                        to="ledger.transfer",
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(('kind', 'system'), ('balance__gte', 0), _connector='OR'), name='player_balance_not_negative'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind", "system"), ("balance__gte", 0), _connector="OR"),
+                name="player_balance_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='account',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('code__isnull', True), ('kind', 'player'), ('user__isnull', False)), models.Q(('code__isnull', False), ('kind', 'system'), ('user__isnull', True)), _connector='OR'), name='account_owner_matches_kind'),
+            model_name="account",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("code__isnull", True), ("kind", "player"), ("user__isnull", False)),
+                    models.Q(("code__isnull", False), ("kind", "system"), ("user__isnull", True)),
+                    _connector="OR",
+                ),
+                name="account_owner_matches_kind",
+            ),
         ),
         migrations.AddIndex(
-            model_name='posting',
-            index=models.Index(fields=['account', 'id'], name='ledger_post_account_0f0c80_idx'),
+            model_name="posting",
+            index=models.Index(fields=["account", "id"], name="ledger_post_account_0f0c80_idx"),
         ),
         migrations.AddConstraint(
-            model_name='posting',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='posting_not_zero'),
+            model_name="posting",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="posting_not_zero"
+            ),
         ),
     ]

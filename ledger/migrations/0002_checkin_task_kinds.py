@@ -4,15 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ledger', '0001_initial'),
+        ("ledger", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='transfer',
-            name='kind',
-            field=models.CharField(choices=[('signup', '註冊贈送'), ('relief', '救濟'), ('staff_grant', '客服贈送'), ('staff_correction', '客服更正'), ('settlement', '牌局結算'), ('escape', '逃跑賠付'), ('stake', '下注'), ('payout', '派彩'), ('purchase', '購買道具'), ('checkin', '每日簽到'), ('task', '每日任務')], max_length=20),
+            model_name="transfer",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("signup", "註冊贈送"),
+                    ("relief", "救濟"),
+                    ("staff_grant", "客服贈送"),
+                    ("staff_correction", "客服更正"),
+                    ("settlement", "牌局結算"),
+                    ("escape", "逃跑賠付"),
+                    ("stake", "下注"),
+                    ("payout", "派彩"),
+                    ("purchase", "購買道具"),
+                    ("checkin", "每日簽到"),
+                    ("task", "每日任務"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

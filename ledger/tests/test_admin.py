@@ -51,11 +51,14 @@ def test_ledger_admin_pages_refuse_writes(staff_client, make_user):
     assert staff_client.get(reverse("admin:ledger_account_add")).status_code == 403
     page = staff_client.get(reverse("admin:ledger_transfer_change", args=[transfer.pk]))
     assert page.status_code == 200 and b'name="_save"' not in page.content
-    response = staff_client.post(reverse("admin:ledger_account_change", args=[account.pk]),
-                                 {"kind": "player", "balance": "999999"})
+    response = staff_client.post(
+        reverse("admin:ledger_account_change", args=[account.pk]),
+        {"kind": "player", "balance": "999999"},
+    )
     assert response.status_code == 403
-    response = staff_client.post(reverse("admin:ledger_transfer_delete", args=[transfer.pk]),
-                                 {"post": "yes"})
+    response = staff_client.post(
+        reverse("admin:ledger_transfer_delete", args=[transfer.pk]), {"post": "yes"}
+    )
     assert response.status_code == 403
     assert Transfer.objects.filter(pk=transfer.pk).exists()
     assert balance_for_user(player) == 700
@@ -66,14 +69,19 @@ def test_non_staff_user_is_sent_to_the_admin_login(make_user):
     player = make_user(beans=100)
     client = Client()
     client.force_login(player)
-    for url in (reverse("admin:index"), reverse("admin:ledger_transfer_changelist"),
-                reverse("admin:accounts_user_grant", args=[player.pk])):
+    for url in (
+        reverse("admin:index"),
+        reverse("admin:ledger_transfer_changelist"),
+        reverse("admin:accounts_user_grant", args=[player.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 302
         assert response.url.startswith(reverse("admin:login"))
     before = Transfer.objects.count()
-    response = client.post(reverse("admin:accounts_user_grant", args=[player.pk]),
-                           {"amount": "100000", "reason": "free beans"})
+    response = client.post(
+        reverse("admin:accounts_user_grant", args=[player.pk]),
+        {"amount": "100000", "reason": "free beans"},
+    )
     assert response.status_code == 302 and response.url.startswith(reverse("admin:login"))
     assert Transfer.objects.count() == before and balance_for_user(player) == 100
 

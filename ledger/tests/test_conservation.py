@@ -22,12 +22,15 @@ _names = itertools.count(1)
 PLAYERS = 4
 
 grant = st.tuples(st.just("grant"), st.integers(0, PLAYERS - 1), st.integers(-3000, 5000))
-move = st.tuples(st.just("move"), st.integers(0, PLAYERS - 1), st.integers(0, PLAYERS - 1),
-                 st.integers(0, 20000))
-settle = st.tuples(st.just("settle"), st.integers(0, PLAYERS - 1), st.integers(0, 8000),
-                   st.integers(0, 500))
-bad = st.tuples(st.just("bad"), st.integers(0, PLAYERS - 1), st.integers(0, PLAYERS - 1),
-               st.integers(0, 100))
+move = st.tuples(
+    st.just("move"), st.integers(0, PLAYERS - 1), st.integers(0, PLAYERS - 1), st.integers(0, 20000)
+)
+settle = st.tuples(
+    st.just("settle"), st.integers(0, PLAYERS - 1), st.integers(0, 8000), st.integers(0, 500)
+)
+bad = st.tuples(
+    st.just("bad"), st.integers(0, PLAYERS - 1), st.integers(0, PLAYERS - 1), st.integers(0, 100)
+)
 operations = st.lists(st.one_of(grant, move, settle, bad), min_size=1, max_size=12)
 
 
@@ -35,15 +38,20 @@ class _Rollback(Exception):
     pass
 
 
-@settings(max_examples=20, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(ops=operations)
 def test_random_grants_and_transfers_conserve_beans(db, ops):
     """Whatever is granted or moved (or refused), balances match a model and sum to zero."""
     try:
         with transaction.atomic():  # each example starts from the same database
-            users = [user_register(username=f"cons{next(_names)}", password="pw-123456")
-                     for _ in range(PLAYERS)]
+            users = [
+                user_register(username=f"cons{next(_names)}", password="pw-123456")
+                for _ in range(PLAYERS)
+            ]
             accounts = [services.account_for_user(u) for u in users]
             model = [a.balance for a in accounts]
             rake = services.system_account(services.RAKE)
@@ -52,8 +60,9 @@ def test_random_grants_and_transfers_conserve_beans(db, ops):
                 try:
                     if op[0] == "grant":
                         _, i, amount = op
-                        services.staff_grant(staff=None, user=users[i], amount=amount,
-                                             reason="prop", correction=True)
+                        services.staff_grant(
+                            staff=None, user=users[i], amount=amount, reason="prop", correction=True
+                        )
                         model[i] += amount
                     elif op[0] == "move":
                         _, i, j, amount = op

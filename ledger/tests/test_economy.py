@@ -43,8 +43,9 @@ def test_report_figures_follow_the_ledger_and_the_hands(
     hand = table.hands.get()
     assert report["hands"]["doudizhu"][today] == 1
     assert report["players"][today] == 3
-    assert report["rake"] == [{"room_id": room.pk, "name": room.name, "rake": hand.result["rake"],
-                               "hands": 1}]
+    assert report["rake"] == [
+        {"room_id": room.pk, "name": room.name, "rake": hand.result["rake"], "hands": 1}
+    ]
     flow = report["flow"]
     grant = EconomySettings.current().signup_grant
     assert flow["created"]["註冊贈送"][today] == 3 * grant
@@ -83,8 +84,11 @@ def test_economy_page_is_staff_only_and_draws_every_chart_and_csv(
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["day", "doudizhu"] and rows[-1] == [timezone.localdate().isoformat(), "1"]
     assert len(rows) == 4
-    rake = list(csv.reader(io.StringIO(
-        client.get(reverse("ledger:economy_csv", args=["rake"])).content.decode())))
+    rake = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("ledger:economy_csv", args=["rake"])).content.decode())
+        )
+    )
     assert rake[1][1] == room.name and int(rake[1][3]) == table.hands.get().result["rake"]
     assert client.get("/admin/economy/nope.csv").status_code == 404
     assert client.get(url, {"days": "lots"}).status_code == 200  # bad input: the default

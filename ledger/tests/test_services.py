@@ -24,8 +24,9 @@ def test_balanced_transfer_moves_beans_and_records_balance_after(make_user):
     """A balanced transfer moves the beans and each posting records the balance after it."""
     alice, bob = make_user(beans=1000), make_user(beans=200)
     a, b = services.account_for_user(alice), services.account_for_user(bob)
-    transfer = services.transfer_create(postings=[(a, -300), (b, 300)], kind="settlement",
-                                        reason="test")
+    transfer = services.transfer_create(
+        postings=[(a, -300), (b, 300)], kind="settlement", reason="test"
+    )
     assert (balance_for_user(alice), balance_for_user(bob)) == (700, 500)
     legs = {p.account_id: (p.amount, p.balance_after) for p in transfer.postings.all()}
     assert legs == {a.pk: (-300, 700), b.pk: (300, 500)}
@@ -100,17 +101,20 @@ def test_idempotency_key_returns_the_same_transfer_and_writes_nothing_twice(make
     """A second transfer with a used key returns the first one and moves no beans."""
     alice, bob = make_user(beans=1000), make_user(beans=0)
     a, b = services.account_for_user(alice), services.account_for_user(bob)
-    first = services.transfer_create(postings=[(a, -300), (b, 300)], kind="settlement",
-                                     idempotency_key="hand:test-1")
+    first = services.transfer_create(
+        postings=[(a, -300), (b, 300)], kind="settlement", idempotency_key="hand:test-1"
+    )
     before = _counts()
-    again = services.transfer_create(postings=[(a, -300), (b, 300)], kind="settlement",
-                                     idempotency_key="hand:test-1")
+    again = services.transfer_create(
+        postings=[(a, -300), (b, 300)], kind="settlement", idempotency_key="hand:test-1"
+    )
     assert again.pk == first.pk
     assert _counts() == before
     assert (balance_for_user(alice), balance_for_user(bob)) == (700, 300)
     # a different key is a different transfer
-    services.transfer_create(postings=[(a, -300), (b, 300)], kind="settlement",
-                             idempotency_key="hand:test-2")
+    services.transfer_create(
+        postings=[(a, -300), (b, 300)], kind="settlement", idempotency_key="hand:test-2"
+    )
     assert (balance_for_user(alice), balance_for_user(bob)) == (400, 600)
 
 
@@ -172,11 +176,15 @@ def test_staff_grant_and_correction_record_reason_and_staff(make_user):
     staff = make_user()
     player = make_user(beans=500)
     grant = services.staff_grant(staff=staff, user=player, amount=250, reason="活動獎勵")
-    assert (grant.kind, grant.reason, grant.staff_id) == (Transfer.Kind.STAFF_GRANT, "活動獎勵",
-                                                          staff.pk)
+    assert (grant.kind, grant.reason, grant.staff_id) == (
+        Transfer.Kind.STAFF_GRANT,
+        "活動獎勵",
+        staff.pk,
+    )
     assert sum(p.amount for p in grant.postings.all()) == 0
-    correction = services.staff_grant(staff=staff, user=player, amount=-100, reason="誤發更正",
-                                      correction=True)
+    correction = services.staff_grant(
+        staff=staff, user=player, amount=-100, reason="誤發更正", correction=True
+    )
     assert correction.kind == Transfer.Kind.STAFF_CORRECTION and correction.staff_id == staff.pk
     assert balance_for_user(player) == 650
     assert ledger_drift() == []
@@ -201,6 +209,7 @@ def test_staff_grant_must_be_positive_and_no_staff_transfer_is_empty(make_user):
         services.staff_grant(staff=None, user=player, amount=-10, reason="oops")
     for correction in (False, True):
         with pytest.raises(UnbalancedTransfer):
-            services.staff_grant(staff=None, user=player, amount=0, reason="nothing",
-                                 correction=correction)
+            services.staff_grant(
+                staff=None, user=player, amount=0, reason="nothing", correction=correction
+            )
     assert _counts() == before and balance_for_user(player) == 100

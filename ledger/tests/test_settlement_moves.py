@@ -37,8 +37,7 @@ def test_loser_pays_at_most_what_he_has_and_winners_share_only_that():
     """A landlord owing 1200 with 305 beans pays 305 (153 + 152) and has nothing left for 回收;
     each farmer then gives A = 5."""
     balances = {0: 305, 1: 10**6, 2: 10**6}
-    delta, rake = bean_moves([pay(0, 1, 60), pay(0, 2, 60)], factor=10, rake=5,
-                             balances=balances)
+    delta, rake = bean_moves([pay(0, 1, 60), pay(0, 2, 60)], factor=10, rake=5, balances=balances)
     assert delta == {0: -305, 1: 148, 2: 147}
     assert rake == 10
 
@@ -46,8 +45,7 @@ def test_loser_pays_at_most_what_he_has_and_winners_share_only_that():
 def test_capped_payment_is_shared_in_proportion_remainder_to_the_largest():
     """Owed 2:1 (加倍 on one pair), 100 beans to share: 67 and 33 (the remainder to the larger)."""
     balances = {0: 100, 1: 10**6, 2: 10**6}
-    delta, rake = bean_moves([pay(0, 1, 40), pay(0, 2, 20)], factor=10, rake=0,
-                             balances=balances)
+    delta, rake = bean_moves([pay(0, 1, 40), pay(0, 2, 20)], factor=10, rake=0, balances=balances)
     assert delta == {0: -100, 1: 67, 2: 33}
     assert rake == 0
 
@@ -70,10 +68,10 @@ def test_rake_is_at_most_what_a_player_holds_after_the_payments():
 def test_a_player_who_pays_and_receives_pays_a_once():
     """樂清's pairwise 花 (4 players, 花 2 and 1 and 0 and 0, N = 10, A = 10): seat 1 pays seat 0
     and receives from seats 2 and 3, yet gives A once: the rake is 4·A = 40, not 80."""
-    payments = [pay(1, 0, 4), pay(2, 0, 4), pay(3, 0, 4),
-                pay(0, 1, 1), pay(2, 1, 1), pay(3, 1, 1)]
-    delta, rake = bean_moves(payments, factor=10, rake=10,
-                             balances={0: 10**6, 1: 10**6, 2: 10**6, 3: 10**6})
+    payments = [pay(1, 0, 4), pay(2, 0, 4), pay(3, 0, 4), pay(0, 1, 1), pay(2, 1, 1), pay(3, 1, 1)]
+    delta, rake = bean_moves(
+        payments, factor=10, rake=10, balances={0: 10**6, 1: 10**6, 2: 10**6, 3: 10**6}
+    )
     assert delta == {0: 120 - 10 - 10, 1: 30 - 40 - 10, 2: -50 - 10, 3: -50 - 10}
     assert rake == 40
 
@@ -95,8 +93,7 @@ balances = st.lists(st.integers(0, 50_000), min_size=4, max_size=4).map(
 
 
 @settings(max_examples=400, deadline=None)
-@given(payments=payments, factor=st.integers(1, 1000), rake=st.integers(0, 300),
-       balances=balances)
+@given(payments=payments, factor=st.integers(1, 1000), rake=st.integers(0, 300), balances=balances)
 def test_beans_are_conserved_and_nobody_pays_more_than_he_has(payments, factor, rake, balances):
     """For any payments: Σ deltas + rake == 0; nobody loses more than his balance; 回收 is
     A once per player at most; a pure loser pays min(balance, X·N + A), a pure winner gains at
@@ -104,10 +101,22 @@ def test_beans_are_conserved_and_nobody_pays_more_than_he_has(payments, factor, 
     delta, rake_total = bean_moves(payments, factor, rake, balances)
     assert sum(delta.values()) + rake_total == 0
     assert 0 <= rake_total <= rake * len(balances)
-    owes = {s: sum(p["points"] * factor for p in payments
-                   if p["from"] == s and p["to"] != s and p["points"] > 0) for s in range(4)}
-    owed = {s: sum(p["points"] * factor for p in payments
-                   if p["to"] == s and p["from"] != s and p["points"] > 0) for s in range(4)}
+    owes = {
+        s: sum(
+            p["points"] * factor
+            for p in payments
+            if p["from"] == s and p["to"] != s and p["points"] > 0
+        )
+        for s in range(4)
+    }
+    owed = {
+        s: sum(
+            p["points"] * factor
+            for p in payments
+            if p["to"] == s and p["from"] != s and p["points"] > 0
+        )
+        for s in range(4)
+    }
     for seat in range(4):
         change = delta.get(seat, 0)
         assert change >= -balances[seat]

@@ -4,38 +4,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Room',
+            name="Room",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40, verbose_name='名稱')),
-                ('game', models.CharField(choices=[('doudizhu', '歡樂斗地主'), ('zhajinhua', '歡樂三張'), ('dafengshou', '大豐收'), ('paohuzi', '跑胡子'), ('mahjong_huanle', '歡樂麻將'), ('mahjong_yongzhou', '永州麻將'), ('mahjong_yueqing', '樂清麻將')], max_length=32, verbose_name='遊戲')),
-                ('variant', models.CharField(default='classic', max_length=32, verbose_name='玩法')),
-                ('seats', models.PositiveSmallIntegerField(default=3, verbose_name='座位數')),
-                ('base_score', models.PositiveIntegerField(default=1, verbose_name='底分')),
-                ('factor', models.PositiveIntegerField(default=100, verbose_name='房間係數 N')),
-                ('rake', models.PositiveIntegerField(default=0, verbose_name='回收 A')),
-                ('min_beans', models.PositiveBigIntegerField(default=0, verbose_name='最少歡樂豆')),
-                ('max_beans', models.PositiveBigIntegerField(blank=True, null=True, verbose_name='最多歡樂豆')),
-                ('double_threshold', models.PositiveBigIntegerField(default=0, verbose_name='加倍門檻')),
-                ('turn_seconds', models.PositiveSmallIntegerField(default=20, verbose_name='出牌秒數')),
-                ('bot_wait_seconds', models.PositiveSmallIntegerField(default=5, verbose_name='機器人補位秒數')),
-                ('is_open', models.BooleanField(default=True, verbose_name='開放')),
-                ('sort_order', models.PositiveSmallIntegerField(default=0, verbose_name='排序')),
-                ('extra', models.JSONField(blank=True, default=dict, verbose_name='其他規則參數')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40, verbose_name="名稱")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("doudizhu", "歡樂斗地主"),
+                            ("zhajinhua", "歡樂三張"),
+                            ("dafengshou", "大豐收"),
+                            ("paohuzi", "跑胡子"),
+                            ("mahjong_huanle", "歡樂麻將"),
+                            ("mahjong_yongzhou", "永州麻將"),
+                            ("mahjong_yueqing", "樂清麻將"),
+                        ],
+                        max_length=32,
+                        verbose_name="遊戲",
+                    ),
+                ),
+                (
+                    "variant",
+                    models.CharField(default="classic", max_length=32, verbose_name="玩法"),
+                ),
+                ("seats", models.PositiveSmallIntegerField(default=3, verbose_name="座位數")),
+                ("base_score", models.PositiveIntegerField(default=1, verbose_name="底分")),
+                ("factor", models.PositiveIntegerField(default=100, verbose_name="房間係數 N")),
+                ("rake", models.PositiveIntegerField(default=0, verbose_name="回收 A")),
+                ("min_beans", models.PositiveBigIntegerField(default=0, verbose_name="最少歡樂豆")),
+                (
+                    "max_beans",
+                    models.PositiveBigIntegerField(
+                        blank=True, null=True, verbose_name="最多歡樂豆"
+                    ),
+                ),
+                (
+                    "double_threshold",
+                    models.PositiveBigIntegerField(default=0, verbose_name="加倍門檻"),
+                ),
+                (
+                    "turn_seconds",
+                    models.PositiveSmallIntegerField(default=20, verbose_name="出牌秒數"),
+                ),
+                (
+                    "bot_wait_seconds",
+                    models.PositiveSmallIntegerField(default=5, verbose_name="機器人補位秒數"),
+                ),
+                ("is_open", models.BooleanField(default=True, verbose_name="開放")),
+                ("sort_order", models.PositiveSmallIntegerField(default=0, verbose_name="排序")),
+                ("extra", models.JSONField(blank=True, default=dict, verbose_name="其他規則參數")),
             ],
             options={
-                'verbose_name': '場次',
-                'verbose_name_plural': '場次',
-                'ordering': ['game', 'sort_order', 'id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('max_beans__isnull', True), ('max_beans__gte', models.F('min_beans')), _connector='OR'), name='room_bean_range_valid'), models.CheckConstraint(condition=models.Q(('turn_seconds__gte', 3)), name='room_turn_seconds_min')],
+                "verbose_name": "場次",
+                "verbose_name_plural": "場次",
+                "ordering": ["game", "sort_order", "id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("max_beans__isnull", True),
+                            ("max_beans__gte", models.F("min_beans")),
+                            _connector="OR",
+                        ),
+                        name="room_bean_range_valid",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("turn_seconds__gte", 3)), name="room_turn_seconds_min"
+                    ),
+                ],
             },
         ),
     ]

@@ -4,8 +4,7 @@ mahjong room, "standard" …) take the game's first variant; the games' own old 
 
 from django.db import migrations
 
-MOVED = {"mahjong_huanle": ("room_kind",), "mahjong_yongzhou": ("bao_hu",),
-         "paohuzi": ("variant",)}
+MOVED = {"mahjong_huanle": ("room_kind",), "mahjong_yongzhou": ("bao_hu",), "paohuzi": ("variant",)}
 
 
 def forwards(apps, schema_editor):

@@ -69,8 +69,9 @@ def test_accepting_by_htmx_redirects_to_the_table_and_a_stranger_cannot(make_use
     owner, friend, stranger = make_user(beans=5000), make_user(beans=5000), make_user(beans=5000)
     Follow.objects.create(follower=owner, followee=friend)
     table = services.private_create(user=owner, room_id=room.pk)
-    response = _client(owner).post(reverse("lobby:invite", args=[friend.pk]),
-                                   HTTP_HX_REQUEST="true")
+    response = _client(owner).post(
+        reverse("lobby:invite", args=[friend.pk]), HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200 and response["HX-Redirect"] == reverse("lobby:home")
     invitation = Invitation.objects.get()
     url = reverse("lobby:invitation_accept", args=[invitation.pk])

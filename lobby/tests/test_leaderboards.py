@@ -39,11 +39,16 @@ def test_boards_equal_the_sums_of_the_hand_history(
     _play_hands(room, make_user, django_capture_on_commit_callbacks, 3)
     sums = {
         row["user_id"]: row
-        for row in HandSeat.objects.filter(hand__game="doudizhu").values("user_id")
+        for row in HandSeat.objects.filter(hand__game="doudizhu")
+        .values("user_id")
         .annotate(score=Sum("score"), beans=Sum("beans"), hands=Count("id"))
     }
-    for period, metric in (("today", "score"), ("week", "score"), ("week", "beans"),
-                           ("all", "score")):
+    for period, metric in (
+        ("today", "score"),
+        ("week", "score"),
+        ("week", "beans"),
+        ("all", "score"),
+    ):
         board = leaderboards.leaderboard(game="doudizhu", period=period, metric=metric)
         got = {r.user_id: (r.total, r.hands) for r in board["rows"]}
         assert got == {uid: (s[metric], s["hands"]) for uid, s in sums.items()}
@@ -62,10 +67,23 @@ def test_own_rank_is_shown_when_not_in_the_top(make_user, monkeypatch):
     week = today - timedelta(days=today.weekday())
     users = [make_user() for _ in range(5)]
     for user, score in zip(users, (50, 40, 40, 10, 5)):
-        Standing.objects.create(user=user, game="doudizhu", period="week", start=week,
-                                score=score, beans=score * 10, hands=1)
-    Standing.objects.create(user=users[4], game="doudizhu", period="week",
-                            start=week - timedelta(days=7), score=999, hands=1)
+        Standing.objects.create(
+            user=user,
+            game="doudizhu",
+            period="week",
+            start=week,
+            score=score,
+            beans=score * 10,
+            hands=1,
+        )
+    Standing.objects.create(
+        user=users[4],
+        game="doudizhu",
+        period="week",
+        start=week - timedelta(days=7),
+        score=999,
+        hands=1,
+    )
     monkeypatch.setattr(leaderboards, "TOP", 2)
     board = leaderboards.leaderboard(game="doudizhu", period="week", viewer_id=users[3].pk)
     assert [(r.user_id, r.rank) for r in board["rows"]] == [(users[0].pk, 1), (users[1].pk, 2)]
@@ -79,9 +97,12 @@ def test_own_rank_is_shown_when_not_in_the_top(make_user, monkeypatch):
 def test_bad_board_input_is_refused_clearly(make_user):
     """An unknown game, period or metric (or beans all time) raises BadBoard; the page answers
     400 with the message and no table."""
-    for kwargs in ({"game": "chess"}, {"game": "doudizhu", "period": "year"},
-                   {"game": "doudizhu", "metric": "luck"},
-                   {"game": "doudizhu", "period": "all", "metric": "beans"}):
+    for kwargs in (
+        {"game": "chess"},
+        {"game": "doudizhu", "period": "year"},
+        {"game": "doudizhu", "metric": "luck"},
+        {"game": "doudizhu", "period": "all", "metric": "beans"},
+    ):
         with pytest.raises(leaderboards.BadBoard):
             leaderboards.leaderboard(**kwargs)
     client = Client()
@@ -96,12 +117,14 @@ def test_leaderboard_page_links_rows_to_profiles_and_shows_my_rank(make_user, mo
     today = timezone.localdate()
     users = [make_user() for _ in range(3)]
     for user, score in zip(users, (30, 20, 10)):
-        Standing.objects.create(user=user, game="paohuzi", period="day", start=today,
-                                score=score, hands=2)
+        Standing.objects.create(
+            user=user, game="paohuzi", period="day", start=today, score=score, hands=2
+        )
     monkeypatch.setattr(leaderboards, "TOP", 2)
     client = Client()
     client.force_login(users[2])
-    html = client.get(reverse("lobby:leaderboard"),
-                      {"game": "paohuzi", "period": "today"}).content.decode()
+    html = client.get(
+        reverse("lobby:leaderboard"), {"game": "paohuzi", "period": "today"}
+    ).content.decode()
     assert reverse("accounts:public_profile", args=[users[0].pk]) in html
     assert "第 3 名" in html

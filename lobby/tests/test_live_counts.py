@@ -17,8 +17,9 @@ async def test_lobby_socket_pushes_counts_when_a_player_sits(room, make_user):
     from asgiref.sync import sync_to_async
 
     user = await sync_to_async(make_user)(beans=5000)
-    comm = WebsocketCommunicator(application, "/ws/lobby/",
-                                 headers=[(b"origin", b"http://127.0.0.1:8000")])
+    comm = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+    )
     connected, _ = await comm.connect()
     assert connected
     await sync_to_async(services.quick_join)(user=user, room_id=room.pk)

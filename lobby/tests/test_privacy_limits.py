@@ -75,15 +75,21 @@ def test_a_trusted_proxy_passes_on_the_client_address(room, make_user, settings)
         client = _client(make_user())
         for i in range(3):
             forged = f"198.51.100.{n * 3 + i}, 203.0.113.7"  # the client's own prefix varies
-            assert _guess(client, f"P{n}X{i}", address="10.0.2.1",
-                          HTTP_X_FORWARDED_FOR=forged).status_code == 302
-    response = _guess(_client(make_user()), "NOPE", address="10.0.2.1",
-                      HTTP_X_FORWARDED_FOR="203.0.113.7")
+            assert (
+                _guess(
+                    client, f"P{n}X{i}", address="10.0.2.1", HTTP_X_FORWARDED_FOR=forged
+                ).status_code
+                == 302
+            )
+    response = _guess(
+        _client(make_user()), "NOPE", address="10.0.2.1", HTTP_X_FORWARDED_FOR="203.0.113.7"
+    )
     assert response.status_code == 429  # 203.0.113.7 used its 30
     table = services.private_create(user=make_user(beans=5000), room_id=room.pk)
     honest = make_user(beans=5000)
-    response = _guess(_client(honest), table.invite_code, address="10.0.2.1",
-                      HTTP_X_FORWARDED_FOR="203.0.113.8")
+    response = _guess(
+        _client(honest), table.invite_code, address="10.0.2.1", HTTP_X_FORWARDED_FOR="203.0.113.8"
+    )
     assert response.status_code == 302 and Seat.objects.get(user=honest).table_id == table.pk
 
 

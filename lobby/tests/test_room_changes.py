@@ -21,11 +21,19 @@ pytestmark = pytest.mark.django_db
 def _admin_edit(room: Room, staff, **changes) -> None:
     """Save the room through the admin change form, as an operator would."""
     fields = {
-        "name": room.name, "game": room.game, "variant": room.variant, "seats": room.seats,
-        "base_score": room.base_score, "factor": room.factor, "rake": room.rake,
-        "min_beans": room.min_beans, "max_beans": room.max_beans or "",
-        "double_threshold": room.double_threshold, "turn_seconds": room.turn_seconds,
-        "bot_wait_seconds": room.bot_wait_seconds, "is_open": "on" if room.is_open else "",
+        "name": room.name,
+        "game": room.game,
+        "variant": room.variant,
+        "seats": room.seats,
+        "base_score": room.base_score,
+        "factor": room.factor,
+        "rake": room.rake,
+        "min_beans": room.min_beans,
+        "max_beans": room.max_beans or "",
+        "double_threshold": room.double_threshold,
+        "turn_seconds": room.turn_seconds,
+        "bot_wait_seconds": room.bot_wait_seconds,
+        "is_open": "on" if room.is_open else "",
         "sort_order": room.sort_order,
         # the game's own typed parameters (lobby/forms.py), at their defaults
         **{p.name: p.default for p in registry.get(room.game).room_params},
@@ -108,10 +116,21 @@ def test_admin_refuses_a_room_the_rules_cannot_deal(room, make_user):
     client = Client()
     client.force_login(staff)
     base = {
-        "name": room.name, "game": room.game, "variant": room.variant, "seats": 3,
-        "base_score": 1, "factor": 10, "rake": 5, "min_beans": 100, "max_beans": "",
-        "double_threshold": 1000, "turn_seconds": 20, "bot_wait_seconds": 0, "is_open": "on",
-        "sort_order": 0, **{p.name: p.default for p in registry.get(room.game).room_params},
+        "name": room.name,
+        "game": room.game,
+        "variant": room.variant,
+        "seats": 3,
+        "base_score": 1,
+        "factor": 10,
+        "rake": 5,
+        "min_beans": 100,
+        "max_beans": "",
+        "double_threshold": 1000,
+        "turn_seconds": 20,
+        "bot_wait_seconds": 0,
+        "is_open": "on",
+        "sort_order": 0,
+        **{p.name: p.default for p in registry.get(room.game).room_params},
     }
     url = reverse("admin:lobby_room_change", args=[room.pk])
     for bad in ({"seats": 4}, {"variant": "no-such-variant"}):

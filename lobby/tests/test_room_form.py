@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rendering
-from games.selectors import tables as game_selectors
 from games.engine import registry
 from games.models import Hand, Seat, Table
+from games.selectors import tables as game_selectors
 from games.services import settlement, tables
 from lobby import services
 from lobby.models import Room
@@ -22,30 +22,87 @@ pytestmark = pytest.mark.django_db
 
 # every common field away from its model default (seats only where the game allows a choice)
 COMMON = {
-    "base_score": 2, "factor": 7, "rake": 3, "min_beans": 50, "max_beans": 900000,
-    "double_threshold": 1234, "turn_seconds": 17, "bot_wait_seconds": 2, "sort_order": 4,
+    "base_score": 2,
+    "factor": 7,
+    "rake": 3,
+    "min_beans": 50,
+    "max_beans": 900000,
+    "double_threshold": 1234,
+    "turn_seconds": 17,
+    "bot_wait_seconds": 2,
+    "sort_order": 4,
 }
 
 # the chat and spectator settings every table game shares (games.engine.params.TABLE_PARAMS)
-TABLE = {"chat_throttle_seconds": 5, "spectator_chat_hidden": True, "spectator_delay_turns": 2,
-         "spectator_delay_seconds": 20}
+TABLE = {
+    "chat_throttle_seconds": 5,
+    "spectator_chat_hidden": True,
+    "spectator_delay_turns": 2,
+    "spectator_delay_seconds": 20,
+}
 
 # game → (seats, 玩法, every declared parameter at a non-default value, the board's header)
 GAMES = {
-    "doudizhu": (3, "laizi", {**TABLE, "score_cap": 5000, "counter_price": 3,
-                              "bot_level": "novice"}, "底分 <b>2</b>"),
-    "zhajinhua": (5, "classic", {**TABLE, "chip_levels": [2, 4, 8, 16], "unit_cap": 40, "round_cap": 6,
-                                 "compare_from_round": 3, "min_players": 3,
-                                 "escape_penalty": 9, "target_players": 5}, "底注 <b>2</b>"),
-    "paohuzi": (3, "hunan", {**TABLE, "min_huxi": 12, "fan_hong": 3, "fan_dian": 4, "fan_hongwu": 5,
-                             "fan_wu": 6, "fan_duidui": 5, "fan_dazi": 7, "fan_xiaozi": 9,
-                             "fan_haidi_ping": 2, "fan_haidi_ming": 3, "cap": 250,
-                             "jiadi": True, "fangpao": True}, "底分 <b>2</b>"),
-    "mahjong_huanle": (4, "bafan", {**TABLE, "min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
-                       None),
-    "mahjong_yongzhou": (4, "bao3", {**TABLE, "qi_hu": 1, "multi_win": False, "lou_hu": False},
-                         "底分 <b>2</b>"),
-    "mahjong_yueqing": (4, "wuhanhua", {**TABLE, "qi_hu_tai": 2, "escape_multiple": 12}, "底分 <b>2</b>"),
+    "doudizhu": (
+        3,
+        "laizi",
+        {**TABLE, "score_cap": 5000, "counter_price": 3, "bot_level": "novice"},
+        "底分 <b>2</b>",
+    ),
+    "zhajinhua": (
+        5,
+        "classic",
+        {
+            **TABLE,
+            "chip_levels": [2, 4, 8, 16],
+            "unit_cap": 40,
+            "round_cap": 6,
+            "compare_from_round": 3,
+            "min_players": 3,
+            "escape_penalty": 9,
+            "target_players": 5,
+        },
+        "底注 <b>2</b>",
+    ),
+    "paohuzi": (
+        3,
+        "hunan",
+        {
+            **TABLE,
+            "min_huxi": 12,
+            "fan_hong": 3,
+            "fan_dian": 4,
+            "fan_hongwu": 5,
+            "fan_wu": 6,
+            "fan_duidui": 5,
+            "fan_dazi": 7,
+            "fan_xiaozi": 9,
+            "fan_haidi_ping": 2,
+            "fan_haidi_ming": 3,
+            "cap": 250,
+            "jiadi": True,
+            "fangpao": True,
+        },
+        "底分 <b>2</b>",
+    ),
+    "mahjong_huanle": (
+        4,
+        "bafan",
+        {**TABLE, "min_fans": 6, "wucaishen_fans": 3, "escape_fans": 10},
+        None,
+    ),
+    "mahjong_yongzhou": (
+        4,
+        "bao3",
+        {**TABLE, "qi_hu": 1, "multi_win": False, "lou_hu": False},
+        "底分 <b>2</b>",
+    ),
+    "mahjong_yueqing": (
+        4,
+        "wuhanhua",
+        {**TABLE, "qi_hu_tai": 2, "escape_multiple": 12},
+        "底分 <b>2</b>",
+    ),
 }
 
 
@@ -67,8 +124,14 @@ def _post_value(value):
 
 
 def _form(game: str, seats: int, variant: str, own: dict, **changes) -> dict:
-    data = {"name": "運營場", "game": game, "variant": variant, "seats": seats,
-            "is_open": "on", **COMMON}
+    data = {
+        "name": "運營場",
+        "game": game,
+        "variant": variant,
+        "seats": seats,
+        "is_open": "on",
+        **COMMON,
+    }
     data.update({name: _post_value(value) for name, value in own.items()})
     data = {k: v for k, v in data.items() if v != ""}  # an unchecked box is simply absent
     data.update(changes)
@@ -108,7 +171,8 @@ def _config_value(config, name):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lobby(
-        game, make_user):
+    game, make_user
+):
     """For each game, every setting entered in the admin room form is saved typed on the room,
     shown on the lobby card, copied into the hand's params and read by the engine's config."""
     seats, variant, own, header = GAMES[game]
@@ -173,8 +237,9 @@ def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lo
         # 三張: every dealt seat put the room's 底注 into the pot; the pot paid the room's 回收
         from ledger.models import Posting
 
-        antes = Posting.objects.filter(transfer__idempotency_key=f"pot:{hand.pk}:ante",
-                                       amount__lt=0)
+        antes = Posting.objects.filter(
+            transfer__idempotency_key=f"pot:{hand.pk}:ante", amount__lt=0
+        )
         assert sorted(-p.amount for p in antes) == [COMMON["base_score"]] * len(hand.players)
         assert hand.result["extra"]["rake_total"] == COMMON["rake"]
     assert LogEntry.objects.filter(object_id=str(room.pk)).exists()
@@ -182,41 +247,145 @@ def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lo
 
 # -- refused combinations, each on its field ---------------------------------------------------
 REFUSED = [
-    ("mahjong_yongzhou", 4, "bao3", {"qi_hu": 5, "multi_win": True, "lou_hu": True}, {},
-     "qi_hu", "5"),
-    ("mahjong_yueqing", 4, "wuhanhua", {"qi_hu_tai": 99, "escape_multiple": 10}, {},
-     "qi_hu_tai", "30"),
-    ("zhajinhua", 6, "classic", {"chip_levels": [10, 20], "unit_cap": 100, "round_cap": 5,
-                                 "compare_from_round": 2, "min_players": 2,
-                                 "escape_penalty": 0},
-     {"base_score": 50, "max_beans": 40, "min_beans": 0}, "max_beans", "入場所需的 50 豆"),
-    ("zhajinhua", 3, "classic", {"chip_levels": [1, 2], "unit_cap": 20, "round_cap": 5,
-                                 "compare_from_round": 2, "min_players": 4,
-                                 "escape_penalty": 0}, {}, "min_players", "開局人數 4 多於座位數 3"),
-    ("zhajinhua", 6, "classic", {"chip_levels": [1, 2], "unit_cap": 3, "round_cap": 5,
-                                 "compare_from_round": 2, "min_players": 2,
-                                 "escape_penalty": 0}, {}, "unit_cap", "2 × 底注 = 4"),
-    ("zhajinhua", 6, "classic", {"chip_levels": "5, x", "unit_cap": 30, "round_cap": 5,
-                                 "compare_from_round": 2, "min_players": 2,
-                                 "escape_penalty": 0}, {}, "chip_levels", "須為整數"),
-    ("zhajinhua", 6, "classic", {"chip_levels": [5, 2], "unit_cap": 30, "round_cap": 5,
-                                 "compare_from_round": 2, "min_players": 2,
-                                 "escape_penalty": 0}, {}, "chip_levels", "由小到大"),
-    ("doudizhu", 3, "nonsense", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "variant", "nonsense"),
-    ("doudizhu", 4, "classic", {"score_cap": 1, "counter_price": 0, "bot_level": "normal"}, {}, "seats", "3–3"),
-    ("mahjong_huanle", 4, "classic", {"min_fans": 8, "wucaishen_fans": 2, "escape_fans": 8}, {},
-     "variant", "classic"),
+    (
+        "mahjong_yongzhou",
+        4,
+        "bao3",
+        {"qi_hu": 5, "multi_win": True, "lou_hu": True},
+        {},
+        "qi_hu",
+        "5",
+    ),
+    (
+        "mahjong_yueqing",
+        4,
+        "wuhanhua",
+        {"qi_hu_tai": 99, "escape_multiple": 10},
+        {},
+        "qi_hu_tai",
+        "30",
+    ),
+    (
+        "zhajinhua",
+        6,
+        "classic",
+        {
+            "chip_levels": [10, 20],
+            "unit_cap": 100,
+            "round_cap": 5,
+            "compare_from_round": 2,
+            "min_players": 2,
+            "escape_penalty": 0,
+        },
+        {"base_score": 50, "max_beans": 40, "min_beans": 0},
+        "max_beans",
+        "入場所需的 50 豆",
+    ),
+    (
+        "zhajinhua",
+        3,
+        "classic",
+        {
+            "chip_levels": [1, 2],
+            "unit_cap": 20,
+            "round_cap": 5,
+            "compare_from_round": 2,
+            "min_players": 4,
+            "escape_penalty": 0,
+        },
+        {},
+        "min_players",
+        "開局人數 4 多於座位數 3",
+    ),
+    (
+        "zhajinhua",
+        6,
+        "classic",
+        {
+            "chip_levels": [1, 2],
+            "unit_cap": 3,
+            "round_cap": 5,
+            "compare_from_round": 2,
+            "min_players": 2,
+            "escape_penalty": 0,
+        },
+        {},
+        "unit_cap",
+        "2 × 底注 = 4",
+    ),
+    (
+        "zhajinhua",
+        6,
+        "classic",
+        {
+            "chip_levels": "5, x",
+            "unit_cap": 30,
+            "round_cap": 5,
+            "compare_from_round": 2,
+            "min_players": 2,
+            "escape_penalty": 0,
+        },
+        {},
+        "chip_levels",
+        "須為整數",
+    ),
+    (
+        "zhajinhua",
+        6,
+        "classic",
+        {
+            "chip_levels": [5, 2],
+            "unit_cap": 30,
+            "round_cap": 5,
+            "compare_from_round": 2,
+            "min_players": 2,
+            "escape_penalty": 0,
+        },
+        {},
+        "chip_levels",
+        "由小到大",
+    ),
+    (
+        "doudizhu",
+        3,
+        "nonsense",
+        {"score_cap": 1, "counter_price": 0, "bot_level": "normal"},
+        {},
+        "variant",
+        "nonsense",
+    ),
+    (
+        "doudizhu",
+        4,
+        "classic",
+        {"score_cap": 1, "counter_price": 0, "bot_level": "normal"},
+        {},
+        "seats",
+        "3–3",
+    ),
+    (
+        "mahjong_huanle",
+        4,
+        "classic",
+        {"min_fans": 8, "wucaishen_fans": 2, "escape_fans": 8},
+        {},
+        "variant",
+        "classic",
+    ),
 ]
 
 
 @pytest.mark.parametrize("game,seats,variant,own,changes,field,words", REFUSED)
 def test_an_impossible_combination_is_refused_on_its_field(
-        game, seats, variant, own, changes, field, words, make_user):
+    game, seats, variant, own, changes, field, words, make_user
+):
     """An impossible combination of room settings is refused by the admin form with the error
     on the offending field, and no room is saved."""
     client = _staff(make_user)
-    response = client.post(reverse("admin:lobby_room_add") + f"?game={game}",
-                           _form(game, seats, variant, own, **changes))
+    response = client.post(
+        reverse("admin:lobby_room_add") + f"?game={game}",
+        _form(game, seats, variant, own, **changes),
+    )
     assert response.status_code == 200
     form = response.context["adminform"].form
     assert field in form.errors, form.errors
@@ -236,8 +405,9 @@ def test_the_form_offers_the_games_variants_and_typed_fields_with_defaults(make_
     assert "extra" not in form.fields  # nothing is typed as JSON
     html = page.content.decode()
     assert 'name="fan_xiaozi"' in html and 'value="8"' in html
-    other = client.get(reverse("admin:lobby_room_add") + "?game=dafengshou").context[
-        "adminform"].form
+    other = (
+        client.get(reverse("admin:lobby_room_add") + "?game=dafengshou").context["adminform"].form
+    )
     assert other.fields["odds"].initial == "5, 10, 15, 20, 20, 30, 40, 100"
     assert "min_huxi" not in other.fields
 
@@ -252,8 +422,18 @@ def test_unknown_keys_are_refused_by_the_model():
     assert "nonsense" in str(caught.value)
 
 
-@pytest.mark.parametrize("game", ["zhajinhua", "mahjong_huanle", "mahjong_yueqing",
-                                  "dafengshou", "mahjong_yongzhou", "doudizhu", "paohuzi"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        "zhajinhua",
+        "mahjong_huanle",
+        "mahjong_yueqing",
+        "dafengshou",
+        "mahjong_yongzhou",
+        "doudizhu",
+        "paohuzi",
+    ],
+)
 def test_config_from_params_refuses_an_unknown_variant(game):
     """Every game's config_from_params refuses an unknown variant with a ParamError naming the
     'variant' field."""
@@ -278,8 +458,9 @@ def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user)
     """The admin preview shows the entry range, the rake, an example settlement (底分, 倍數,
     積分 × N − A) and the wheel's RTP; a bad setting is named; non-staff are sent to login."""
     client = _staff(make_user)
-    data = _form("doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0,
-                                                  "bot_level": "normal"})
+    data = _form(
+        "doudizhu", 3, "classic", {"score_cap": 10000, "counter_price": 0, "bot_level": "normal"}
+    )
     preview = reverse("admin:lobby_room_preview")
     html = client.post(preview + "?game=doudizhu", data).content.decode()
     assert "入場範圍：50 – 900000 豆" in html
@@ -287,11 +468,15 @@ def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user)
     # an example settlement: the hand's own lines (底分 2, 倍數) and each seat's 積分 × N − A
     assert "底分：2" in html and "倍數：×" in html
     assert "積分 × 7 − 3 =" in html
-    wheel = client.post(reverse("admin:lobby_room_preview") + "?game=dafengshou", _form(
-        "dafengshou", 1, "classic", _defaults("dafengshou"))).content.decode()
+    wheel = client.post(
+        reverse("admin:lobby_room_preview") + "?game=dafengshou",
+        _form("dafengshou", 1, "classic", _defaults("dafengshou")),
+    ).content.decode()
     assert "設定返獎率（RTP）：0.9" in wheel
-    refused = client.post(reverse("admin:lobby_room_preview") + "?game=mahjong_yueqing", _form(
-        "mahjong_yueqing", 4, "wuhanhua", {"qi_hu_tai": 99, "escape_multiple": 10}))
+    refused = client.post(
+        reverse("admin:lobby_room_preview") + "?game=mahjong_yueqing",
+        _form("mahjong_yueqing", 4, "wuhanhua", {"qi_hu_tai": 99, "escape_multiple": 10}),
+    )
     assert "qi_hu_tai" in refused.content.decode()
     outsider = Client()
     outsider.force_login(make_user())
@@ -313,9 +498,14 @@ def test_open_close_copy_and_the_history_of_changes(room, make_user):
     copy = Room.objects.get(name="測試場（複本）")
     assert (copy.factor, copy.rake, copy.is_open) == (room.factor, room.rake, False)
 
-    data = _form("doudizhu", 3, "menzhua", {"score_cap": 10000, "counter_price": 5,
-                                            "bot_level": "normal"},
-                 name=room.name, factor=30)
+    data = _form(
+        "doudizhu",
+        3,
+        "menzhua",
+        {"score_cap": 10000, "counter_price": 5, "bot_level": "normal"},
+        name=room.name,
+        factor=30,
+    )
     response = client.post(reverse("admin:lobby_room_change", args=[room.pk]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     entry = LogEntry.objects.filter(object_id=str(room.pk)).order_by("-action_time").first()
@@ -346,12 +536,21 @@ def test_the_migration_gives_old_rooms_a_declared_variant():
     from django.apps import apps
 
     migration = importlib.import_module("lobby.migrations.0002_room_variant_declared")
-    huanle = Room.objects.create(name="舊8番", game="mahjong_huanle", variant="classic", seats=4,
-                                 extra={"room_kind": "bafan", "min_fans": 8})
-    yongzhou = Room.objects.create(name="舊永州", game="mahjong_yongzhou", variant="standard",
-                                   seats=4, extra={"bao_hu": 3, "qi_hu": 1})
-    yueqing = Room.objects.create(name="舊樂清", game="mahjong_yueqing", variant="classic",
-                                  seats=4)
+    huanle = Room.objects.create(
+        name="舊8番",
+        game="mahjong_huanle",
+        variant="classic",
+        seats=4,
+        extra={"room_kind": "bafan", "min_fans": 8},
+    )
+    yongzhou = Room.objects.create(
+        name="舊永州",
+        game="mahjong_yongzhou",
+        variant="standard",
+        seats=4,
+        extra={"bao_hu": 3, "qi_hu": 1},
+    )
+    yueqing = Room.objects.create(name="舊樂清", game="mahjong_yueqing", variant="classic", seats=4)
     migration.forwards(apps, None)
     for room in (huanle, yongzhou, yueqing):
         room.refresh_from_db()

@@ -35,11 +35,12 @@ def test_home_lists_rooms_grouped_by_game(room, make_user):
     Room.objects.create(name="關閉的場", game="doudizhu", seats=3, is_open=False, sort_order=9)
     services.quick_join(user=make_user(beans=5000), room_id=room.pk)
     html = Client().get(reverse("lobby:home")).content.decode()
-    order = re.findall(r'<h2 class="game-title">([^<]+)</h2>|<div class="room-name">([^<]+)</div>',
-                       html)
+    order = re.findall(
+        r'<h2 class="game-title">([^<]+)</h2>|<div class="room-name">([^<]+)</div>', html
+    )
     flat = [h or r for h, r in order]
     assert flat == ["歡樂斗地主", "測試場", "斗地主高手", "關閉的場", "歡樂三張", "三張新手"]
-    card = html[html.index(f'data-room="{room.pk}"'):]
+    card = html[html.index(f'data-room="{room.pk}"') :]
     assert re.search(r'<span class="players">1</span>', card[:1500])
     assert "暫停開放" in html
 
@@ -117,12 +118,14 @@ def test_private_table_by_invite_code_and_refusals(room, make_user):
     assert not Seat.objects.filter(user=stranger).exists()
     for _ in range(2):
         friend = make_user(beans=5000)
-        response = _client(friend).post(reverse("lobby:private_join"),
-                                        {"code": table.invite_code.lower()})
+        response = _client(friend).post(
+            reverse("lobby:private_join"), {"code": table.invite_code.lower()}
+        )
         assert response.url == reverse("games:table", args=[table.pk])
     # the right code for a full table: refused a seat, he may watch (docs/privacy.md)
-    response = _client(stranger).post(reverse("lobby:private_join"),
-                                      {"code": table.invite_code}, follow=True)
+    response = _client(stranger).post(
+        reverse("lobby:private_join"), {"code": table.invite_code}, follow=True
+    )
     assert response.redirect_chain[-1][0] == reverse("games:table", args=[table.pk])
     assert "牌桌已滿" in response.content.decode()
     assert not Seat.objects.filter(user=stranger).exists()

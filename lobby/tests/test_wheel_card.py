@@ -18,23 +18,40 @@ from lobby.models import Room
 
 def wheel_room(**extra) -> Room:
     return Room.objects.create(
-        name="豐收轉盤", game="dafengshou", seats=1, base_score=1, factor=1, min_beans=0,
-        extra={"bet_seconds": 12, "chips": [10, 100, 1000, 10000], "player_limit": 100000,
-               "round_limit": 10000000, **extra},
+        name="豐收轉盤",
+        game="dafengshou",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        extra={
+            "bet_seconds": 12,
+            "chips": [10, 100, 1000, 10000],
+            "player_limit": 100000,
+            "round_limit": 10000000,
+            **extra,
+        },
     )
 
 
 def card(html: str, room: Room) -> str:
-    match = re.search(rf'<div class="room-card[^"]*" data-room="{room.pk}">(.*?)\n    </div>',
-                      html, re.S)
+    match = re.search(
+        rf'<div class="room-card[^"]*" data-room="{room.pk}">(.*?)\n    </div>', html, re.S
+    )
     assert match, html
     return match.group(1)
 
 
 def bet(room: Room, user, amount: int = 10) -> None:
     rnd = dafengshou.round_enter(room_id=room.pk)
-    dafengshou.bet_place(room_id=room.pk, user=user, round_number=rnd.number,
-                           object="apple", amount=amount, action_id=uuid.uuid4().hex)
+    dafengshou.bet_place(
+        room_id=room.pk,
+        user=user,
+        round_number=rnd.number,
+        object="apple",
+        amount=amount,
+        action_id=uuid.uuid4().hex,
+    )
 
 
 @pytest.mark.django_db
@@ -80,8 +97,9 @@ async def test_the_lobby_socket_pushes_the_wheel_bettor_count(make_user):
 
     wheel = await sync_to_async(wheel_room)()
     user = await sync_to_async(make_user)(beans=5000)
-    comm = WebsocketCommunicator(application, "/ws/lobby/",
-                                 headers=[(b"origin", b"http://127.0.0.1:8000")])
+    comm = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+    )
     connected, _ = await comm.connect()
     assert connected
     await sync_to_async(bet)(wheel, user)

@@ -16,9 +16,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 def make_room() -> Room:
     return Room.objects.create(
-        name="聊天場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=50,
-        rake=10, min_beans=0, max_beans=None, double_threshold=2000, turn_seconds=30,
-        bot_wait_seconds=30, extra={"chat_throttle_seconds": 1},
+        name="聊天場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=50,
+        rake=10,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
+        bot_wait_seconds=30,
+        extra={"chat_throttle_seconds": 1},
     )
 
 
@@ -28,8 +38,10 @@ def _bubble_near_seat(page, seat: int) -> None:
     box = page.locator(f"#board .seat-box[data-seat='{seat}']").bounding_box()
     bubble = page.locator(f"#chat-feed .chat-bubble[data-seat='{seat}']").last.bounding_box()
     assert box is not None and bubble is not None
-    gap = min(abs(bubble["y"] + bubble["height"] - box["y"]),
-              abs(bubble["y"] - (box["y"] + box["height"])))
+    gap = min(
+        abs(bubble["y"] + bubble["height"] - box["y"]),
+        abs(bubble["y"] - (box["y"] + box["height"])),
+    )
     assert gap < 40, (bubble, box)
     assert bubble["x"] < box["x"] + box["width"] and bubble["x"] + bubble["width"] > box["x"]
 
@@ -79,8 +91,7 @@ def test_phrases_emotes_and_private_text_as_bubbles_and_a_mute(servers, browser)
     if not a.locator("#chat-panel[open]").count():
         a.click("#chat-panel summary")
     a.click("#chat-panel .chat-emote-btn[data-emote='flower']")
-    a.wait_for_selector("#chat-feed .chat-bubble.chat-emote img[src$='flower.svg']",
-                        timeout=5000)
+    a.wait_for_selector("#chat-feed .chat-bubble.chat-emote img[src$='flower.svg']", timeout=5000)
     b.wait_for_timeout(1500)
     assert b.locator("#chat-feed .chat-bubble.chat-emote").count() == 0
     shot(a, "chat-emote-desktop")

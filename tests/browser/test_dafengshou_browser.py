@@ -19,10 +19,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 def make_room() -> Room:
     return Room.objects.create(
-        name="豐收轉盤", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
-        extra={"bet_seconds": 8, "spin_seconds": 3, "chips": [10, 100, 1000],
-               "player_limit": 5000, "round_limit": 100000},
+        name="豐收轉盤",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 8,
+            "spin_seconds": 3,
+            "chips": [10, 100, 1000],
+            "player_limit": 5000,
+            "round_limit": 100000,
+        },
     )
 
 
@@ -31,20 +42,18 @@ def number(page) -> int:
 
 
 def wait_round(page, n: int) -> None:
-    page.wait_for_selector(f"#wheel-board[data-number='{n}'][data-phase='betting']",
-                           timeout=30000)
+    page.wait_for_selector(f"#wheel-board[data-number='{n}'][data-phase='betting']", timeout=30000)
 
 
 def place(page, chip: int, crop: str, times: int) -> None:
     """Pick the chip, then click the crop ``times`` times, each time until the server shows it."""
     page.click(f".chip-pick[data-chip='{chip}']")
     for _ in range(times):
-        before = int(page.get_attribute(f".bet-obj[data-object='{crop}'] .bet-mine",
-                                        "data-mine"))
+        before = int(page.get_attribute(f".bet-obj[data-object='{crop}'] .bet-mine", "data-mine"))
         page.click(f".bet-obj[data-object='{crop}']")
         page.wait_for_selector(
-            f".bet-obj[data-object='{crop}'] .bet-mine[data-mine='{before + chip}']",
-            timeout=5000)
+            f".bet-obj[data-object='{crop}'] .bet-mine[data-mine='{before + chip}']", timeout=5000
+        )
 
 
 def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
@@ -55,8 +64,9 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     servers.clock()
     base = f"http://127.0.0.1:{port}"
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                has_touch=True)
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     a, b = desk.new_page(), phone.new_page()
     register(a, base, "wheel-a")
     register(b, base, "wheel-b")
@@ -89,8 +99,9 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     place(a, 100, "watermelon", 2)
     place(a, 10, "apple", 1)
     place(b, 10, "rice", 3)
-    b.wait_for_selector(".bet-obj[data-object='watermelon'] .bet-total:has-text('全場 200')",
-                        timeout=5000)  # A's bets reach B's screen
+    b.wait_for_selector(
+        ".bet-obj[data-object='watermelon'] .bet-total:has-text('全場 200')", timeout=5000
+    )  # A's bets reach B's screen
     assert int(b.inner_text("#wheel-balance")) == start["wheel-b"] - 30
     # the room's figures arrive as the totals fragment: both see 240 from two bettors
     for page in (a, b):
@@ -120,8 +131,10 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     shot(b, "dafengshou-after-phone")
 
     # the ledger: each player's balance is exactly grant − stakes + the seed's payouts
-    stakes = {"wheel-a": [{"watermelon": 200, "apple": 10}, {"rice": 1000}],
-              "wheel-b": [{"rice": 30}, {"apple": 100, "orange": 10}]}
+    stakes = {
+        "wheel-a": [{"watermelon": 200, "apple": 10}, {"rice": 1000}],
+        "wheel-b": [{"rice": 30}, {"apple": 100, "orange": 10}],
+    }
     rounds = [WheelRound.objects.get(room_id=room.pk, number=first + i) for i in range(2)]
     for name, user in users.items():
         expected = start[name]
@@ -144,7 +157,6 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
 
     # the revealed seed checks against the hash shown before the round, on the page
     a.locator(f"#wheel-history tr[data-number='{first}'] .verify-hash").click()
-    a.wait_for_selector(f"#wheel-history tr[data-number='{first}'] .verify-hash.ok",
-                        timeout=5000)
+    a.wait_for_selector(f"#wheel-history tr[data-number='{first}'] .verify-hash.ok", timeout=5000)
     desk.close()
     phone.close()

@@ -18,9 +18,20 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 
 def make_room(**extra) -> Room:
-    spec = dict(name="新手場", game="doudizhu", variant="classic", seats=3, base_score=1,
-                factor=50, rake=10, min_beans=0, max_beans=None, double_threshold=2000,
-                turn_seconds=30, bot_wait_seconds=1)
+    spec = dict(
+        name="新手場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=50,
+        rake=10,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
+        bot_wait_seconds=1,
+    )
     spec.update(extra)
     return Room.objects.create(**spec)
 
@@ -87,9 +98,14 @@ def test_register_quick_join_play_a_hand_and_see_the_profile(servers, browser):
     assert hand.settled_at is not None
     page.goto(f"{base}/accounts/profile/")
     shown = int(page.inner_text("#profile-beans"))
-    assert shown == balance_for_user(user) == 10000 + hand.result["beans"][
-        next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
-    ]
+    assert (
+        shown
+        == balance_for_user(user)
+        == 10000
+        + hand.result["beans"][
+            next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
+        ]
+    )
     assert page.locator(".stat-row[data-game=doudizhu]").count() == 1
     shot(page, "profile-phone")
     assert ledger_drift() == []

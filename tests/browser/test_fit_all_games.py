@@ -34,31 +34,80 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 SIZES = [(360, 740), (390, 844), (844, 390), (1280, 800)]
 
-COMMON = {"base_score": 1, "factor": 10, "rake": 5, "min_beans": 0, "max_beans": None,
-          "double_threshold": 2000, "turn_seconds": 300, "bot_wait_seconds": 600}
+COMMON = {
+    "base_score": 1,
+    "factor": 10,
+    "rake": 5,
+    "min_beans": 0,
+    "max_beans": None,
+    "double_threshold": 2000,
+    "turn_seconds": 300,
+    "bot_wait_seconds": 600,
+}
 ROOMS: dict[str, dict] = {
     "doudizhu": {"name": "經典場", "game": "doudizhu", "variant": "classic", "seats": 3},
-    "zhajinhua": {"name": "歡樂三張", "game": "zhajinhua", "variant": "classic", "seats": 6,
-                  "extra": {"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200,
-                            "round_cap": 4, "compare_from_round": 2, "min_players": 2,
-                            "target_players": 6, "escape_penalty": 50}},
-    "paohuzi": {"name": "湖南場", "game": "paohuzi", "variant": "hunan", "seats": 3,
-                "extra": {"variant": "hunan"}},
-    "shuangwang": {"name": "雙王場", "game": "paohuzi", "variant": "shuangwang", "seats": 3,
-                   "extra": {"variant": "shuangwang"}},
-    "mahjong_huanle": {"name": "大眾場", "game": "mahjong_huanle", "variant": "dazhong",
-                       "seats": 4, "extra": {"room_kind": "dazhong"}},
-    "mahjong_yongzhou": {"name": "永州麻將", "game": "mahjong_yongzhou", "variant": "bao5",
-                         "seats": 4, "extra": {"qi_hu": 0}},
-    "mahjong_yueqing": {"name": "樂清麻將", "game": "mahjong_yueqing", "variant": "wuhanhua",
-                        "seats": 4, "extra": {}},
+    "zhajinhua": {
+        "name": "歡樂三張",
+        "game": "zhajinhua",
+        "variant": "classic",
+        "seats": 6,
+        "extra": {
+            "ante": 10,
+            "chip_levels": [10, 20, 50, 100],
+            "unit_cap": 200,
+            "round_cap": 4,
+            "compare_from_round": 2,
+            "min_players": 2,
+            "target_players": 6,
+            "escape_penalty": 50,
+        },
+    },
+    "paohuzi": {
+        "name": "湖南場",
+        "game": "paohuzi",
+        "variant": "hunan",
+        "seats": 3,
+        "extra": {"variant": "hunan"},
+    },
+    "shuangwang": {
+        "name": "雙王場",
+        "game": "paohuzi",
+        "variant": "shuangwang",
+        "seats": 3,
+        "extra": {"variant": "shuangwang"},
+    },
+    "mahjong_huanle": {
+        "name": "大眾場",
+        "game": "mahjong_huanle",
+        "variant": "dazhong",
+        "seats": 4,
+        "extra": {"room_kind": "dazhong"},
+    },
+    "mahjong_yongzhou": {
+        "name": "永州麻將",
+        "game": "mahjong_yongzhou",
+        "variant": "bao5",
+        "seats": 4,
+        "extra": {"qi_hu": 0},
+    },
+    "mahjong_yueqing": {
+        "name": "樂清麻將",
+        "game": "mahjong_yueqing",
+        "variant": "wuhanhua",
+        "seats": 4,
+        "extra": {},
+    },
 }
 
 # The player's hand (cards / tiles) and the action buttons, per board.
 HAND = "#my-hand .card, #my-hand .mj-t, #phz-hand .phz-card-btn, #phz-hand .phz-card"
-ACTIONS = ("#actions button, #actions summary, .hand-tools button, #counter button")
-SETTLEMENT = ["#settlement .rake", "#settlement .seed-reveal code",
-              "#settlement .seed-reveal a", "#settlement .next .clock"]
+ACTIONS = "#actions button, #actions summary, .hand-tools button, #counter button"
+SETTLEMENT = [
+    "#settlement .rake",
+    "#settlement .seed-reveal code",
+    "#settlement .seed-reveal a",
+    "#settlement .next .clock",
+]
 
 # In the page: is the element inside the viewport, and what does a tap at its centre hit?
 PROBE = """([selector, overlapped]) => {
@@ -118,8 +167,12 @@ def _choose(key: str, ruleset, state, seat: int, mine: bool) -> dict:
     the others let him; everywhere else the engine's 托管 move."""
     if key == "doudizhu":
         legal = ruleset.legal_actions(state, seat)
-        for wanted in ({"type": "bid", "call": mine}, {"type": "rob", "rob": mine},
-                       {"type": "double", "double": False}, {"type": "start", "mingpai": False}):
+        for wanted in (
+            {"type": "bid", "call": mine},
+            {"type": "rob", "rob": mine},
+            {"type": "double", "double": False},
+            {"type": "start", "mingpai": False},
+        ):
             if wanted in legal:
                 return wanted
     return ruleset.auto_action(state, seat)
@@ -156,8 +209,9 @@ def _drive(key: str, table_id: int, user: User, *, to_end: bool) -> None:
         seat = acting[0]
         mover = User.objects.get(pk=hand.players[seat]["user_id"])
         action = _choose(key, ruleset, state, seat, seat == mine)
-        tables.move_submit(table_id=table_id, user=mover, action=action, expected_seq=None,
-                           action_id=None)
+        tables.move_submit(
+            table_id=table_id, user=mover, action=action, expected_seq=None, action_id=None
+        )
         if to_end:
             time.sleep(0.03)  # about a bot's pace, so the watching socket keeps up on a busy box
     raise AssertionError("the hand did not reach the wanted point")
@@ -166,16 +220,19 @@ def _drive(key: str, table_id: int, user: User, *, to_end: bool) -> None:
 def _problems(page, selector: str, overlapped: bool) -> list[str]:
     found = page.evaluate(PROBE, [selector, overlapped])
     assert found, f"nothing matched {selector}"
-    return [f"{f['what']} at {f['rect']}: inside={f['inside']} hit={f['hit']} ({f['hitWhat']})"
-            for f in found if not (f["inside"] and f["hit"])]
+    return [
+        f"{f['what']} at {f['rect']}: inside={f['inside']} hit={f['hit']} ({f['hitWhat']})"
+        for f in found
+        if not (f["inside"] and f["hit"])
+    ]
 
 
 def _check_turn(page, name: str) -> list[str]:
     # as a player does: the hand and its buttons scrolled to the bottom of the screen together
     # (the chat bar and the hall panel below the board stay out of the way); they must fit
     page.evaluate(
-        """(sel) => { const r = [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect())
-              .filter(b => b.height > 0);
+        """(sel) => { const r = [...document.querySelectorAll(sel)]
+              .map(e => e.getBoundingClientRect()).filter(b => b.height > 0);
             const bottom = Math.max(...r.map(b => b.bottom)) + window.scrollY;
             window.scrollTo(0, Math.max(0, bottom - window.innerHeight + 2)); }""",
         f"{HAND}, {ACTIONS}",
@@ -193,8 +250,9 @@ def _check_settlement(page, name: str) -> list[str]:
     page.wait_for_timeout(300)  # the pushes of the hand's end have arrived
     errors = []
     for selector in SETTLEMENT:
-        page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'nearest'})",
-                      selector)
+        page.evaluate(
+            "(s) => document.querySelector(s).scrollIntoView({block: 'nearest'})", selector
+        )
         page.wait_for_timeout(50)
         errors += [f"{selector}: {e}" for e in _problems(page, selector, False)]
     page.evaluate("document.querySelector('#settlement').scrollIntoView({block: 'nearest'})")
@@ -203,10 +261,20 @@ def _check_settlement(page, name: str) -> list[str]:
 
 
 def _open(browser, port: int, user: User, table_id: int, size: tuple[int, int]):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  is_mobile=size[0] < 1000, has_touch=size[0] < 1000)
-    context.add_cookies([{"name": "sessionid", "value": login_cookie(user).split("=", 1)[1],
-                          "url": f"http://127.0.0.1:{port}"}])
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        is_mobile=size[0] < 1000,
+        has_touch=size[0] < 1000,
+    )
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": login_cookie(user).split("=", 1)[1],
+                "url": f"http://127.0.0.1:{port}",
+            }
+        ]
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"script error: {e}"))
@@ -240,10 +308,14 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     assert hand.settled_at is not None
     live.wait_for_selector("#settlement .rake", state="attached", timeout=30000)
     for w, h in SIZES:
-        page, errors = (live, live_errors) if (w, h) == SIZES[1] else _open(
-            browser, port, user, table.pk, (w, h))
-        failures += [f"{w}x{h} settlement: {e}"
-                     for e in _check_settlement(page, f"{key}-{w}x{h}-settlement")]
+        page, errors = (
+            (live, live_errors)
+            if (w, h) == SIZES[1]
+            else _open(browser, port, user, table.pk, (w, h))
+        )
+        failures += [
+            f"{w}x{h} settlement: {e}" for e in _check_settlement(page, f"{key}-{w}x{h}-settlement")
+        ]
         failures += [f"{w}x{h}: {e}" for e in errors]
         if page is not live:
             page.context.close()
@@ -256,18 +328,38 @@ def test_the_wheel_fits_every_size(servers, browser):
     """大豐收 at every size: no sideways scroll; every chip and every crop's bet button is on
     screen (scrolled to, as a finger would) and hit at its centre; the round's hash shows."""
     room = Room.objects.create(
-        name="豐收轉盤", game="dafengshou", variant="classic", seats=1, base_score=1, factor=1,
-        min_beans=0, turn_seconds=15,
-        extra={"bet_seconds": 60, "spin_seconds": 3, "chips": [10, 100, 1000],
-               "player_limit": 5000, "round_limit": 100000})
+        name="豐收轉盤",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 60,
+            "spin_seconds": 3,
+            "chips": [10, 100, 1000],
+            "player_limit": 5000,
+            "round_limit": 100000,
+        },
+    )
     port = servers.daphne("web")
     user = _player("fit-wheel")
     failures: list[str] = []
     for w, h in SIZES:
-        context = browser.new_context(viewport={"width": w, "height": h},
-                                      is_mobile=w < 1000, has_touch=w < 1000)
-        context.add_cookies([{"name": "sessionid", "value": login_cookie(user).split("=", 1)[1],
-                              "url": f"http://127.0.0.1:{port}"}])
+        context = browser.new_context(
+            viewport={"width": w, "height": h}, is_mobile=w < 1000, has_touch=w < 1000
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": login_cookie(user).split("=", 1)[1],
+                    "url": f"http://127.0.0.1:{port}",
+                }
+            ]
+        )
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e, errors=errors: errors.append(f"script error: {e}"))
@@ -283,8 +375,10 @@ def test_the_wheel_fits_every_size(servers, browser):
                 page.locator(selector).nth(i).scroll_into_view_if_needed()
                 found = page.evaluate(PROBE, [f"{selector}", False])[i]
                 if not (found["inside"] and found["hit"]):
-                    failures.append(f"{w}x{h} {found['what']} at {found['rect']}: "
-                                    f"inside={found['inside']} hit={found['hit']}")
+                    failures.append(
+                        f"{w}x{h} {found['what']} at {found['rect']}: "
+                        f"inside={found['inside']} hit={found['hit']}"
+                    )
         shot(page, f"dafengshou-{w}x{h}")
         failures += [f"{w}x{h}: {e}" for e in errors]
         context.close()

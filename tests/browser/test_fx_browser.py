@@ -40,10 +40,22 @@ def _deal_bombs(table: Table) -> None:
     """Put the hand straight into play with HANDS (a test deal; the service keeps the seq)."""
     hand = Hand.objects.get(table=table)
     state = dict(hand.state)
-    state.update(hands=list(HANDS), phase="playing", landlord=0, turn=0, lead=None,
-                 last=[None, None, None], passes=0, plays_count=[0, 0, 0],
-                 played=["", "", ""], bombs=[], winner=None, looked=[True, True, True],
-                 started=[True, True, True], ready=[True, True, True])
+    state.update(
+        hands=list(HANDS),
+        phase="playing",
+        landlord=0,
+        turn=0,
+        lead=None,
+        last=[None, None, None],
+        passes=0,
+        plays_count=[0, 0, 0],
+        played=["", "", ""],
+        bombs=[],
+        winner=None,
+        looked=[True, True, True],
+        started=[True, True, True],
+        ready=[True, True, True],
+    )
     hand.state = state
     hand.save(update_fields=["state"])
     table.seats.update(deadline=timezone.now() + timedelta(minutes=10))
@@ -70,7 +82,8 @@ def _play(page, ranks: str) -> None:
     for rank in ranks:
         # the cards overlap: tap the visible left edge of each, as a player does
         page.locator(f"#my-hand .card[data-rank='{rank}']:not(.selected)").first.click(
-            position={"x": 6, "y": 78})
+            position={"x": 6, "y": 78}
+        )
     page.click("[data-play]")
 
 
@@ -78,8 +91,17 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     """Real pushes over real sockets: 炸彈 → "bomb" with sound and burst; muted → no sound;
     reduced motion → no animation; 王炸 → "rocket"; a reload plays nothing, mute remembered."""
     room = Room.objects.create(
-        name="音效場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=1,
-        rake=0, min_beans=0, max_beans=None, double_threshold=100000, turn_seconds=120,
+        name="音效場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=1,
+        rake=0,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=100000,
+        turn_seconds=120,
         bot_wait_seconds=600,
     )
     users = [_user(i) for i in range(3)]
@@ -124,8 +146,16 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     frame = recv_json(ws)
     while frame.get("type") != "table" or not (frame.get("view") or {}).get("can_play"):
         frame = recv_json(ws)
-    ws.send(json.dumps({"kind": "move", "action": {"type": "play", "cards": "4444"},
-                        "seq": frame["seq"], "action_id": "fx-4444"}))
+    ws.send(
+        json.dumps(
+            {
+                "kind": "move",
+                "action": {"type": "play", "cards": "4444"},
+                "seq": frame["seq"],
+                "action_id": "fx-4444",
+            }
+        )
+    )
     muted = _wait_fx(me, "bomb", 2)[1]
     assert muted == {"name": "bomb", "sound": False, "motion": True}
     assert _wait_fx(still, "bomb", 2)[1]["sound"] is True

@@ -21,8 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 def _as(browser, base: str, user):
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": "sessionid", "value": login_cookie(user).split("=", 1)[1],
-                          "url": base}])
+    context.add_cookies(
+        [{"name": "sessionid", "value": login_cookie(user).split("=", 1)[1], "url": base}]
+    )
     return context.new_page()
 
 
@@ -55,28 +56,27 @@ def test_follow_invite_and_join_by_one_click(servers, browser):
     assert Seat.objects.get(user=b).table_id == table_id
     # B follows A back from A's seat (the table page's hall panel)
     a = User.objects.get(username="hall_a")
-    page_b.click(f"#hall-table-panel .panel-player[data-user='{a.pk}'] .seat-follow",
-                 timeout=10000)
+    page_b.click(f"#hall-table-panel .panel-player[data-user='{a.pk}'] .seat-follow", timeout=10000)
     page_b.wait_for_url(re.compile(rf"/games/table/{table_id}/"))
     page_b.wait_for_selector(f"#hall-table-panel .panel-player[data-user='{a.pk}'] .muted")
     assert Follow.objects.filter(follower=b, followee=a).exists()
 
 
-def test_leaderboard_shows_my_rank_outside_the_top_and_links_profiles(servers, browser,
-                                                                       make_user):
+def test_leaderboard_shows_my_rank_outside_the_top_and_links_profiles(servers, browser, make_user):
     """With 100 players ahead of him this week, a player sees his own rank (第 101 名) under
     the top 100, and a row's name leads to that player's profile."""
     base = f"http://127.0.0.1:{servers.daphne('web')}"
     today = timezone.localdate()
     week = today - timedelta(days=today.weekday())
     ahead = [make_user() for _ in range(100)]
-    Standing.objects.bulk_create([
-        Standing(user=u, game="doudizhu", period="week", start=week, score=1000 - i, hands=3)
-        for i, u in enumerate(ahead)
-    ])
+    Standing.objects.bulk_create(
+        [
+            Standing(user=u, game="doudizhu", period="week", start=week, score=1000 - i, hands=3)
+            for i, u in enumerate(ahead)
+        ]
+    )
     me = make_user(name="rank_me")
-    Standing.objects.create(user=me, game="doudizhu", period="week", start=week, score=-5,
-                            hands=1)
+    Standing.objects.create(user=me, game="doudizhu", period="week", start=week, score=-5, hands=1)
     page = _as(browser, base, me)
     page.goto(f"{base}/")
     page.click("#leaderboard-link")
@@ -93,8 +93,9 @@ def test_checkin_then_claim_a_task(servers, browser, make_user):
     """The lobby's 簽到 pays the day-1 reward once (the button becomes the done line), and a
     finished task's 領取 pays its reward and shows 已領取; the ledger verifies."""
     CheckinReward.objects.create(day=1, beans=120)
-    task = TaskDefinition.objects.create(code="play-one", title="玩 1 局斗地主",
-                                         game="doudizhu", kind="play", target=1, reward=300)
+    task = TaskDefinition.objects.create(
+        code="play-one", title="玩 1 局斗地主", game="doudizhu", kind="play", target=1, reward=300
+    )
     base = f"http://127.0.0.1:{servers.daphne('web')}"
     user = make_user(beans=1000)
     TaskProgress.objects.create(user=user, task=task, day=timezone.localdate(), count=1)

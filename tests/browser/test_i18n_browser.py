@@ -19,9 +19,20 @@ def test_english_from_the_switch_to_the_table_and_back_at_login(servers, browser
     """The switch turns the lobby English and is stored on the player; at the table the boards
     the socket pushes after each action are English (game terms glossed), the JavaScript text
     comes from the catalog; a new browser is English as soon as the player logs in."""
-    Room.objects.create(name="room-en", game="doudizhu", variant="classic", seats=3,
-                        base_score=1, factor=10, rake=5, min_beans=0, max_beans=None,
-                        double_threshold=2000, turn_seconds=30, bot_wait_seconds=1)
+    Room.objects.create(
+        name="room-en",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=10,
+        rake=5,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
+        bot_wait_seconds=1,
+    )
     port = servers.daphne("web")
     servers.clock()
     base = f"http://127.0.0.1:{port}"
@@ -49,8 +60,9 @@ def test_english_from_the_switch_to_the_table_and_back_at_login(servers, browser
             found = problems(page.inner_html(part), "en", full_page=False)
             assert not found, (part, found)
         page.locator(sendable).first.click()
-        page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s",
-                               arg=seq, timeout=30000)
+        page.wait_for_function(
+            "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30000
+        )
     seqs.add(page.get_attribute("#board", "data-seq"))
     assert len(seqs) > 1, "boards were pushed over the socket"
     shot(page, "table-english")

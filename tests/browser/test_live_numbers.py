@@ -30,8 +30,9 @@ def test_the_top_bar_follows_the_settlement_without_a_reload(servers, browser):
     page.wait_for_selector("#settlement .rake", state="attached", timeout=15000)
     after = balance_for_user(user)
     assert after != start  # 回收 A alone moves it
-    page.wait_for_function(f"document.querySelector('#nav-beans').textContent.trim() === "
-                           f"'{after}'", timeout=5000)
+    page.wait_for_function(
+        f"document.querySelector('#nav-beans').textContent.trim() === '{after}'", timeout=5000
+    )
     assert not errors
 
 

@@ -21,9 +21,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 
 def make_room(**extra) -> Room:
-    spec = dict(name="大眾場", game="mahjong_huanle", variant="dazhong", seats=4, base_score=1,
-                factor=50, rake=10, min_beans=0, max_beans=None, double_threshold=2000,
-                turn_seconds=30, bot_wait_seconds=1, extra={"room_kind": "dazhong"})
+    spec = dict(
+        name="大眾場",
+        game="mahjong_huanle",
+        variant="dazhong",
+        seats=4,
+        base_score=1,
+        factor=50,
+        rake=10,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
+        bot_wait_seconds=1,
+        extra={"room_kind": "dazhong"},
+    )
     spec.update(extra)
     return Room.objects.create(**spec)
 
@@ -152,7 +164,9 @@ def test_a_whole_huanle_mahjong_hand_with_three_bots(servers, browser):
         assert "流局" in settlement
     user = User.objects.get(username="mahjong1")
     mine = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
-    shown_beans = page.inner_text(f"#settlement .settle-seats tbody tr:nth-child({mine + 1}) .beans")
+    shown_beans = page.inner_text(
+        f"#settlement .settle-seats tbody tr:nth-child({mine + 1}) .beans"
+    )
     assert int(shown_beans.replace(",", "").replace("+", "")) == hand.result["beans"][mine]
     page.goto(f"{base}/accounts/profile/")
     shown = int(page.inner_text("#profile-beans"))
@@ -165,19 +179,48 @@ def _snapshot(game: str, ruleset, state, viewer: int) -> dict:
     result = None
     if over:
         res = ruleset.result(state)
-        result = {"scores": list(res.scores), "winners": list(res.winners), "extra": res.extra,
-                  "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat}
-                            for ln in res.lines]}
+        result = {
+            "scores": list(res.scores),
+            "winners": list(res.winners),
+            "extra": res.extra,
+            "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines],
+        }
     return {
-        "table": {"id": 1, "game": game, "seq": 3, "status": "playing",
-                  "params": {"room_name": "大眾場", "base_score": 1}, "is_private": False,
-                  "invite_code": "", "owner_id": None, "next_hand_at": None,
-                  "fill_deadline": None},
-        "seats": [{"index": i, "user_id": i + 1, "name": f"玩家{i}", "avatar": i,
-                   "is_bot": i != viewer, "auto": False, "online": True, "deadline": None}
-                  for i in range(4)],
-        "hand": {"id": 9, "number": 1, "status": "playing", "seed_hash": "x" * 16, "seed": None,
-                 "state": ruleset.state_to_json(state), "result": result, "settled": False},
+        "table": {
+            "id": 1,
+            "game": game,
+            "seq": 3,
+            "status": "playing",
+            "params": {"room_name": "大眾場", "base_score": 1},
+            "is_private": False,
+            "invite_code": "",
+            "owner_id": None,
+            "next_hand_at": None,
+            "fill_deadline": None,
+        },
+        "seats": [
+            {
+                "index": i,
+                "user_id": i + 1,
+                "name": f"玩家{i}",
+                "avatar": i,
+                "is_bot": i != viewer,
+                "auto": False,
+                "online": True,
+                "deadline": None,
+            }
+            for i in range(4)
+        ],
+        "hand": {
+            "id": 9,
+            "number": 1,
+            "status": "playing",
+            "seed_hash": "x" * 16,
+            "seed": None,
+            "state": ruleset.state_to_json(state),
+            "result": result,
+            "settled": False,
+        },
     }
 
 
@@ -196,11 +239,14 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions():
                 _state_cache.clear()
                 html = render_html(_snapshot(game, ruleset, state, viewer), viewer, None)
                 actions = html.split('id="actions"', 1)[1].split('class="hand-tools"', 1)[0]
-                sent = {json.dumps(json.loads(v.replace("&quot;", '"'))["action"],
-                                   sort_keys=True)
-                        for v in vals.findall(actions)}
-                legal = {json.dumps(a, sort_keys=True)
-                         for a in ruleset.view(state, viewer)["legal_actions"]}
+                sent = {
+                    json.dumps(json.loads(v.replace("&quot;", '"'))["action"], sort_keys=True)
+                    for v in vals.findall(actions)
+                }
+                legal = {
+                    json.dumps(a, sort_keys=True)
+                    for a in ruleset.view(state, viewer)["legal_actions"]
+                }
                 assert sent == legal
                 if ruleset.is_over(state):  # the settlement shows before the beans arrive
                     assert 'id="settlement"' in html and "結算中" in html
@@ -238,17 +284,22 @@ def _check_yueqing_marks(page, seat: int) -> None:
     assert page.locator(".mj-marks .mark-flower svg.tile").count() == 1
     d = v["dice"]
     assert _text(page, ".mj-marks .mark-dice") == (
-        f"骰子{d['first'][0]}+{d['first'][1]}·{d['second'][0]}+{d['second'][1]}")
+        f"骰子{d['first'][0]}+{d['first'][1]}·{d['second'][0]}+{d['second'][1]}"
+    )
     assert page.locator(".mj-seat-mark.seat-hua").count() == 4
     assert _text(page, ".mj-head-me .seat-hua") == f"花{v['seats'][seat]['hua']}"
 
 
-@pytest.mark.parametrize("game,name,variant,extra", [
-    ("mahjong_yongzhou", "永州麻將", "bao5", {"qi_hu": 0}),
-    ("mahjong_yueqing", "樂清麻將", "wuhanhua", {}),
-])
-def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(servers, browser, game, name, variant,
-                                                           extra):
+@pytest.mark.parametrize(
+    "game,name,variant,extra",
+    [
+        ("mahjong_yongzhou", "永州麻將", "bao5", {"qi_hu": 0}),
+        ("mahjong_yueqing", "樂清麻將", "wuhanhua", {}),
+    ],
+)
+def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(
+    servers, browser, game, name, variant, extra
+):
     """A whole 永州麻將 / 樂清麻將 hand against three bots: the variant's marks are on the board
     (phone and desktop), the settlement is itemised (番 / 台 lines, 花) and settled."""
     make_room(name=name, game=game, variant=variant, extra=extra)
@@ -304,8 +355,9 @@ def _render(game: str, ruleset, state, viewer: int | None) -> str:
     from games.rendering import _state_cache, render_html
 
     _state_cache.clear()  # the snapshot's seq is fixed: never reuse another playout's state
-    return render_html(_snapshot(game, ruleset, state, 0 if viewer is None else viewer),
-                       viewer, None)
+    return render_html(
+        _snapshot(game, ruleset, state, 0 if viewer is None else viewer), viewer, None
+    )
 
 
 def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlement():
@@ -314,20 +366,26 @@ def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlem
     settlements list their 番 / 台 and 花 lines with the seats' names."""
     from games.templatetags.tiles import trad
 
-    for game, params in (("mahjong_yongzhou", {"bao_hu": 3, "qi_hu": 1, "prevalent_wind": 2}),
-                         ("mahjong_yueqing", {})):
+    for game, params in (
+        ("mahjong_yongzhou", {"bao_hu": 3, "qi_hu": 1, "prevalent_wind": 2}),
+        ("mahjong_yueqing", {}),
+    ):
         ruleset = registry.get(game)
         seen_win = False
         for n in range(6):
-            state = ruleset.new_game(ruleset.config_from_params({"dealer": n % 4, **params}),
-                                     f"marks-{n}", 4)
+            state = ruleset.new_game(
+                ruleset.config_from_params({"dealer": n % 4, **params}), f"marks-{n}", 4
+            )
             while not ruleset.is_over(state):
                 seat = min(ruleset.to_act(state))
                 ruleset.apply(state, seat, ruleset.bot_action(state, seat))
             for viewer in (0, 1, None):
                 html = _render(game, ruleset, state, viewer)
-                view = (ruleset.view(state, viewer) if viewer is not None
-                        else ruleset.spectator_view(state))
+                view = (
+                    ruleset.view(state, viewer)
+                    if viewer is not None
+                    else ruleset.spectator_view(state)
+                )
                 v = view["variant"]
                 if game == "mahjong_yongzhou":
                     assert "<span>爆胡</span><b>3番</b>" in html
@@ -336,10 +394,14 @@ def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlem
                     assert html.count("mark-reached") == (1 if v["bao_hu_reached"] else 0)
                 else:
                     assert html.count('data-mark="seat-hua"') == 4
-                    for s, info in enumerate(v["seats"]):
-                        assert f'花 <b>{info["hua"]}</b>' in html
-                    for cls in ("mark-wild", "mark-indicator mark-gangtou", "mark-flower",
-                                "mark-dice"):
+                    for _s, info in enumerate(v["seats"]):
+                        assert f"花 <b>{info['hua']}</b>" in html
+                    for cls in (
+                        "mark-wild",
+                        "mark-indicator mark-gangtou",
+                        "mark-flower",
+                        "mark-dice",
+                    ):
                         assert f'class="{cls}"' in html
                 res = ruleset.result(state)
                 assert 'id="settlement"' in html
@@ -347,8 +409,9 @@ def test_yongzhou_and_yueqing_boards_show_the_variant_marks_and_itemised_settlem
                     seen_win = True
                     unit = "番" if game == "mahjong_yongzhou" else "台"
                     fan_lines = [ln for ln in res.lines if ln.value.endswith(unit)]
-                    assert fan_lines and all(f"<td>{trad(ln.value)}</td>" in html
-                                             for ln in fan_lines)
+                    assert fan_lines and all(
+                        f"<td>{trad(ln.value)}</td>" in html for ln in fan_lines
+                    )
                 if game == "mahjong_yueqing":
                     for ln in res.lines:
                         if ln.label.startswith("座") and " 花 " in ln.label:

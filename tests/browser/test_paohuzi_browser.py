@@ -22,9 +22,21 @@ ROOMS = {"hunan": "湖南場", "shuangwang": "雙王場"}
 
 
 def make_room(variant: str, **extra) -> Room:
-    spec = dict(name=ROOMS[variant], game="paohuzi", variant=variant, seats=3, base_score=1,
-                factor=20, rake=10, min_beans=0, max_beans=None, double_threshold=2000,
-                turn_seconds=30, bot_wait_seconds=1, extra={"variant": variant})
+    spec = dict(
+        name=ROOMS[variant],
+        game="paohuzi",
+        variant=variant,
+        seats=3,
+        base_score=1,
+        factor=20,
+        rake=10,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
+        bot_wait_seconds=1,
+        extra={"variant": variant},
+    )
     spec.update(extra)
     return Room.objects.create(**spec)
 
@@ -133,9 +145,11 @@ def _drag_once(page) -> None:
     page.mouse.up()
     after = page.evaluate(COLUMN_KEYS)
     assert after == before[1:] + before[:1]
-    page.evaluate("() => { const h = document.getElementById('phz-hand'); "
-                  "const cols = Array.from(h.children); cols.reverse().forEach(c => h.appendChild(c)); "
-                  "window.phzBoard.apply(); }")
+    page.evaluate(
+        "() => { const h = document.getElementById('phz-hand'); "
+        "const cols = Array.from(h.children); cols.reverse().forEach(c => h.appendChild(c)); "
+        "window.phzBoard.apply(); }"
+    )
     assert page.evaluate(COLUMN_KEYS) == after
 
 
@@ -177,7 +191,9 @@ def test_a_whole_paohuzi_hand_against_two_bots(servers, browser, variant):
     assert page.locator("#phz-hand .phz-col svg.zp").count() >= 8
     assert int(page.inner_text("#phz-wall-count")) >= 0
     assert page.locator(".phz-liang svg.zp").count() == 1
-    assert ("雙王扯胡子" if variant == "shuangwang" else "湖南跑胡子") in page.inner_text(".phz-top")
+    assert ("雙王扯胡子" if variant == "shuangwang" else "湖南跑胡子") in page.inner_text(
+        ".phz-top"
+    )
     assert page.locator("head link#phz-css").count() == 1  # the stylesheet outlives the swaps
     shot(page, f"paohuzi-{variant}-start-phone")
     page.set_viewport_size({"width": 1280, "height": 860})
@@ -200,11 +216,16 @@ def test_a_whole_paohuzi_hand_against_two_bots(servers, browser, variant):
         assert "荒莊" in settlement
     user = User.objects.get(username=f"phz-{variant}")
     mine = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
-    shown_beans = page.inner_text(f"#settlement .settle-seats tbody tr:nth-child({mine + 1}) .beans")
+    shown_beans = page.inner_text(
+        f"#settlement .settle-seats tbody tr:nth-child({mine + 1}) .beans"
+    )
     assert int(shown_beans.replace(",", "").replace("+", "")) == hand.result["beans"][mine]
     page.goto(f"{base}/accounts/profile/")
-    assert int(page.inner_text("#profile-beans")) == balance_for_user(user) == (
-        10000 + hand.result["beans"][mine])
+    assert (
+        int(page.inner_text("#profile-beans"))
+        == balance_for_user(user)
+        == (10000 + hand.result["beans"][mine])
+    )
     assert ledger_drift() == []
 
 
@@ -213,19 +234,48 @@ def _snapshot(ruleset, state, viewer: int) -> dict:
     result = None
     if over:
         res = ruleset.result(state)
-        result = {"scores": list(res.scores), "winners": list(res.winners), "extra": res.extra,
-                  "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat}
-                            for ln in res.lines]}
+        result = {
+            "scores": list(res.scores),
+            "winners": list(res.winners),
+            "extra": res.extra,
+            "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines],
+        }
     return {
-        "table": {"id": 1, "game": "paohuzi", "seq": 3, "status": "playing",
-                  "params": {"room_name": "湖南場", "base_score": 1}, "is_private": False,
-                  "invite_code": "", "owner_id": None, "next_hand_at": None,
-                  "fill_deadline": None},
-        "seats": [{"index": i, "user_id": i + 1, "name": f"玩家{i}", "avatar": i,
-                   "is_bot": i != viewer, "auto": False, "online": True, "deadline": None}
-                  for i in range(3)],
-        "hand": {"id": 9, "number": 1, "status": "playing", "seed_hash": "x" * 16, "seed": None,
-                 "state": ruleset.state_to_json(state), "result": result, "settled": False},
+        "table": {
+            "id": 1,
+            "game": "paohuzi",
+            "seq": 3,
+            "status": "playing",
+            "params": {"room_name": "湖南場", "base_score": 1},
+            "is_private": False,
+            "invite_code": "",
+            "owner_id": None,
+            "next_hand_at": None,
+            "fill_deadline": None,
+        },
+        "seats": [
+            {
+                "index": i,
+                "user_id": i + 1,
+                "name": f"玩家{i}",
+                "avatar": i,
+                "is_bot": i != viewer,
+                "auto": False,
+                "online": True,
+                "deadline": None,
+            }
+            for i in range(3)
+        ],
+        "hand": {
+            "id": 9,
+            "number": 1,
+            "status": "playing",
+            "seed_hash": "x" * 16,
+            "seed": None,
+            "state": ruleset.state_to_json(state),
+            "result": result,
+            "settled": False,
+        },
     }
 
 
@@ -247,8 +297,9 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions(variant):
                 html = render_html(_snapshot(ruleset, state, viewer), viewer, None)
                 view = ruleset.view(state, viewer)
                 actions = html.split('id="actions"', 1)[1].split('id="phz-hand"', 1)[0]
-                sent = [json.loads(v.replace("&quot;", '"'))["action"]
-                        for v in vals.findall(actions)]
+                sent = [
+                    json.loads(v.replace("&quot;", '"'))["action"] for v in vals.findall(actions)
+                ]
                 assert {_key(a) for a in sent} == {_key(a) for a in view["legal_actions"]}
                 assert len(sent) == len({_key(a) for a in sent})
                 for a in view["legal_actions"]:

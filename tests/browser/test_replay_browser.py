@@ -20,12 +20,22 @@ from tests.live.conftest import login_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
-EFFECTS = {"doudizhu": {"play", "pass"}, "zhajinhua": {"chips"}, "paohuzi": {"discard"},
-           "mahjong_huanle": {"discard"}, "mahjong_yongzhou": {"discard"},
-           "mahjong_yueqing": {"discard"}}
-PIECES = {"doudizhu": "#board svg.card", "zhajinhua": "#board svg.card",
-          "paohuzi": "#board svg.zp", "mahjong_huanle": "#board svg.tile",
-          "mahjong_yongzhou": "#board svg.tile", "mahjong_yueqing": "#board svg.tile"}
+EFFECTS = {
+    "doudizhu": {"play", "pass"},
+    "zhajinhua": {"chips"},
+    "paohuzi": {"discard"},
+    "mahjong_huanle": {"discard"},
+    "mahjong_yongzhou": {"discard"},
+    "mahjong_yueqing": {"discard"},
+}
+PIECES = {
+    "doudizhu": "#board svg.card",
+    "zhajinhua": "#board svg.card",
+    "paohuzi": "#board svg.zp",
+    "mahjong_huanle": "#board svg.tile",
+    "mahjong_yongzhou": "#board svg.tile",
+    "mahjong_yueqing": "#board svg.tile",
+}
 
 
 @contextmanager
@@ -38,15 +48,15 @@ def _user(n: int) -> User:
     from accounts import services
     from ledger import services as ledger
 
-    user = services.user_register(username=f"replayer{n}", password="pw-123456",
-                                  nickname=f"回放玩家{n}")
+    user = services.user_register(
+        username=f"replayer{n}", password="pw-123456", nickname=f"回放玩家{n}"
+    )
     ledger.staff_grant(staff=None, user=user, amount=100000, reason="test", correction=True)
     return user
 
 
 @pytest.mark.parametrize(("game", "variant", "seats", "extra"), GAMES, ids=IDS)
-def test_a_finished_hand_replays_with_its_own_board(servers, browser, game, variant, seats,
-                                                   extra):
+def test_a_finished_hand_replays_with_its_own_board(servers, browser, game, variant, seats, extra):
     """Step and play a finished hand's replay to its end in Chromium: the game's pieces drawn
     as such, names and Chinese labels in every caption, the settlement and the seed check."""
     room = room_for(game, variant, seats, extra)
@@ -102,8 +112,11 @@ def test_a_finished_hand_replays_with_its_own_board(servers, browser, game, vari
     colour = page.eval_on_selector("#seed-value", "e => getComputedStyle(e).color")
     assert colour in ("rgb(29, 29, 29)",), colour
     page.locator("#seed-check").scroll_into_view_if_needed()
-    shot(page, f"replay-{game}" + ("" if variant in ("classic", "hunan", "dazhong", "bao5",
-                                                      "wuhanhua") else f"-{variant}"))
+    shot(
+        page,
+        f"replay-{game}"
+        + ("" if variant in ("classic", "hunan", "dazhong", "bao5", "wuhanhua") else f"-{variant}"),
+    )
     page.click("[data-go=end]")
     page.click("[data-go=start]")
     page.wait_for_selector("#replay-step[data-step='0']", timeout=10000)

@@ -14,15 +14,22 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 def make_room() -> Room:
     return Room.objects.create(
-        name="觀戰場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=50,
-        rake=10, min_beans=0, max_beans=None, double_threshold=2000, turn_seconds=30,
+        name="觀戰場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=50,
+        rake=10,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=2000,
+        turn_seconds=30,
         bot_wait_seconds=1,
     )
 
 
-def test_watch_a_running_table_from_the_lobby_until_a_player_turns_watching_off(
-    servers, browser
-):
+def test_watch_a_running_table_from_the_lobby_until_a_player_turns_watching_off(servers, browser):
     """B watches A's running public table from the lobby's 觀戰 link: no hand of his own, no
     concealed card, the delay named, A sees "觀戰 1 人"; A turns 允許觀戰 off: B's socket is
     closed with the reason, the page then refuses him and the lobby no longer lists it."""
@@ -50,10 +57,12 @@ def test_watch_a_running_table_from_the_lobby_until_a_player_turns_watching_off(
     assert "觀戰畫面延遲 1 手或 15 秒" in watcher.inner_text("#chat-bar")
     # every face-up card the watcher has is a played, shown (明牌) or open 底牌 one
     loose = watcher.locator("#board .card[data-rank]").evaluate_all(
-        "els => els.filter(e => !e.closest('.played, .shown, .dipai')).length")
+        "els => els.filter(e => !e.closest('.played, .shown, .dipai')).length"
+    )
     assert loose == 0
     player.wait_for_function(
-        "document.querySelector('#watchers').dataset.count === '1'", timeout=10000)
+        "document.querySelector('#watchers').dataset.count === '1'", timeout=10000
+    )
     assert "觀戰 1 人" in player.inner_text("#watchers")
     shot(watcher, "spectator-phone")
 

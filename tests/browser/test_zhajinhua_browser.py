@@ -22,10 +22,26 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 def make_room() -> Room:
     return Room.objects.create(
-        name="歡樂三張", game="zhajinhua", variant="classic", seats=6, base_score=1, factor=1,
-        rake=5, min_beans=100, max_beans=None, turn_seconds=30, bot_wait_seconds=1,
-        extra={"ante": 10, "chip_levels": [10, 20, 50, 100], "unit_cap": 200, "round_cap": 4,
-               "compare_from_round": 2, "min_players": 6, "escape_penalty": 50},
+        name="歡樂三張",
+        game="zhajinhua",
+        variant="classic",
+        seats=6,
+        base_score=1,
+        factor=1,
+        rake=5,
+        min_beans=100,
+        max_beans=None,
+        turn_seconds=30,
+        bot_wait_seconds=1,
+        extra={
+            "ante": 10,
+            "chip_levels": [10, 20, 50, 100],
+            "unit_cap": 200,
+            "round_cap": 4,
+            "compare_from_round": 2,
+            "min_players": 6,
+            "escape_penalty": 50,
+        },
     )
 
 
@@ -59,9 +75,11 @@ def _act_once(page, seen: dict) -> None:
         assert "跟注" in call.inner_text()
         call.click(timeout=2000)
         seen["called"] = True
-    elif page.locator("#actions button[data-type=fold]").count() and page.locator(
-        ".zseat .seat-box.to-act"
-    ).count() and page.locator(".zseat.pos-0 .seat-box.to-act").count():
+    elif (
+        page.locator("#actions button[data-type=fold]").count()
+        and page.locator(".zseat .seat-box.to-act").count()
+        and page.locator(".zseat.pos-0 .seat-box.to-act").count()
+    ):
         page.locator("#actions button[data-type=fold]").click(timeout=2000)
 
 
@@ -89,7 +107,10 @@ def test_a_six_seat_hand_with_five_bots_to_the_settlement(servers, browser):
         try:
             _act_once(page, seen)
         except (PlaywrightError, AssertionError) as error:
-            if isinstance(error, AssertionError) and page.locator("#board[data-phase=betting]").count():
+            if (
+                isinstance(error, AssertionError)
+                and page.locator("#board[data-phase=betting]").count()
+            ):
                 raise
         page.wait_for_timeout(150)
     assert _settled(page), "the hand did not reach the settlement in the browser"

@@ -66,8 +66,14 @@ class Servers:
         self.procs: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
 
-    def daphne(self, name: str = "web", port: int | None = None, *, embedded: bool = False,
-               args: tuple[str, ...] = ()) -> int:
+    def daphne(
+        self,
+        name: str = "web",
+        port: int | None = None,
+        *,
+        embedded: bool = False,
+        args: tuple[str, ...] = (),
+    ) -> int:
         """A Daphne process; ``embedded``: the in-memory layer with the clock inside it;
         ``args``: more Daphne options (e.g. ``--proxy-headers`` behind nginx)."""
         port = port or self.ports.get(name) or free_port()
@@ -76,9 +82,19 @@ class Servers:
         if embedded:
             env.pop("REDIS_URL", None)
         self.procs[name] = subprocess.Popen(
-            [os.path.join(BIN, "daphne"), "-b", "127.0.0.1", "-p", str(port), *args,
-             "config.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=_log(name),
+            [
+                os.path.join(BIN, "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                *args,
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=_log(name),
         )
         _wait_port(port)
         return port
@@ -86,15 +102,28 @@ class Servers:
     def clock(self) -> None:
         self.procs["clock"] = subprocess.Popen(
             [sys.executable, "manage.py", "runclock", "--interval", "0.1"],
-            cwd=ROOT, env=_child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=_child_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
 
     def worker(self, name: str = "worker") -> None:
         self.procs[name] = subprocess.Popen(
-            [os.path.join(BIN, "celery"), "-A", "config", "worker", "--pool=solo",
-             "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=_child_env({"CELERY_TASK_ALWAYS_EAGER": "0"}),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                os.path.join(BIN, "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=WARNING",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=_child_env({"CELERY_TASK_ALWAYS_EAGER": "0"}),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
@@ -128,14 +157,16 @@ def login_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def ws_connect(port: int, table_id: int, cookie: str, *, fmt: str = "json",
-               origin: str | None = None):
+def ws_connect(
+    port: int, table_id: int, cookie: str, *, fmt: str = "json", origin: str | None = None
+):
     from websockets.sync.client import connect
 
     return connect(
         f"ws://127.0.0.1:{port}/ws/table/{table_id}/?format={fmt}",
         additional_headers={"Cookie": cookie, "Origin": origin or f"http://127.0.0.1:{port}"},
-        open_timeout=10, max_size=2**22,
+        open_timeout=10,
+        max_size=2**22,
     )
 
 

@@ -56,8 +56,9 @@ def _move(table_id: int) -> int:
     seat = min(RULES.to_act(state))
     user = table.seats.get(index=seat).user
     action = choose(json.loads(json.dumps(RULES.view(state, seat))), seat)
-    outcome = tables.move_submit(table_id=table_id, user=user, action=action,
-                                 expected_seq=table.seq, action_id=None)
+    outcome = tables.move_submit(
+        table_id=table_id, user=user, action=action, expected_seq=table.seq, action_id=None
+    )
     return outcome.seq
 
 
@@ -110,8 +111,7 @@ def test_a_phrase_reaches_the_other_seats_and_a_watcher_and_bad_chat_changes_not
 
     # seat 0 mutes seat 1 (for himself): seat 2 and the watcher still see seat 1
     seats[0].send(json.dumps({"kind": "mute", "user": users[1].pk, "on": True}))
-    assert next_of(seats[0], "mutes")["muted"] == [{"user_id": users[1].pk,
-                                                     "name": str(users[1])}]
+    assert next_of(seats[0], "mutes")["muted"] == [{"user_id": users[1].pk, "name": str(users[1])}]
     time.sleep(1.1)
     seats[1].send(json.dumps({"kind": "chat", "emote": "thumb"}))
     assert next_of(seats[2], "chat")["value"] == "thumb"
@@ -195,9 +195,7 @@ def test_watching_off_ends_and_refuses_watching_and_watchers_count_toward_caps(
     player.close()
 
 
-def test_a_player_who_disallows_watching_sitting_down_ends_the_watching(
-    servers, room, make_user
-):
+def test_a_player_who_disallows_watching_sitting_down_ends_the_watching(servers, room, make_user):
     """A watcher of a waiting table is closed (4403) when a player with 允許觀戰 off sits."""
     from websockets.exceptions import ConnectionClosed
 

@@ -21,7 +21,8 @@ def connect(port: int, room_id: int, cookie: str):
     return ws_connect(
         f"ws://127.0.0.1:{port}/ws/wheel/{room_id}/?format=json",
         additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
-        open_timeout=10, max_size=2**22,
+        open_timeout=10,
+        max_size=2**22,
     )
 
 
@@ -39,14 +40,20 @@ def test_two_sockets_share_one_round_and_bad_bets_change_nothing(servers, make_u
     """Both sockets get the round; A's bet reaches B; bad bets get clear errors; the seed is
     absent until the round is settled; the payout lands exactly once."""
     room = Room.objects.create(
-        name="豐收", game="dafengshou", seats=1, factor=1, turn_seconds=15,
+        name="豐收",
+        game="dafengshou",
+        seats=1,
+        factor=1,
+        turn_seconds=15,
         extra={"bet_seconds": 4, "spin_seconds": 2, "chips": [10, 100], "player_limit": 150},
     )
     alice, bob = make_user(beans=1000), make_user(beans=50)
     port = servers.daphne("web")
     servers.clock()
-    with connect(port, room.pk, login_cookie(alice)) as a, \
-            connect(port, room.pk, login_cookie(bob)) as b:
+    with (
+        connect(port, room.pk, login_cookie(alice)) as a,
+        connect(port, room.pk, login_cookie(bob)) as b,
+    ):
         first_a, first_b = recv_json(a), recv_json(b)
         assert first_a["type"] == first_b["type"] == "wheel"
         # wait for a fresh window so the bets fit in it
@@ -55,13 +62,20 @@ def test_two_sockets_share_one_round_and_bad_bets_change_nothing(servers, make_u
         until(b, lambda f: f.get("number") == n and f["phase"] == "betting")
         seed = WheelRound.objects.get(room_id=room.pk, number=n).seed
         assert "seed" not in start and seed not in json.dumps(start)
-        a.send(json.dumps({"kind": "bet", "object": "apple", "amount": 100, "round": n,
-                           "action_id": "a1"}))
+        a.send(
+            json.dumps(
+                {"kind": "bet", "object": "apple", "amount": 100, "round": n, "action_id": "a1"}
+            )
+        )
         # A sees his own board at once; B gets only the public totals frame
         mine = until(a, lambda f: f.get("type") == "wheel" and f["my_total"] == 100)
         assert mine["objects"][0]["mine"] == 100
-        seen = until(b, lambda f: f.get("type") in ("wheel", "totals")
-                     and f.get("version", 0) >= mine["version"])
+        seen = until(
+            b,
+            lambda f: (
+                f.get("type") in ("wheel", "totals") and f.get("version", 0) >= mine["version"]
+            ),
+        )
         assert seen["type"] == "totals" and seen["totals"]["apple"] == 100
         assert "my_total" not in seen and seed not in json.dumps(seen)
         for bad, code, ws in (
@@ -73,8 +87,11 @@ def test_two_sockets_share_one_round_and_bad_bets_change_nothing(servers, make_u
             ws.send(json.dumps({"kind": "bet", "round": n, "action_id": code, **bad}))
             error = until(ws, lambda f: f.get("type") == "error")
             assert error["code"] == code, error
-        a.send(json.dumps({"kind": "bet", "object": "apple", "amount": 100, "round": n,
-                           "action_id": "a1"}))  # the same action id again
+        a.send(
+            json.dumps(
+                {"kind": "bet", "object": "apple", "amount": 100, "round": n, "action_id": "a1"}
+            )
+        )  # the same action id again
         assert until(a, lambda f: f.get("type") == "error")["code"] == "duplicate_action"
         spinning = until(a, lambda f: f.get("number") == n and f["phase"] == "spinning")
         assert spinning["result"]["lit"] and "seed" not in spinning

@@ -17,8 +17,16 @@ pytestmark = [pytest.mark.live, pytest.mark.slow]
 
 def test_bots_and_settlement_are_pushed_by_the_in_server_clock(servers, make_user):
     """One player and two bots: bot moves and the settled beans reach the player's socket."""
-    room = Room.objects.create(name="嵌入", game="doudizhu", variant="classic", seats=3,
-                               factor=10, rake=0, bot_wait_seconds=0, turn_seconds=30)
+    room = Room.objects.create(
+        name="嵌入",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        factor=10,
+        rake=0,
+        bot_wait_seconds=0,
+        turn_seconds=30,
+    )
     port = servers.daphne("web", embedded=True)
     user = make_user(beans=5000)
     table = lobby_services.quick_join(user=user, room_id=room.pk)
@@ -33,6 +41,7 @@ def test_bots_and_settlement_are_pushed_by_the_in_server_clock(servers, make_use
     last = play_hand({seat: ws}, frames)
     hand = Hand.objects.get(table=table)
     assert hand.settled_at is not None and last[seat]["hand"]["settled"]
-    assert any(f.get("view") and f["view"]["last"][(seat + 1) % 3] for f in frames[seat]), \
+    assert any(f.get("view") and f["view"]["last"][(seat + 1) % 3] for f in frames[seat]), (
         "no bot move was ever pushed"
+    )
     ws.close()

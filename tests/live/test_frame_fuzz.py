@@ -33,8 +33,10 @@ LEGAL_MOVES_PER_TABLE = 8  # enough to show the table works, too few to end the 
 
 def _table_state(table_ids):
     return {
-        t.pk: (t.seq, sorted(Seat.objects.filter(table=t).values_list(
-            "index", "user_id", "is_bot", "auto")))
+        t.pk: (
+            t.seq,
+            sorted(Seat.objects.filter(table=t).values_list("index", "user_id", "is_bot", "auto")),
+        )
         for t in Table.objects.filter(pk__in=table_ids)
     }
 
@@ -60,9 +62,18 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
     table_ids = sorted({t for t, _s, _u in seats})
     assert len(table_ids) == TABLES
     wheel = Room.objects.create(
-        name="豐收", game="dafengshou", seats=1, factor=1, turn_seconds=15,
-        extra={"bet_seconds": 600, "spin_seconds": 2, "chips": [10, 100],
-               "player_limit": 10**7, "round_limit": 10**9},
+        name="豐收",
+        game="dafengshou",
+        seats=1,
+        factor=1,
+        turn_seconds=15,
+        extra={
+            "bet_seconds": 600,
+            "spin_seconds": 2,
+            "chips": [10, 100],
+            "player_limit": 10**7,
+            "round_limit": 10**9,
+        },
     )
     wheel_users = [make_user(beans=100_000) for _ in range(WHEEL_PLAYERS)]
 
@@ -72,13 +83,25 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
     rng = random.Random(seed)
     cookies = {u.pk: login_cookie(u) for u in [u for _t, _s, u in seats] + wheel_users}
     table_sockets = [
-        (frame_fuzz.Socket(f"ws://127.0.0.1:{port}/ws/table/{table_id}/?format=json",
-                           cookies[user.pk], origin, stats), table_id, index)
+        (
+            frame_fuzz.Socket(
+                f"ws://127.0.0.1:{port}/ws/table/{table_id}/?format=json",
+                cookies[user.pk],
+                origin,
+                stats,
+            ),
+            table_id,
+            index,
+        )
         for table_id, index, user in seats
     ]
     wheel_sockets = [
-        frame_fuzz.Socket(f"ws://127.0.0.1:{port}/ws/wheel/{wheel.pk}/?format=json",
-                          cookies[user.pk], origin, stats)
+        frame_fuzz.Socket(
+            f"ws://127.0.0.1:{port}/ws/wheel/{wheel.pk}/?format=json",
+            cookies[user.pk],
+            origin,
+            stats,
+        )
         for user in wheel_users
     ]
     sockets = [s for s, _t, _i in table_sockets] + wheel_sockets
@@ -89,8 +112,9 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
         marks[name] = {
             "tables": _table_state(table_ids),
             "event": HandEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0,
-            "balances": {u.pk: balance_for_user(u) for u in [u for _t, _s, u in seats]
-                         + wheel_users},
+            "balances": {
+                u.pk: balance_for_user(u) for u in [u for _t, _s, u in seats] + wheel_users
+            },
             "transfers": Transfer.objects.count(),
         }
         connection.close()  # this thread's connection: the test's own thread keeps its own
@@ -100,12 +124,17 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
         await asyncio.sleep(0.5)  # the connects' pushes and presence changes are done
         await asyncio.to_thread(mark, "before")
         clients = [
-            frame_fuzz.table_client(sock, index, per_socket, random.Random(rng.getrandbits(64)),
-                                    choose, budgets[table_id])
+            frame_fuzz.table_client(
+                sock,
+                index,
+                per_socket,
+                random.Random(rng.getrandbits(64)),
+                choose,
+                budgets[table_id],
+            )
             for sock, table_id, index in table_sockets
         ] + [
-            frame_fuzz.wheel_client(sock, per_socket, random.Random(rng.getrandbits(64)),
-                                    f"w{n}")
+            frame_fuzz.wheel_client(sock, per_socket, random.Random(rng.getrandbits(64)), f"w{n}")
             for n, sock in enumerate(wheel_sockets)
         ]
         await asyncio.gather(*clients)
@@ -118,9 +147,12 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
     with open(log_path, "rb") as log:
         log.seek(log_start)
         server_log = log.read().decode("utf-8", "replace")
-    figures = {**stats.as_dict(), "tracebacks": server_log.count("Traceback"),
-               "frame_failed": server_log.count("frame failed"),
-               "closes_1011": stats.closes.get(1011, 0)}
+    figures = {
+        **stats.as_dict(),
+        "tracebacks": server_log.count("Traceback"),
+        "frame_failed": server_log.count("frame failed"),
+        "closes_1011": stats.closes.get(1011, 0),
+    }
     os.makedirs(os.path.join(ROOT, "var"), exist_ok=True)
     with open(os.path.join(ROOT, "var", "frame-fuzz.json"), "w") as out:
         json.dump(figures, out, indent=1, ensure_ascii=False)
@@ -134,8 +166,11 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
 
     # the tables moved only by the legal frames, each by one seq per accepted move
     before, after = marks["before"], marks["after"]
-    new_events = list(HandEvent.objects.filter(
-        pk__gt=before["event"], pk__lte=after["event"]).values_list("table_id", "action_id"))
+    new_events = list(
+        HandEvent.objects.filter(pk__gt=before["event"], pk__lte=after["event"]).values_list(
+            "table_id", "action_id"
+        )
+    )
     assert all((action_id or "").startswith("L-") for _t, action_id in new_events), new_events
     for table_id in table_ids:
         moved = sum(1 for t, _a in new_events if t == table_id)
@@ -144,11 +179,15 @@ def test_hostile_frames_get_error_frames_and_change_nothing(servers, room, make_
         assert after["tables"][table_id][1] == before["tables"][table_id][1]
 
     # the round took only the legal bets, each staked once through the ledger; no table paid
-    bets = list(WheelBet.objects.filter(round__room_id=wheel.pk).values_list(
-        "user_id", "amount", "action_id"))
+    bets = list(
+        WheelBet.objects.filter(round__room_id=wheel.pk).values_list(
+            "user_id", "amount", "action_id"
+        )
+    )
     assert bets and all(action_id.startswith("L-") for _u, _a, action_id in bets)
     staked = {u.pk: sum(a for b, a, _i in bets if b == u.pk) for u in wheel_users}
-    assert after["balances"] == {pk: balance - staked.get(pk, 0)
-                                 for pk, balance in before["balances"].items()}
+    assert after["balances"] == {
+        pk: balance - staked.get(pk, 0) for pk, balance in before["balances"].items()
+    }
     assert after["transfers"] == before["transfers"] + len(bets)
     assert ledger_drift() == []

@@ -23,16 +23,27 @@ pytestmark = [pytest.mark.live, pytest.mark.slow]
 
 def _room() -> Room:
     return Room.objects.create(
-        name="好友場", game="doudizhu", variant="classic", seats=3, base_score=1, factor=10,
-        rake=5, min_beans=0, max_beans=None, double_threshold=1000, turn_seconds=20,
+        name="好友場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=10,
+        rake=5,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=1000,
+        turn_seconds=20,
         bot_wait_seconds=0,
     )
 
 
 def _lobby(port: int, cookie: str):
-    return connect(f"ws://127.0.0.1:{port}/ws/lobby/",
-                   additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
-                   open_timeout=10)
+    return connect(
+        f"ws://127.0.0.1:{port}/ws/lobby/",
+        additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
+        open_timeout=10,
+    )
 
 
 def _frames_until(ws, needle: str, timeout: float = 8.0) -> str:
@@ -49,9 +60,7 @@ def _frames_until(ws, needle: str, timeout: float = 8.0) -> str:
     raise AssertionError(f"no frame with {needle!r}")
 
 
-def test_invitation_arrives_in_the_friends_lobby_and_not_from_a_blocked_player(
-    servers, make_user
-):
+def test_invitation_arrives_in_the_friends_lobby_and_not_from_a_blocked_player(servers, make_user):
     """The friend's open lobby socket gets the invitation (his list, out of band, with the
     one-click join and no form or CSRF token) within a second or two of the send; the owner's
     lobby page, served by the same Daphne, shows the friend 在大廳; once the friend blocks the
@@ -71,9 +80,16 @@ def test_invitation_arrives_in_the_friends_lobby_and_not_from_a_blocked_player(
         assert f'data-invitation="{invitation.pk}"' in frame
         assert f"/invitations/{invitation.pk}/accept/" in frame and str(owner) in frame
         assert "csrfmiddlewaretoken" not in frame and "<form" not in frame
-        page = urllib.request.urlopen(urllib.request.Request(
-            f"http://127.0.0.1:{port}/", headers={"Cookie": login_cookie(owner)}), timeout=10
-        ).read().decode()
+        page = (
+            urllib.request.urlopen(
+                urllib.request.Request(
+                    f"http://127.0.0.1:{port}/", headers={"Cookie": login_cookie(owner)}
+                ),
+                timeout=10,
+            )
+            .read()
+            .decode()
+        )
         assert f'data-user="{friend.pk}"' in page and "在大廳" in page
         account_services.block_create(user=friend, other_id=owner.pk)
         account_services.follow_create(user=owner, other_id=friend.pk)

@@ -59,10 +59,18 @@ def test_a_bad_play_is_worded_in_each_players_language(servers, room, make_user)
         if st.phase == "playing":
             break
         seat = min(RULES.to_act(st))
-        action = ({"type": "start", "mingpai": False} if st.phase == "start"
-                  else RULES.bot_action(st, seat))
-        tables.move_submit(table_id=table.pk, user=seat_user[seat], action=action,
-                           expected_seq=Table.objects.get(pk=table.pk).seq, action_id=f"b{step}")
+        action = (
+            {"type": "start", "mingpai": False}
+            if st.phase == "start"
+            else RULES.bot_action(st, seat)
+        )
+        tables.move_submit(
+            table_id=table.pk,
+            user=seat_user[seat],
+            action=action,
+            expected_seq=Table.objects.get(pk=table.pk).seq,
+            action_id=f"b{step}",
+        )
     else:
         raise AssertionError("no play phase")
     leader = min(RULES.to_act(st))
@@ -73,8 +81,16 @@ def test_a_bad_play_is_worded_in_each_players_language(servers, room, make_user)
         assert recv_json(ws)["type"] == "table"
         view = RULES.view(st, seat)
         cards = _no_pattern(view["hand"])
-        ws.send(json.dumps({"kind": "move", "action": {"type": "play", "cards": cards},
-                            "seq": before, "action_id": f"bad-{seat}"}))
+        ws.send(
+            json.dumps(
+                {
+                    "kind": "move",
+                    "action": {"type": "play", "cards": cards},
+                    "seq": before,
+                    "action_id": f"bad-{seat}",
+                }
+            )
+        )
         frame = _error(ws)
         ws.close()
         language = languages[user.pk]

@@ -32,9 +32,13 @@ def choose(view: dict, seat: int) -> dict | None:
             return {"type": "play", "cards": cards, **({"as": reading} if reading else {})}
         return {"type": "pass"}
     options = view["options"]
-    for preferred in ({"type": "bid", "call": True}, {"type": "start", "mingpai": False},
-                      {"type": "ready"}, {"type": "rob", "rob": False},
-                      {"type": "double", "double": False}):
+    for preferred in (
+        {"type": "bid", "call": True},
+        {"type": "start", "mingpai": False},
+        {"type": "ready"},
+        {"type": "rob", "rob": False},
+        {"type": "double", "double": False},
+    ):
         if preferred in options:
             return preferred
     return options[0] if options else None
@@ -66,7 +70,8 @@ PACE = 1 / 7
 def play_hand(sockets: dict[int, object], frames: dict[int, list], *, stop_after=None):
     """Drive the seats' sockets until the hand is over (or ``stop_after`` actions)."""
     latest: dict[int, dict] = {
-        seat: seat_frames[-1] for seat, seat_frames in frames.items()
+        seat: seat_frames[-1]
+        for seat, seat_frames in frames.items()
         if seat_frames and seat_frames[-1]["type"] == "table" and seat_frames[-1]["view"]
     }
     acted_at: dict[int, int] = {}
@@ -98,15 +103,24 @@ def play_hand(sockets: dict[int, object], frames: dict[int, list], *, stop_after
                 continue
             acted_at[seat] = frame["seq"]
             sent_at[seat] = time.monotonic()
-            sockets[seat].send(json.dumps({
-                "kind": "move", "action": action, "seq": frame["seq"],
-                "action_id": f"{seat}-{frame['seq']}",
-            }))
+            sockets[seat].send(
+                json.dumps(
+                    {
+                        "kind": "move",
+                        "action": action,
+                        "seq": frame["seq"],
+                        "action_id": f"{seat}-{frame['seq']}",
+                    }
+                )
+            )
             actions += 1
             if stop_after is not None and actions >= stop_after:
                 return latest
-        if latest and all(f["view"]["phase"] == "over" and f["hand"]["settled"]
-                          for f in latest.values()) and len(latest) == len(sockets):
+        if (
+            latest
+            and all(f["view"]["phase"] == "over" and f["hand"]["settled"] for f in latest.values())
+            and len(latest) == len(sockets)
+        ):
             return latest
     raise AssertionError("hand did not finish over the sockets")
 
@@ -119,9 +133,7 @@ def _seat_three(room, make_user):
     return table, users
 
 
-def test_two_daphne_processes_serve_one_table_and_frames_hide_other_hands(
-    servers, room, make_user
-):
+def test_two_daphne_processes_serve_one_table_and_frames_hide_other_hands(servers, room, make_user):
     """Seats on two server processes play a full hand; every frame is exactly that seat's view.
 
     Each frame is compared with the engine's view re-derived from seed + log at the frame's seq,
@@ -132,8 +144,9 @@ def test_two_daphne_processes_serve_one_table_and_frames_hide_other_hands(
     port_a, port_b = servers.daphne("a"), servers.daphne("b")
     table, users = _seat_three(room, make_user)
     ports = {0: port_a, 1: port_b, 2: port_a}
-    sockets = {seat: ws_connect(ports[seat], table.pk, login_cookie(u))
-               for seat, u in enumerate(users)}
+    sockets = {
+        seat: ws_connect(ports[seat], table.pk, login_cookie(u)) for seat, u in enumerate(users)
+    }
     frames = {seat: [] for seat in sockets}
     play_hand(sockets, frames)
     for ws in sockets.values():
@@ -212,9 +225,17 @@ def test_bad_frames_get_errors_and_flooding_closes_1008(servers, room, make_user
     assert _next_error(ws) == {"type": "error", "code": "malformed", "message": "訊息格式不正確"}
     ws.send(json.dumps({"kind": "move", "action": {"type": "start"}, "pad": "x" * 5000}))
     assert _next_error(ws)["code"] == "too_large"
-    ws.send(json.dumps({"kind": "move", "action": {"type": "start", "mingpai": False},
-                        # before the hand's last change (another seat's 在線 is not one)
-                        "seq": Table.objects.get(pk=table.pk).move_seq - 1, "action_id": "stale-1"}))
+    ws.send(
+        json.dumps(
+            {
+                "kind": "move",
+                "action": {"type": "start", "mingpai": False},
+                # before the hand's last change (another seat's 在線 is not one)
+                "seq": Table.objects.get(pk=table.pk).move_seq - 1,
+                "action_id": "stale-1",
+            }
+        )
+    )
     assert _next_error(ws)["code"] == "stale_seq"
     assert recv_json(ws)["type"] == "table"  # and a fresh snapshot to resync
     assert not HandEvent.objects.filter(action_id="stale-1").exists()

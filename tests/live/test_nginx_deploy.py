@@ -43,8 +43,9 @@ FORGED = "203.0.113.9"  # what a client writes into X-Forwarded-For itself
 
 
 def nginx_binary() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
-                                      else None)
+    found = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
     if found is None:
         pytest.fail("nginx is not installed (scripts/test.sh installs Debian's package)")
     return found
@@ -53,8 +54,9 @@ def nginx_binary() -> str:
 class Nginx:
     """nginx as a foreground process with its own prefix, proxying to the given Daphne ports."""
 
-    def __init__(self, prefix: Path, static_root: Path, daphne_ports: list[int], *,
-                 tls: bool = False) -> None:
+    def __init__(
+        self, prefix: Path, static_root: Path, daphne_ports: list[int], *, tls: bool = False
+    ) -> None:
         self.prefix, self.port = prefix, free_port()
         prefix.mkdir(parents=True, exist_ok=True)
         (prefix / "logs").mkdir(exist_ok=True)
@@ -64,19 +66,53 @@ class Nginx:
         if tls:  # a self-signed certificate, as a real one would be installed
             self.tls_port = free_port()
             cert, key = prefix / "cert.pem", prefix / "key.pem"
-            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                            "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", str(key),
-                            "-out", str(cert)], check=True, capture_output=True)
-            tls_options = ["--tls-listen", f"127.0.0.1:{self.tls_port}",
-                           "--tls-cert", str(cert), "--tls-key", str(key)]
+            subprocess.run(
+                [
+                    "openssl",
+                    "req",
+                    "-x509",
+                    "-newkey",
+                    "rsa:2048",
+                    "-nodes",
+                    "-subj",
+                    "/CN=127.0.0.1",
+                    "-days",
+                    "1",
+                    "-keyout",
+                    str(key),
+                    "-out",
+                    str(cert),
+                ],
+                check=True,
+                capture_output=True,
+            )
+            tls_options = [
+                "--tls-listen",
+                f"127.0.0.1:{self.tls_port}",
+                "--tls-cert",
+                str(cert),
+                "--tls-key",
+                str(key),
+            ]
         subprocess.run(
-            [sys.executable, str(RENDER), "--listen", f"127.0.0.1:{self.port}",
-             "--static-root", str(static_root), "--out", str(site), *tls_options,
-             *[arg for p in daphne_ports for arg in ("--daphne", f"127.0.0.1:{p}")]],
+            [
+                sys.executable,
+                str(RENDER),
+                "--listen",
+                f"127.0.0.1:{self.port}",
+                "--static-root",
+                str(static_root),
+                "--out",
+                str(site),
+                *tls_options,
+                *[arg for p in daphne_ports for arg in ("--daphne", f"127.0.0.1:{p}")],
+            ],
             check=True,
         )
-        temp = " ".join(f"{kind}_temp_path {prefix / kind};"
-                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        temp = " ".join(
+            f"{kind}_temp_path {prefix / kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         # as root nginx would hand its workers to "nobody", who cannot read a private temp dir
         user = "user root;" if os.geteuid() == 0 else ""
         (prefix / "nginx.conf").write_text(f"""
@@ -96,7 +132,8 @@ http {{
 """)
         self.proc = subprocess.Popen(
             [nginx_binary(), "-p", str(prefix), "-c", str(prefix / "nginx.conf")],
-            stdout=subprocess.DEVNULL, stderr=_log("nginx"),
+            stdout=subprocess.DEVNULL,
+            stderr=_log("nginx"),
         )
         _wait_port(self.port, timeout=10)
 
@@ -105,14 +142,20 @@ http {{
         if tls:
             context = ssl.create_default_context(cafile=str(self.prefix / "cert.pem"))
             context.check_hostname = False
-            return http.client.HTTPSConnection("127.0.0.1", self.tls_port, timeout=10,
-                                               source_address=(CLIENT_ADDRESS, 0),
-                                               context=context)
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
-                                          source_address=(CLIENT_ADDRESS, 0))
+            return http.client.HTTPSConnection(
+                "127.0.0.1",
+                self.tls_port,
+                timeout=10,
+                source_address=(CLIENT_ADDRESS, 0),
+                context=context,
+            )
+        return http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=10, source_address=(CLIENT_ADDRESS, 0)
+        )
 
-    def get(self, path: str, headers: dict | None = None, *, tls: bool = False
-            ) -> tuple[http.client.HTTPResponse, bytes]:
+    def get(
+        self, path: str, headers: dict | None = None, *, tls: bool = False
+    ) -> tuple[http.client.HTTPResponse, bytes]:
         conn = self.connection(tls=tls)
         conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
@@ -123,13 +166,19 @@ http {{
     def ws(self, table_id: int, cookie: str):
         from websockets.sync.client import connect
 
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10,
-                                        source_address=(CLIENT_ADDRESS, 0))
+        sock = socket.create_connection(
+            ("127.0.0.1", self.port), timeout=10, source_address=(CLIENT_ADDRESS, 0)
+        )
         return connect(
-            f"ws://127.0.0.1:{self.port}/ws/table/{table_id}/?format=json", sock=sock,
-            additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{self.port}",
-                                "X-Forwarded-For": FORGED},
-            open_timeout=10, max_size=2**22,
+            f"ws://127.0.0.1:{self.port}/ws/table/{table_id}/?format=json",
+            sock=sock,
+            additional_headers={
+                "Cookie": cookie,
+                "Origin": f"http://127.0.0.1:{self.port}",
+                "X-Forwarded-For": FORGED,
+            },
+            open_timeout=10,
+            max_size=2**22,
         )
 
     def stop(self) -> None:
@@ -147,8 +196,12 @@ def static_root(tmp_path_factory) -> Path:
     var = tmp_path_factory.mktemp("leyou-var")
     env = _child_env({"LEYOU_VAR_DIR": str(var)})
     env.pop("DATABASE_URL", None)  # collectstatic needs no database
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     root = var / "staticfiles"
     assert (root / "css" / "app.css").is_file()
     return root
@@ -168,8 +221,11 @@ UNITS = Path(ROOT) / "deploy" / "systemd"
 
 def unit_daphne_options() -> tuple[str, ...]:
     """The Daphne options of ``leyou-daphne@.service`` besides its address, port and app."""
-    line = next(line for line in (UNITS / "leyou-daphne@.service").read_text().splitlines()
-                if line.startswith("ExecStart="))
+    line = next(
+        line
+        for line in (UNITS / "leyou-daphne@.service").read_text().splitlines()
+        if line.startswith("ExecStart=")
+    )
     words = shlex.split(line.removeprefix("ExecStart="))
     assert words[0].endswith("/daphne") and words[-1] == "config.asgi:application", words
     options = words[1:-1]
@@ -179,21 +235,27 @@ def unit_daphne_options() -> tuple[str, ...]:
 
 def unit_command(unit: str) -> list[str]:
     """The ExecStart command of a unit, with this checkout's virtualenv for /srv/leyou/.venv."""
-    line = next(line for line in (UNITS / unit).read_text().splitlines()
-                if line.startswith("ExecStart="))
+    line = next(
+        line for line in (UNITS / unit).read_text().splitlines() if line.startswith("ExecStart=")
+    )
     words = shlex.split(line.removeprefix("ExecStart="))
     prefix = "/srv/leyou/.venv/bin/"
     assert words[0].startswith(prefix), words
     program = words[0].removeprefix(prefix)
-    return [sys.executable if program == "python" else str(Path(sys.executable).parent / program),
-            *words[1:]]
+    return [
+        sys.executable if program == "python" else str(Path(sys.executable).parent / program),
+        *words[1:],
+    ]
 
 
 def unit_start(servers, name: str, unit: str) -> None:
     """Start the worker or the clock exactly as its unit does (Servers stops it at the end)."""
     servers.procs[name] = subprocess.Popen(
-        unit_command(unit), cwd=ROOT, env=_child_env({"CELERY_TASK_ALWAYS_EAGER": "0"}),
-        stdout=subprocess.DEVNULL, stderr=_log(name),
+        unit_command(unit),
+        cwd=ROOT,
+        env=_child_env({"CELERY_TASK_ALWAYS_EAGER": "0"}),
+        stdout=subprocess.DEVNULL,
+        stderr=_log(name),
     )
 
 
@@ -265,9 +327,14 @@ def test_nginx_serves_static_files_itself_balances_pages_and_passes_the_client_a
     # long-lived sockets other than a table's are balanced by open connections: one each
     from websockets.sync.client import connect
 
-    lobby = [connect(f"ws://127.0.0.1:{proxy.port}/ws/lobby/", open_timeout=10,
-                     additional_headers={"Origin": f"http://127.0.0.1:{proxy.port}"})
-             for _ in range(2)]
+    lobby = [
+        connect(
+            f"ws://127.0.0.1:{proxy.port}/ws/lobby/",
+            open_timeout=10,
+            additional_headers={"Origin": f"http://127.0.0.1:{proxy.port}"},
+        )
+        for _ in range(2)
+    ]
     deadline = time.time() + 5  # Daphne logs the connect just after the handshake's answer
     while any(len(access_lines(logs, name, r'"WSCONNECT /ws/lobby/"')) != 1 for name in ports):
         assert time.time() < deadline, {n: access_lines(logs, n, "lobby") for n in ports}
@@ -281,8 +348,7 @@ def test_nginx_serves_static_files_itself_balances_pages_and_passes_the_client_a
 
 def log_in_through(proxy: Nginx, user, *, tls: bool = False) -> int:
     """Post the login form through nginx as a browser would; return the status (302: in)."""
-    origin = (f"https://127.0.0.1:{proxy.tls_port}" if tls
-              else f"http://127.0.0.1:{proxy.port}")
+    origin = f"https://127.0.0.1:{proxy.tls_port}" if tls else f"http://127.0.0.1:{proxy.port}"
     conn = proxy.connection(tls=tls)
     conn.request("GET", "/accounts/login/")
     page = conn.getresponse()
@@ -290,12 +356,19 @@ def log_in_through(proxy: Nginx, user, *, tls: bool = False) -> int:
     assert page.status == 200, page.status
     cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie"))[1]
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
-    conn.request("POST", "/accounts/login/",
-                 body=urlencode({"csrfmiddlewaretoken": token, "username": user.username,
-                                 "password": "pw-123456"}),
-                 headers={"Content-Type": "application/x-www-form-urlencoded",
-                          "Cookie": f"csrftoken={cookie}", "Origin": origin,
-                          "Referer": f"{origin}/accounts/login/"})
+    conn.request(
+        "POST",
+        "/accounts/login/",
+        body=urlencode(
+            {"csrfmiddlewaretoken": token, "username": user.username, "password": "pw-123456"}
+        ),
+        headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie}",
+            "Origin": origin,
+            "Referer": f"{origin}/accounts/login/",
+        },
+    )
     posted = conn.getresponse()
     posted.read()
     conn.close()
@@ -305,8 +378,9 @@ def log_in_through(proxy: Nginx, user, *, tls: bool = False) -> int:
 
 
 @pytest.mark.live
-def test_nginx_terminates_tls_and_tells_django_the_scheme(servers, tmp_path, static_root,
-                                                          make_user):
+def test_nginx_terminates_tls_and_tells_django_the_scheme(
+    servers, tmp_path, static_root, make_user
+):
     """With --tls-listen, plain HTTP is redirected to HTTPS; over HTTPS static files come from
     nginx and a login form passes Django's CSRF origin check, which holds only if Django sees
     the scheme as https (X-Forwarded-Proto, taken by Daphne's --proxy-headers)."""
@@ -315,8 +389,10 @@ def test_nginx_terminates_tls_and_tells_django_the_scheme(servers, tmp_path, sta
     try:
         response, _ = proxy.get("/static/css/app.css?v=1")
         assert response.status == 301
-        assert (response.getheader("Location")
-                == f"https://127.0.0.1:{proxy.tls_port}/static/css/app.css?v=1")
+        assert (
+            response.getheader("Location")
+            == f"https://127.0.0.1:{proxy.tls_port}/static/css/app.css?v=1"
+        )
         response, body = proxy.get("/static/css/app.css", tls=True)
         assert response.status == 200
         assert body == (Path(ROOT) / "static" / "css" / "app.css").read_bytes()
@@ -394,8 +470,16 @@ class Player:
             return False
         self.acted_seq, self.sent_at = frame["seq"], time.monotonic()
         try:
-            self.ws.send(json.dumps({"kind": "move", "action": action, "seq": frame["seq"],
-                                     "action_id": f"{self.seat}-{frame['seq']}"}))
+            self.ws.send(
+                json.dumps(
+                    {
+                        "kind": "move",
+                        "action": action,
+                        "seq": frame["seq"],
+                        "action_id": f"{self.seat}-{frame['seq']}",
+                    }
+                )
+            )
         except ConnectionClosed as error:
             self._closed(error)
             return False
@@ -426,7 +510,8 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     """A table's sockets all go to one process (the hash of the path); SIGTERM to that process
     mid-hand: every client is closed, comes back through nginx on the other process at once,
     resumes from the seq it had, and the hand finishes and is settled by the worker, with the
-    clock running (both as their systemd units run them). The restarted process takes new sockets again."""
+    clock running (both as their systemd units run them). The restarted process takes new sockets
+    again."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("two processes need the Redis channel layer (REDIS_URL)")
     proxy, ports = front
@@ -440,8 +525,7 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     table = None
     for user in users:
         table = lobby_services.quick_join(user=user, room_id=room.pk)
-    players = [Player(proxy, table.pk, seat, login_cookie(user))
-               for seat, user in enumerate(users)]
+    players = [Player(proxy, table.pk, seat, login_cookie(user)) for seat, user in enumerate(users)]
     path = rf'"WSCONNECT /ws/table/{table.pk}/"'
     drive(players, until=lambda: all(p.latest for p in players))
     on = {name: access_lines(logs, name, path) for name in ports}
@@ -487,10 +571,12 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     late.recv(timeout=10)
     late.close()
     assert len(access_lines(logs, holder, path)) == 4
-    print(f"\nnginx rolling restart: Daphne exit on SIGTERM {exit_seconds:.2f} s, "
-          f"all three clients back {back_seconds:.2f} s after the signal "
-          f"({after_exit:.2f} s after the exit); "
-          f"close codes {[p.closes for p in players]}")
+    print(
+        f"\nnginx rolling restart: Daphne exit on SIGTERM {exit_seconds:.2f} s, "
+        f"all three clients back {back_seconds:.2f} s after the signal "
+        f"({after_exit:.2f} s after the exit); "
+        f"close codes {[p.closes for p in players]}"
+    )
 
 
 def test_the_systemd_units_verify_with_this_checkout(tmp_path):
@@ -505,17 +591,28 @@ def test_the_systemd_units_verify_with_this_checkout(tmp_path):
     group = grp.getgrgid(os.getegid()).gr_name
     names = []
     for unit in sorted(UNITS.iterdir()):
-        text = (unit.read_text().replace("/srv/leyou", ROOT)
-                .replace("/etc/leyou/leyou.env", str(env_file))
-                .replace("User=leyou", f"User={me.pw_name}")
-                .replace("Group=leyou", f"Group={group}"))
+        text = (
+            unit.read_text()
+            .replace("/srv/leyou", ROOT)
+            .replace("/etc/leyou/leyou.env", str(env_file))
+            .replace("User=leyou", f"User={me.pw_name}")
+            .replace("Group=leyou", f"Group={group}")
+        )
         (tmp_path / unit.name).write_text(text)
         names.append(unit.name.replace("@.service", "@8001.service"))
     (tmp_path / "leyou-daphne@8001.service").symlink_to(tmp_path / "leyou-daphne@.service")
-    assert set(names) == {"leyou-daphne@8001.service", "leyou-worker.service",
-                          "leyou-clock.service", "leyou.target"}
-    result = subprocess.run([analyze, "verify", *[str(tmp_path / n) for n in names]],
-                            capture_output=True, text=True, cwd=tmp_path)
+    assert set(names) == {
+        "leyou-daphne@8001.service",
+        "leyou-worker.service",
+        "leyou-clock.service",
+        "leyou.target",
+    }
+    result = subprocess.run(
+        [analyze, "verify", *[str(tmp_path / n) for n in names]],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
 
 
@@ -529,23 +626,59 @@ def test_the_renderer_refuses_bad_values_and_writes_nothing(tmp_path):
         ([], "name at least one ASGI process"),
         (["--daphne", "127.0.0.1:8001", "--listen", "80; evil"], "--listen"),
         (["--daphne", "127.0.0.1:8001", "--tls-listen", "443"], "needs --tls-cert"),
-        (["--daphne", "127.0.0.1:8001", "--tls-cert", "/c.pem", "--tls-key", "/k.pem"],
-         "need --tls-listen"),
-        (["--daphne", "127.0.0.1:8001", "--tls-listen", "443", "--tls-cert", "c.pem",
-          "--tls-key", "/k.pem"], "--tls-cert: expected an absolute path"),
+        (
+            ["--daphne", "127.0.0.1:8001", "--tls-cert", "/c.pem", "--tls-key", "/k.pem"],
+            "need --tls-listen",
+        ),
+        (
+            [
+                "--daphne",
+                "127.0.0.1:8001",
+                "--tls-listen",
+                "443",
+                "--tls-cert",
+                "c.pem",
+                "--tls-key",
+                "/k.pem",
+            ],
+            "--tls-cert: expected an absolute path",
+        ),
     ]:
         result = subprocess.run(
-            [sys.executable, str(RENDER), "--static-root", "/var/lib/leyou/staticfiles",
-             "--out", str(out), *bad], capture_output=True, text=True)
+            [
+                sys.executable,
+                str(RENDER),
+                "--static-root",
+                "/var/lib/leyou/staticfiles",
+                "--out",
+                str(out),
+                *bad,
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert result.returncode == 2 and message in result.stderr, (bad, result.stderr)
         assert not out.exists()
     result = subprocess.run(
         [sys.executable, str(RENDER), "--daphne", "127.0.0.1:8001", "--static-root", "static"],
-        capture_output=True, text=True)
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2 and "absolute path" in result.stderr
     result = subprocess.run(
-        [sys.executable, str(RENDER), "--daphne", "10.0.0.5:8001", "--daphne", "10.0.0.6:8001",
-         "--static-root", "/var/lib/leyou/staticfiles/"], capture_output=True, text=True)
+        [
+            sys.executable,
+            str(RENDER),
+            "--daphne",
+            "10.0.0.5:8001",
+            "--daphne",
+            "10.0.0.6:8001",
+            "--static-root",
+            "/var/lib/leyou/staticfiles/",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0
     assert result.stdout.count("server 10.0.0.5:8001 max_fails=1 fail_timeout=5s;") == 2
     assert "alias /var/lib/leyou/staticfiles/;" in result.stdout and "{{" not in result.stdout

@@ -52,8 +52,16 @@ def _pump(ws, seat: int, latest: dict) -> None:
         action = choose(frame["view"], seat)
         if action is not None and latest.get("acted") != frame["seq"]:
             latest["acted"] = frame["seq"]
-            ws.send(json.dumps({"kind": "move", "action": action, "seq": frame["seq"],
-                                "action_id": f"{seat}-{frame['seq']}"}))
+            ws.send(
+                json.dumps(
+                    {
+                        "kind": "move",
+                        "action": action,
+                        "seq": frame["seq"],
+                        "action_id": f"{seat}-{frame['seq']}",
+                    }
+                )
+            )
 
 
 def _until(check, timeout: float, pump=None) -> float:
@@ -72,9 +80,11 @@ def _setup(servers, room, make_user):
     servers.clock()
     table, users = _seat_three(room, make_user)
     cookies = [login_cookie(u) for u in users]
-    sockets = {0: ws_connect(port_a, table.pk, cookies[0]),
-               1: ws_connect(port_a, table.pk, cookies[1]),
-               2: ws_connect(port_b, table.pk, cookies[2])}
+    sockets = {
+        0: ws_connect(port_a, table.pk, cookies[0]),
+        1: ws_connect(port_a, table.pk, cookies[1]),
+        2: ws_connect(port_b, table.pk, cookies[2]),
+    }
     for ws in sockets.values():
         recv_json(ws)
     _until(lambda: [_seat_state(table, u) for u in users] == [(1, False)] * 3, 10)
@@ -89,18 +99,30 @@ def test_kill_9_a_daphne_marks_its_seats_away_within_the_lease(
     port_b, table, users, cookies, sockets = _setup(servers, room, make_user)
     latest: dict = {}
     servers.kill("a", signal.SIGKILL)  # no close frame, no disconnect(): only the lease knows
-    took = _until(lambda: [_seat_state(table, u) for u in users[:2]] == [(0, True)] * 2,
-                  LEASE + 5, pump=lambda: _pump(sockets[2], 2, latest))
+    took = _until(
+        lambda: [_seat_state(table, u) for u in users[:2]] == [(0, True)] * 2,
+        LEASE + 5,
+        pump=lambda: _pump(sockets[2], 2, latest),
+    )
     print(f"\nkill -9: seats away after {took:.2f} s (lease {LEASE} s)")
     assert took >= LEASE - 1.5  # it was the lease, not a close, that did it
     assert _seat_state(table, users[2]) == (1, False)
     # the honest client on the other process sees them 離線, and 托管 plays for them
-    _until(lambda: latest.get("frame") and [s["online"] for s in latest["frame"]["seats"]
-                                            if s["index"] in (0, 1)] == [False, False],
-           5, pump=lambda: _pump(sockets[2], 2, latest))
+    _until(
+        lambda: (
+            latest.get("frame")
+            and [s["online"] for s in latest["frame"]["seats"] if s["index"] in (0, 1)]
+            == [False, False]
+        ),
+        5,
+        pump=lambda: _pump(sockets[2], 2, latest),
+    )
     hand = Hand.objects.filter(table=table).order_by("-number").first()
-    _until(lambda: HandEvent.objects.filter(hand=hand, by="auto", seat__in=[0, 1]).exists(),
-           30, pump=lambda: _pump(sockets[2], 2, latest))
+    _until(
+        lambda: HandEvent.objects.filter(hand=hand, by="auto", seat__in=[0, 1]).exists(),
+        30,
+        pump=lambda: _pump(sockets[2], 2, latest),
+    )
     # back through the other process: in their seats, 托管 over
     back = {i: ws_connect(port_b, table.pk, cookies[i]) for i in (0, 1)}
     for i, ws in back.items():
@@ -133,8 +155,10 @@ def test_sigterm_closes_1012_and_gives_up_the_leases_at_once(
     for i, ws in back.items():
         assert recv_json(ws)["seat"] == i
     again = _until(lambda: [_seat_state(table, u) for u in users[:2]] == [(1, False)] * 2, 5)
-    print(f"\nSIGTERM: 1012 after {closed_after:.2f} s, leases given up "
-          f"{closed_after + gone:.2f} s, back in {time.monotonic() - start:.2f} s")
+    print(
+        f"\nSIGTERM: 1012 after {closed_after:.2f} s, leases given up "
+        f"{closed_after + gone:.2f} s, back in {time.monotonic() - start:.2f} s"
+    )
     assert closed_after < 3 and again < 5
     servers.procs.pop("a")
 
@@ -149,8 +173,11 @@ def test_a_player_who_never_returns_escapes_once_after_the_grace(
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     servers.kill("a", signal.SIGKILL)
     latest: dict = {}
-    took = _until(lambda: Hand.objects.get(pk=hand.pk).status == Hand.Status.ESCAPED,
-                  LEASE + 10, pump=lambda: _pump(sockets[2], 2, latest))
+    took = _until(
+        lambda: Hand.objects.get(pk=hand.pk).status == Hand.Status.ESCAPED,
+        LEASE + 10,
+        pump=lambda: _pump(sockets[2], 2, latest),
+    )
     print(f"\nescaped {took:.2f} s after the kill (lease {LEASE} s + grace 2 s)")
     assert took >= LEASE + 2 - 1.5
     time.sleep(2 * LEASE)

@@ -23,15 +23,31 @@ def _finished_hands(make_user, n: int):
     table = seating.table_create(game="doudizhu", params={"factor": 10, "rake": 2}, seat_count=3)
     hands = []
     for i in range(n):
-        hands.append(Hand.objects.create(
-            table=table, number=i + 1, game="doudizhu", seed="0" * 64, seed_hash="1" * 64,
-            params={"factor": 10, "rake": 2},
-            players=[{"user_id": u.pk, "name": u.nickname, "is_bot": False} for u in users],
-            state={}, status=Hand.Status.FINISHED, finished_at=timezone.now(),
-            result={"scores": [-2, 1, 1], "winners": [1, 2], "lines": [],
-                    "extra": {"payments": [{"from": 0, "to": 1, "points": 1},
-                                           {"from": 0, "to": 2, "points": 1}]}},
-        ))
+        hands.append(
+            Hand.objects.create(
+                table=table,
+                number=i + 1,
+                game="doudizhu",
+                seed="0" * 64,
+                seed_hash="1" * 64,
+                params={"factor": 10, "rake": 2},
+                players=[{"user_id": u.pk, "name": u.nickname, "is_bot": False} for u in users],
+                state={},
+                status=Hand.Status.FINISHED,
+                finished_at=timezone.now(),
+                result={
+                    "scores": [-2, 1, 1],
+                    "winners": [1, 2],
+                    "lines": [],
+                    "extra": {
+                        "payments": [
+                            {"from": 0, "to": 1, "points": 1},
+                            {"from": 0, "to": 2, "points": 1},
+                        ]
+                    },
+                },
+            )
+        )
     return users, table, hands
 
 

@@ -22,8 +22,9 @@ THINK = 0.3
 PHASE = 12.0
 
 
-def _honest_round(table, honest: dict, attackers: list, attack_rate: float, seconds: float,
-                  tag: str) -> tuple[int, int]:
+def _honest_round(
+    table, honest: dict, attackers: list, attack_rate: float, seconds: float, tag: str
+) -> tuple[int, int]:
     """Honest seats act once per hand position, THINK s after seeing it; return (sent, accepted)."""
     latest: dict[int, dict] = {}
     seen_at: dict[int, float] = {}
@@ -56,7 +57,8 @@ def _honest_round(table, honest: dict, attackers: list, attack_rate: float, seco
         if attackers and time.monotonic() >= next_toggle:
             on = not on
             attackers[int(next_toggle * 1000) % len(attackers)].send(
-                json.dumps({"kind": "auto", "on": on}))
+                json.dumps({"kind": "auto", "on": on})
+            )
             next_toggle += 1.0 / attack_rate
         for seat, item in latest.items():
             frame, key = item["frame"], item["key"]
@@ -68,8 +70,11 @@ def _honest_round(table, honest: dict, attackers: list, attack_rate: float, seco
             acted[seat] = key
             action_id = f"{tag}-{seat}-{frame['seq']}"
             sent_ids.append(action_id)
-            honest[seat].send(json.dumps({"kind": "move", "action": action, "seq": frame["seq"],
-                                          "action_id": action_id}))
+            honest[seat].send(
+                json.dumps(
+                    {"kind": "move", "action": action, "seq": frame["seq"], "action_id": action_id}
+                )
+            )
     time.sleep(0.5)
     accepted = HandEvent.objects.filter(table=table, action_id__in=sent_ids).count()
     print(f"\n{tag}: errors {errors}")
@@ -84,8 +89,11 @@ def test_an_attacker_toggling_auto_does_not_starve_the_honest_players(servers, r
     table, users = _seat_three(room, make_user)
     seats = {Seat.objects.get(table=table, user=u).index: u for u in users}
     attacker_seat = max(seats)
-    honest = {i: ws_connect(port, table.pk, login_cookie(u)) for i, u in seats.items()
-              if i != attacker_seat}
+    honest = {
+        i: ws_connect(port, table.pk, login_cookie(u))
+        for i, u in seats.items()
+        if i != attacker_seat
+    }
     cookie = login_cookie(seats[attacker_seat])
     attackers = [ws_connect(port, table.pk, cookie) for _ in range(4)]
     # the fourth socket of one user on one table is refused: an error frame, then 1008
@@ -101,8 +109,10 @@ def test_an_attacker_toggling_auto_does_not_starve_the_honest_players(servers, r
     # under the per-socket limit (8/s) and the per-user one (10/s): 9 toggles a second in all
     sent1, accepted1 = _honest_round(table, honest, attackers, 9, PHASE, "attack")
     base, attack = accepted0 / max(sent0, 1), accepted1 / max(sent1, 1)
-    print(f"\nhonest moves accepted: without attacker {accepted0}/{sent0} = {base:.0%}, "
-          f"under attack {accepted1}/{sent1} = {attack:.0%}")
+    print(
+        f"\nhonest moves accepted: without attacker {accepted0}/{sent0} = {base:.0%}, "
+        f"under attack {accepted1}/{sent1} = {attack:.0%}"
+    )
     assert sent0 >= 10 and sent1 >= 10
     # all-at-once phases refuse a few honest moves either way (two seats act on one position);
     # before the fix the attack took acceptance from 75 % to 4 %

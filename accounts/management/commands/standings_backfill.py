@@ -19,8 +19,10 @@ class Command(BaseCommand):
     help = "Build the leaderboards' standings from the settled hands (once per player and hand)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        ids = Hand.objects.filter(settled_at__isnull=False).order_by("pk").values_list(
-            "pk", flat=True
+        ids = (
+            Hand.objects.filter(settled_at__isnull=False)
+            .order_by("pk")
+            .values_list("pk", flat=True)
         )
         done = 0
         for hand_id in ids.iterator(chunk_size=2000):

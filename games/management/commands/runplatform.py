@@ -20,10 +20,24 @@ class Command(BaseCommand):
         python = sys.executable
         bindir = os.path.dirname(python)
         commands = {
-            "web": [os.path.join(bindir, "daphne"), "-b", bind, "-p", str(port),
-                    "config.asgi:application"],
-            "worker": [os.path.join(bindir, "celery"), "-A", "config", "worker", "--pool=solo",
-                       "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
+            "web": [
+                os.path.join(bindir, "daphne"),
+                "-b",
+                bind,
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            "worker": [
+                os.path.join(bindir, "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=WARNING",
+                "--without-gossip",
+                "--without-mingle",
+            ],
             "clock": [python, "manage.py", "runclock"],
         }
         env = dict(os.environ)

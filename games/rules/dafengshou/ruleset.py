@@ -19,9 +19,8 @@ from typing import Any
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
-
 from games.engine.params import variant_check
+from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 
 from . import params as room_spec
 from . import wheel
@@ -139,8 +138,9 @@ class DafengshouRuleset(Ruleset[Config, State]):
     def _refusal(self, state: State, seat: int, kind: str) -> IllegalAction:
         if state.phase != BETTING:
             if kind == "bet":
-                return IllegalAction(ErrorCode.WINDOW_CLOSED, "betting is closed",
-                                     {"reason": "betting_closed"})
+                return IllegalAction(
+                    ErrorCode.WINDOW_CLOSED, "betting is closed", {"reason": "betting_closed"}
+                )
             return IllegalAction(ErrorCode.GAME_OVER, "本局已結束 (the round is over)")
         return IllegalAction(ErrorCode.NOT_YOUR_TURN, "you are done", {"reason": "betting_done"})
 
@@ -171,12 +171,14 @@ class DafengshouRuleset(Ruleset[Config, State]):
             )
         if _staked(state, seat) + amount > cfg.player_limit:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"player limit {cfg.player_limit}",
+                ErrorCode.OVER_LIMIT,
+                f"player limit {cfg.player_limit}",
                 {"reason": "player_limit", "limit": cfg.player_limit},
             )
         if _round_total(state) + amount > cfg.round_limit:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"round limit {cfg.round_limit}",
+                ErrorCode.OVER_LIMIT,
+                f"round limit {cfg.round_limit}",
                 {"reason": "round_limit", "limit": cfg.round_limit},
             )
         state.bets[seat][crop] = state.bets[seat].get(crop, 0) + amount

@@ -200,8 +200,14 @@ def config_from_params(params: dict[str, Any]) -> Config:
             )
         else:
             values["special_weights"] = tuple(int(v) for v in raw)
-    for key in ("small_odds", "luck_weight", "train_min", "train_max", "player_limit",
-                "round_limit"):
+    for key in (
+        "small_odds",
+        "luck_weight",
+        "train_min",
+        "train_max",
+        "player_limit",
+        "round_limit",
+    ):
         if params.get(key) is not None:
             values[key] = int(params[key])
     if params.get("chips") is not None:

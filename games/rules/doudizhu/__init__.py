@@ -11,7 +11,8 @@ plays sorted low → high; in 癩子場 ``cards/reading`` when 癩子 stand for 
 * ``classify(play, laizi=None) -> Pattern | None`` — ``kind`` (single, pair, trio, trio_single,
   trio_pair, chain, pair_chain, plane, plane_solo, plane_pair, four_two_solo, four_two_pair,
   bomb, rocket), ``rank`` (index of the top main rank, 0 = 3 … 14 = R), ``length``, ``size``,
-  ``tier`` (bombs: 1 軟, 2 硬/classic, 3 純癩子, 4 王炸), ``name`` (單張, 對子, 三張, 三帶一, 三帶二,
+  ``tier`` (bombs: 1 軟, 2 硬/classic, 3 純癩子, 4 王炸), ``name`` (單張, 對子, 三張, 三帶一,
+  三帶二,
   順子, 連對, 飛機, 飛機帶翅膀, 四帶二, 四帶兩對, 炸彈 / 軟炸彈 / 純癩子炸彈, 王炸).
 * ``beats(play, last, laizi=None) -> bool``.
 
@@ -67,5 +68,13 @@ from games.rules.doudizhu.ruleset import Config, DoudizhuRuleset, State
 
 RULESET = registry.register(DoudizhuRuleset())
 
-__all__ = ["Config", "DoudizhuRuleset", "Pattern", "RULESET", "State", "beats", "classify",
-           "legal_plays"]
+__all__ = [
+    "Config",
+    "DoudizhuRuleset",
+    "Pattern",
+    "RULESET",
+    "State",
+    "beats",
+    "classify",
+    "legal_plays",
+]

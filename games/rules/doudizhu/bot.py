@@ -250,7 +250,8 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
             key_cost = cost_after(play)
             # an opponent with 1 card takes any low single, one with 2 perhaps a low pair
             risky = (len(cards) == 1 and danger == 1 and IDX[cards] < TWO) or (
-                len(cards) == 2 and danger == 2 and IDX[cards[0]] < ACE)
+                len(cards) == 2 and danger == 2 and IDX[cards[0]] < ACE
+            )
             rank = _main_rank(play, laizi)
             if risky:  # if a single or pair it must be, the highest
                 rank = -rank
@@ -258,15 +259,19 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
             ranked.append((key, play))
         ranked.sort()
         if search:
-            chosen = bot_search.search(st, seat, _top([p for _, p in ranked], SEARCH_LEAD),
-                                       work=SEARCH_WORK,
-                                       hard_ms=SEARCH_CAP_MS)
+            chosen = bot_search.search(
+                st,
+                seat,
+                _top([p for _, p in ranked], SEARCH_LEAD),
+                work=SEARCH_WORK,
+                hard_ms=SEARCH_CAP_MS,
+            )
             if chosen is not None:
                 return _action(chosen)
         return _action(ranked[0][1])
     # following
     lead_seat = st.lead["seat"]
-    options = [p for p in plays]
+    options = list(plays)
     if not options:
         return {"type": "pass"}
     partner_leads = seat != landlord and lead_seat != landlord
@@ -286,8 +291,9 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     ranked_f.sort()
     if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
         overtake = _top([p for _, p in ranked_f], 2)
-        chosen = bot_search.search(st, seat, [None, *overtake], work=SEARCH_WORK,
-                                   hard_ms=SEARCH_CAP_MS)
+        chosen = bot_search.search(
+            st, seat, [None, *overtake], work=SEARCH_WORK, hard_ms=SEARCH_CAP_MS
+        )
         return {"type": "pass"} if chosen is None else _action(chosen)
     best = ranked_f[0] if ranked_f else None
     bombs = [p for p in options if is_bomb(p)]
@@ -301,8 +307,9 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if search:
         others = _top([p for _, p in ranked_f], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
         cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
-        choice = bot_search.search(st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK,
-                                   hard_ms=SEARCH_CAP_MS)
+        choice = bot_search.search(
+            st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK, hard_ms=SEARCH_CAP_MS
+        )
     return {"type": "pass"} if choice is None else _action(choice)
 
 
@@ -338,7 +345,7 @@ def _remove(hand: str, cards: str) -> str:
 
 def _feed(plays: list[str], partner_left: int) -> str | None:
     """The lowest natural single (or, for a partner with two cards, pair) to lead."""
-    for size in ((2, 1) if partner_left == 2 else (1,)):
+    for size in (2, 1) if partner_left == 2 else (1,):
         for play in plays:  # weakest first
             if "/" not in play and len(play) == size and play == play[0] * size:
                 return play

@@ -11,7 +11,8 @@ chosen; a tie keeps the heuristic's first choice.
 Determinism: the samples come from a generator seeded with the hand's seed and the decision's
 place in the hand (:func:`decision_seed`), and the work is counted in simulated plays, not in
 time, so a replay of the hand makes the same choices. A wall-clock cap (``hard_ms``, through
-``games.engine.budget``: the platform sets the clock, pure use has none) stops a search early only on a machine so loaded that the budget is already blown; it is the one thing
+``games.engine.budget``: the platform sets the clock, pure use has none) stops a search early only
+on a machine so loaded that the budget is already blown; it is the one thing
 that can make two runs differ, and it never fires at the budgets of bench/doudizhu_bot_rlcard.py.
 
 The fast policy (:func:`fast_move`) is rule-of-thumb play: go out if one play can; lead the
@@ -63,8 +64,16 @@ class Sim:
     played: list[str] = field(default_factory=lambda: ["", "", ""])
 
     def copy(self) -> Sim:
-        return Sim(self.hands[:], self.landlord, self.turn, self.laizi, self.lead,
-                   self.lead_seat, self.passes, self.played[:])
+        return Sim(
+            self.hands[:],
+            self.landlord,
+            self.turn,
+            self.laizi,
+            self.lead,
+            self.lead_seat,
+            self.passes,
+            self.played[:],
+        )
 
     def move(self, play: str | None) -> int | None:
         """Apply a play (``None`` = pass); the winner's seat when the hand goes out."""
@@ -150,7 +159,7 @@ def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> s
         if len(play.partition("/")[0]) == n:
             return play
     if feed:
-        for size in ((2, 1) if feed == 2 else (1,)):
+        for size in (2, 1) if feed == 2 else (1,):
             for play in plays:
                 if "/" not in play and len(play) == size and play == play[0] * size:
                     return play
@@ -192,8 +201,11 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
         if mode == 1:
             return plain[-1]
         choice = plain[0]
-        if (mode == 4 and IDX[choice.partition("/")[0][-1]] >= TWO
-                and play_info(last, laizi)[1] < TWO - 2):
+        if (
+            mode == 4
+            and IDX[choice.partition("/")[0][-1]] >= TWO
+            and play_info(last, laizi)[1] < TWO - 2
+        ):
             return None
         return choice
     if mode <= 2:
@@ -212,8 +224,14 @@ def rollout(sim: Sim, limit: int = 200) -> int:
 
 def decision_seed(st: Any, seat: int) -> int:
     """A seed from the hand's seed and this decision's place in the hand."""
-    place = (st.seed, st.deal_no, seat, tuple(len(h) for h in st.hands), st.passes,
-             tuple(st.played))
+    place = (
+        st.seed,
+        st.deal_no,
+        seat,
+        tuple(len(h) for h in st.hands),
+        st.passes,
+        tuple(st.played),
+    )
     return int.from_bytes(hashlib.sha256(repr(place).encode()).digest()[:8], "big")
 
 
@@ -253,13 +271,19 @@ def sample_hands(st: Any, seat: int, rng: random.Random) -> list[str]:
             continue
         own = [RANKS[r] * known[s][r] for r in range(15)]
         need = len(st.hands[s]) - sum(known[s])
-        hands[s] = "".join(own) + "".join(pool[at:at + need])
+        hands[s] = "".join(own) + "".join(pool[at : at + need])
         at += need
     return ["".join(sorted(h, key=IDX.__getitem__)) for h in hands]
 
 
-def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
-           max_samples: int = 48, hard_ms: float = 150.0) -> str | None:
+def search(
+    st: Any,
+    seat: int,
+    candidates: list[str | None],
+    work: int = 6000,
+    max_samples: int = 48,
+    hard_ms: float = 150.0,
+) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
     ``work`` bounds the simulated plays (about cards left × candidates × samples); the first
@@ -276,14 +300,16 @@ def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
     lead_seat = -1
     if st.lead is not None:
         lead_seat = st.lead["seat"]
-        lead = st.lead["cards"] if st.lead["cards"] == st.lead["reading"] else (
-            f"{st.lead['cards']}/{st.lead['reading']}")
+        lead = (
+            st.lead["cards"]
+            if st.lead["cards"] == st.lead["reading"]
+            else (f"{st.lead['cards']}/{st.lead['reading']}")
+        )
     landlord = st.landlord
     wins = [0] * len(candidates)
     for _ in range(samples):
         hands = sample_hands(st, seat, rng)
-        base = Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes,
-                   list(st.played))
+        base = Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
         for i, cand in enumerate(candidates):
             sim = base.copy()
             won = sim.move(cand)
@@ -298,7 +324,6 @@ def search(st: Any, seat: int, candidates: list[str | None], work: int = 6000,
         if wins[i] > wins[best]:
             best = i
     return candidates[best]
-
 
 
 def _bid_seed(st: Any, seat: int) -> int:
@@ -341,7 +366,7 @@ def _sample_before_dipai(st: Any, seat: int, rng: random.Random) -> list[str]:
         if s in shown:
             hands[s] = st.hands[s]
         elif s != seat:
-            hands[s] = "".join(pool[at:at + 17])
+            hands[s] = "".join(pool[at : at + 17])
             at += 17
-    hands[seat] = st.hands[seat] + "".join(pool[at:at + 3])
+    hands[seat] = st.hands[seat] + "".join(pool[at : at + 3])
     return ["".join(sorted(h, key=IDX.__getitem__)) for h in hands]

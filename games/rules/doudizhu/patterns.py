@@ -76,8 +76,20 @@ _PRIORITY = {
     k: i
     for i, k in enumerate(
         [
-            "rocket", "bomb", "single", "pair", "trio", "trio_single", "trio_pair", "chain",
-            "pair_chain", "plane", "four_two_solo", "four_two_pair", "plane_solo", "plane_pair",
+            "rocket",
+            "bomb",
+            "single",
+            "pair",
+            "trio",
+            "trio_single",
+            "trio_pair",
+            "chain",
+            "pair_chain",
+            "plane",
+            "four_two_solo",
+            "four_two_pair",
+            "plane_solo",
+            "plane_pair",
         ]
     )
 }
@@ -319,8 +331,11 @@ def readings_of(cards: str, laizi: str | None = None, last: Pattern | None = Non
         for p in all_readings(play, laizi):
             if last is None or p.beats(last):
                 out.append(p)
-    out.sort(key=lambda p: (-p.tier, _PRIORITY[p.kind], -p.rank) if last else
-             (_PRIORITY[p.kind], -p.rank))
+    out.sort(
+        key=lambda p: (
+            (-p.tier, _PRIORITY[p.kind], -p.rank) if last else (_PRIORITY[p.kind], -p.rank)
+        )
+    )
     return out
 
 
@@ -396,8 +411,9 @@ def _read_plain(play: str) -> _Last | None:
     found = _readings(c, len(play))
     if not found:
         return None
-    kind, rank, length = found[0] if len(found) == 1 else min(
-        found, key=lambda t: (_PRIORITY[t[0]], -t[1]))
+    kind, rank, length = (
+        found[0] if len(found) == 1 else min(found, key=lambda t: (_PRIORITY[t[0]], -t[1]))
+    )
     tier = TIER_ROCKET if kind == "rocket" else TIER_HARD if kind == "bomb" else TIER_NONE
     return _Last(kind, rank, length, tier)
 
@@ -426,15 +442,28 @@ _KIND_CODE = {
     k: i + 1
     for i, k in enumerate(
         [
-            "single", "pair", "trio", "trio_single", "trio_pair", "chain", "pair_chain", "plane",
-            "plane_solo", "plane_pair", "four_two_solo", "four_two_pair", "bomb", "rocket",
+            "single",
+            "pair",
+            "trio",
+            "trio_single",
+            "trio_pair",
+            "chain",
+            "pair_chain",
+            "plane",
+            "plane_solo",
+            "plane_pair",
+            "four_two_solo",
+            "four_two_pair",
+            "bomb",
+            "rocket",
         ]
     )
 }
 
 
-def _native_generate(c: list[int], laizi: int | None, last: Pattern | _Last | None,
-                     size: int) -> list[str] | None:
+def _native_generate(
+    c: list[int], laizi: int | None, last: Pattern | _Last | None, size: int
+) -> list[str] | None:
     """_classic / _wild through the C extension, or None when the arguments are outside what it
     takes (counts over 4, a joker twice, a size over 20, an odd play to beat): then Python."""
     if last is None:
@@ -497,15 +526,22 @@ def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]
         if k <= 2:
             if k == 1:
                 return [bit[r] for r in ranks]
-            return [bit[a] + bit[b] for i, a in enumerate(ranks) for b in ranks[i:]
-                    if a != b or c[a] >= 2]
+            return [
+                bit[a] + bit[b]
+                for i, a in enumerate(ranks)
+                for b in ranks[i:]
+                if a != b or c[a] >= 2
+            ]
         room = sum(c[r] for r in ranks)
         states = [(0, 0)]
         for r in ranks:
             n, b = c[r], bit[r]
             room -= n
-            states = [(v + u * b, s + u) for v, s in states
-                      for u in range(max(0, k - room - s), min(n, k - s) + 1)]
+            states = [
+                (v + u * b, s + u)
+                for v, s in states
+                for u in range(max(0, k - room - s), min(n, k - s) + 1)
+            ]
         return [v for v, s in states if s == k]
 
     def free(n: int) -> bool:
@@ -532,12 +568,17 @@ def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]
                 continue
             t = run[r][3]
             if singles:
-                buckets[r * 100 + 4] = [RANKS[k] + t if k < r else t + RANKS[k]
-                                        for k in present if k != r]
+                buckets[r * 100 + 4] = [
+                    RANKS[k] + t if k < r else t + RANKS[k] for k in present if k != r
+                ]
             if pairs:
                 bucket(r * 100 + 5).extend(
-                    [run[k][2] + t if k < r else t + run[k][2]
-                     for k in present if k != r and k < 13 and c[k] >= 2])
+                    [
+                        run[k][2] + t if k < r else t + run[k][2]
+                        for k in present
+                        if k != r and k < 13 and c[k] >= 2
+                    ]
+                )
     # maximal runs (first, last) of ranks 3…A holding at least `per` cards
     runs: dict[int, list[tuple[int, int]]] = {1: [], 2: [], 3: []}
     for per in (1, 2, 3) if want is None or want in _RUN_KINDS else ():
@@ -557,14 +598,15 @@ def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]
             continue
         chain = _CHAIN_STR[per]
         for first, end in runs[per]:
-            for length in (range(minimum, min(maximum, end - first + 1) + 1) if want is None
-                           else (wl,)):
+            for length in (
+                range(minimum, min(maximum, end - first + 1) + 1) if want is None else (wl,)
+            ):
                 n = length * per
                 if not free(n):
                     continue
                 for top in range(max(first + length - 1, wr + 1), end + 1):
                     key = top * 100 + n
-                    play = chain[(top - length + 1) * per:(top + 1) * per]
+                    play = chain[(top - length + 1) * per : (top + 1) * per]
                     if key in buckets:
                         buckets[key].append(play)
                     else:
@@ -574,23 +616,31 @@ def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]
     for kind, per_kick in (("plane_solo", 1), ("plane_pair", 2)):
         if want is not None and want != kind:
             continue
-        for length, first, end in [(length, first, end) for first, end in runs[3]
-                                   for length in (range(2, (5 if per_kick == 1 else 4) + 1)
-                                                  if want is None else (wl,))]:
+        for length, first, end in [
+            (length, first, end)
+            for first, end in runs[3]
+            for length in (range(2, (5 if per_kick == 1 else 4) + 1) if want is None else (wl,))
+        ]:
             n = length * (3 + per_kick)
             if not free(n):
                 continue
             for top in range(max(first + length - 1, wr + 1), end + 1):
                 lo = top - length + 1
-                base = sum(bit[lo:top + 1]) * 3
+                base = sum(bit[lo : top + 1]) * 3
                 mask = ((1 << length) - 1) << lo
                 if per_kick == 1:
                     kicks = solo_sets(mask, length)
                 else:
-                    kicks = [sum(bit[r] for r in combo) * 2 for combo in combinations(
-                        [r for r in present if r < 13 and c[r] >= 2 and not mask >> r & 1], length)]
+                    kicks = [
+                        sum(bit[r] for r in combo) * 2
+                        for combo in combinations(
+                            [r for r in present if r < 13 and c[r] >= 2 and not mask >> r & 1],
+                            length,
+                        )
+                    ]
                 bucket(top * 100 + n).extend(
-                    [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30] for v in kicks])
+                    [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30] for v in kicks]
+                )
                 if per_kick == 1 and n in (12, 16, 20):
                     twice.add(top * 100 + n)
     solo42 = (want is None or want == "four_two_solo") and free(6)
@@ -602,18 +652,32 @@ def _classic(c: list[int], last: Pattern | _Last | None, size: int) -> list[str]
             base = 4 * bit[r]
             if solo42:
                 bucket(r * 100 + 6).extend(
-                    [s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30]
-                     for v in solo_sets(1 << r, 2)])
+                    [
+                        s0[(x := base + v) & low] + s1[x >> 15 & low] + s2[x >> 30]
+                        for v in solo_sets(1 << r, 2)
+                    ]
+                )
             if pair42:
                 bucket(r * 100 + 8).extend(
-                    [s0[(x := base + 2 * (bit[a] + bit[b])) & low] + s1[x >> 15 & low] + s2[x >> 30]
-                     for a, b in combinations(
-                        [k for k in present if k != r and k < 13 and c[k] >= 2], 2)])
+                    [
+                        s0[(x := base + 2 * (bit[a] + bit[b])) & low]
+                        + s1[x >> 15 & low]
+                        + s2[x >> 30]
+                        for a, b in combinations(
+                            [k for k in present if k != r and k < 13 and c[k] >= 2], 2
+                        )
+                    ]
+                )
     if not size or size == 4:
         for r in present:
             if r < 13 and c[r] == 4 and (last is None or (TIER_HARD, r) > (last.tier, last.rank)):
                 bucket(TIER_HARD * 10000 + r * 100 + 4).append(run[r][4])
-    if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
+    if (
+        (not size or size == 2)
+        and c[SMALL]
+        and c[BIG]
+        and (last is None or last.tier < TIER_ROCKET)
+    ):
         bucket(TIER_ROCKET * 10000 + BIG * 100 + 2).append("BR")
     out = []
     keys = sorted(buckets)
@@ -656,7 +720,8 @@ def _string_table(lo: int) -> list[str]:
     table = [""] * (1 << 15)
     for combo in product(*[range(5) if lo + i < SMALL else range(2) for i in range(5)]):
         table[sum(n << (3 * i) for i, n in enumerate(combo))] = "".join(
-            RANKS[lo + i] * n for i, n in enumerate(combo))
+            RANKS[lo + i] * n for i, n in enumerate(combo)
+        )
     return table
 
 
@@ -720,8 +785,11 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
             n, b, m = nat[r], bit[r], 1 << r
             room -= n
             need = smallest - room  # a state must still reach `smallest`
-            states = [(v + u * b, s + u, t | m if u else t) for v, s, t in states
-                      for u in range(max(0, need - s), min(n, k - s) + 1)]
+            states = [
+                (v + u * b, s + u, t | m if u else t)
+                for v, s, t in states
+                for u in range(max(0, need - s), min(n, k - s) + 1)
+            ]
         return states
 
     def pair_states(ranks: list[int], k: int) -> list[tuple[int, int, int, int, int]]:
@@ -748,8 +816,9 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
         ones = [(bit[r], 1, 1 << r) for r in everything]
         states = [(0, 0, 0)] + ones
         if k == 2:
-            states += [(v + w, 2, t | u) for i, (v, _s, t) in enumerate(ones)
-                       for w, _z, u in ones[i + 1:]]
+            states += [
+                (v + w, 2, t | u) for i, (v, _s, t) in enumerate(ones) for w, _z, u in ones[i + 1 :]
+            ]
             states += [(2 * bit[r], 2, 1 << r) for r in everything if nat[r] >= 2]
         return states if k - min(wild, k) == 0 else [st for st in states if st[1] >= 1]
 
@@ -758,7 +827,9 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
     everything = [r for r in range(15) if nat[r]]
     everything13 = [r for r in everything if r < 13]
 
-    def solo_kickers(main: range | tuple[int, ...], k: int, reading: int) -> list[list[tuple[Any, ...]]]:
+    def solo_kickers(
+        main: range | tuple[int, ...], k: int, reading: int
+    ) -> list[list[tuple[Any, ...]]]:
         """[j] → (cards, reading string of main + kickers, cards == reading) of k solo kickers
         outside ``main``, j of them 癩子."""
         if len(main) == 1:  # one rank out: filter the sets built once from the whole hand
@@ -786,12 +857,15 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
                     while f in main or (v >> 3 * f & 7) + j > 4:
                         f += 1
                 y = reading + j * bit[f] + v
-                row.append((cw + v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30],
-                            j == 0 or f == lz))
+                row.append(
+                    (cw + v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30], j == 0 or f == lz)
+                )
             rows.append(row)
         return rows
 
-    def pair_kickers(main: range | tuple[int, ...], k: int, reading: int) -> list[list[tuple[Any, ...]]]:
+    def pair_kickers(
+        main: range | tuple[int, ...], k: int, reading: int
+    ) -> list[list[tuple[Any, ...]]]:
         """[w] → (cards, reading string of main + kickers, cards == reading) of k pair kickers
         of distinct ranks outside ``main``, w 癩子."""
         main_mask = sum(1 << r for r in main)
@@ -821,8 +895,13 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
             groups[w].append((v, s0[y & low] + s1[y >> 15 & low] + s2[y >> 30], v == rv))
         return groups
 
-    def emit(key: tuple[int, int, int], n: int, reading: int, mains: list[tuple[int, int]],
-             kicks: list[list[tuple[Any, ...]]] | None) -> None:
+    def emit(
+        key: tuple[int, int, int],
+        n: int,
+        reading: int,
+        mains: list[tuple[int, int]],
+        kicks: list[list[tuple[Any, ...]]] | None,
+    ) -> None:
         """Cross the main-group fills with the kickers; add each play string to its bucket."""
         bucket = buckets.get(key)
         if bucket is None:
@@ -842,8 +921,10 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
             for j in range(min(len(kicks) - 1, wild - wm) + 1):
                 rows = kicks[j]
                 if not natural and not bare:
-                    bucket += [s0[(x := cm + ck) & low] + s1[x >> 15 & low] + s2[x >> 30]
-                               + "/" + ys for ck, ys, _same in rows]
+                    bucket += [
+                        s0[(x := cm + ck) & low] + s1[x >> 15 & low] + s2[x >> 30] + "/" + ys
+                        for ck, ys, _same in rows
+                    ]
                     continue
                 for ck, ys, same in rows:
                     x = cm + ck
@@ -853,9 +934,15 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
                         bucket.append(s0[x & low] + s1[x >> 15 & low] + s2[x >> 30] + "/" + ys)
 
     # one-rank kinds
-    simple = [("single", 1, None, 0, 1), ("pair", 2, None, 0, 2), ("trio", 3, None, 0, 3),
-              ("trio_single", 3, "solo", 1, 4), ("trio_pair", 3, "pair", 1, 5),
-              ("four_two_solo", 4, "solo", 2, 6), ("four_two_pair", 4, "pair", 2, 8)]
+    simple = [
+        ("single", 1, None, 0, 1),
+        ("pair", 2, None, 0, 2),
+        ("trio", 3, None, 0, 3),
+        ("trio_single", 3, "solo", 1, 4),
+        ("trio_pair", 3, "pair", 1, 5),
+        ("four_two_solo", 4, "solo", 2, 6),
+        ("four_two_pair", 4, "pair", 2, 8),
+    ]
     for kind, need, kick, k, n in simple:
         if not on(kind, n):
             continue
@@ -864,8 +951,10 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
             if have + wild < need:
                 continue
             b = bit[r]
-            mains = [(u * b + (need - u) * lzb, need - u)
-                     for u in range(min(have, need), max(0, need - wild) - 1, -1)]
+            mains = [
+                (u * b + (need - u) * lzb, need - u)
+                for u in range(min(have, need), max(0, need - wild) - 1, -1)
+            ]
             main = (r,)
             if kick is None:
                 kicks = None
@@ -894,7 +983,7 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
             short.append(short[-1] + max(0, per - nat[r]))
             packed.append(packed[-1] + per * bit[r])
             natp.append(natp[-1] + min(per, nat[r]) * bit[r])
-        for length in (lengths if want is None else (wl,)):
+        for length in lengths if want is None else (wl,):
             n = unit * length
             if (size and size != n) or n > total:
                 continue
@@ -910,8 +999,13 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
                     kicks = solo_kickers(range(lo, top + 1), length, reading)
                 else:
                     kicks = pair_kickers(range(lo, top + 1), length, reading)
-                emit((0, top, n), n, reading,
-                     fills(lo, top, per, natp[top + 1] - natp[lo], need), kicks)
+                emit(
+                    (0, top, n),
+                    n,
+                    reading,
+                    fills(lo, top, per, natp[top + 1] - natp[lo], need),
+                    kicks,
+                )
     # bombs and the rocket
     if (not size or size == 4) and (last is None or last.tier < TIER_ROCKET):
         for r in range(13):
@@ -924,7 +1018,12 @@ def _wild(c: list[int], lz: int, last: Pattern | _Last | None, size: int) -> lis
                 if last is not None and (tier, r) <= (last.tier, last.rank):
                     continue
                 emit((tier, r, 4), 4, 4 * b, [(u * b + (4 - u) * lzb, 4 - u)], None)
-    if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
+    if (
+        (not size or size == 2)
+        and c[SMALL]
+        and c[BIG]
+        and (last is None or last.tier < TIER_ROCKET)
+    ):
         buckets[(TIER_ROCKET, BIG, 2)] = ["BR"]
     out: list[str] = []
     seen: set[str] | None = None

@@ -9,20 +9,20 @@ from typing import Any
 from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.params import TABLE_PARAMS, ParamError
+from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.table_type import Dealer, TableType
 from games.rules.doudizhu import params as room_spec
 from games.rules.doudizhu import scoring
 from games.rules.doudizhu.patterns import (
+    BIG,
     IDX,
     RANKS,
     SMALL,
-    BIG,
     Pattern,
     all_readings,
-    counts_of,
     cards_of,
+    counts_of,
     legal_patterns,
     parse_play,
     readings_of,
@@ -45,7 +45,9 @@ class Config:
     seat_beans: tuple[int, ...] | None = None
     laizi_factor: float = 1
     score_cap: int | None = None
-    bot_level: str = "normal"  # 新手場: "novice", a bot without search (games/rules/doudizhu/bot.py)
+    bot_level: str = (
+        "normal"  # 新手場: "novice", a bot without search (games/rules/doudizhu/bot.py)
+    )
 
     @property
     def effective_cap(self) -> int | None:
@@ -110,15 +112,31 @@ def _remove(hand: str, cards: str) -> str:
 
 
 def _pattern_dict(p: Pattern, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "cards": p.cards, "reading": p.reading, "kind": p.kind, "rank": p.rank,
-            "length": p.length, "size": p.size, "tier": p.tier, "name": p.name}
+    return {
+        "seat": seat,
+        "cards": p.cards,
+        "reading": p.reading,
+        "kind": p.kind,
+        "rank": p.rank,
+        "length": p.length,
+        "size": p.size,
+        "tier": p.tier,
+        "name": p.name,
+    }
 
 
 def lead_pattern(lead: dict[str, Any] | None) -> Pattern | None:
     if lead is None:
         return None
-    return Pattern(lead["kind"], lead["rank"], lead["length"], lead["size"], lead["tier"],
-                   lead["cards"], lead["reading"])
+    return Pattern(
+        lead["kind"],
+        lead["rank"],
+        lead["length"],
+        lead["size"],
+        lead["tier"],
+        lead["cards"],
+        lead["reading"],
+    )
 
 
 DEAL_CARD_SECONDS = 0.12  # the deal animation: one card per seat every 0.12 s
@@ -136,8 +154,19 @@ class DoudizhuRuleset(Ruleset[Config, State]):
     # the landlord is bid for each hand; the table's dealer stays
     table_type = TableType(dealer=Dealer.KEEP)
     action_types = frozenset(
-        {"start", "ready", "mingpai", "bid", "menzhua", "look", "rob", "double", "dou", "play",
-         "pass"}
+        {
+            "start",
+            "ready",
+            "mingpai",
+            "bid",
+            "menzhua",
+            "look",
+            "rob",
+            "double",
+            "dou",
+            "play",
+            "pass",
+        }
     )
 
     # -- construction -------------------------------------------------------------------------
@@ -220,9 +249,12 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             return [{"type": "double", "double": True}, {"type": "double", "double": False}]
         if p == "dou":
             if seat == st.landlord:
-                return [{"type": "dou", "farmer": f, "dou": d}
-                        for f in range(3) if f != seat and st.dou_open[f] and st.dou[f] % 2 == 1
-                        for d in (True, False)]
+                return [
+                    {"type": "dou", "farmer": f, "dou": d}
+                    for f in range(3)
+                    if f != seat and st.dou_open[f] and st.dou[f] % 2 == 1
+                    for d in (True, False)
+                ]
             return [{"type": "dou", "dou": True}, {"type": "dou", "dou": False}]
         if p == "playing":
             out: list[Action] = []
@@ -249,8 +281,13 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         return out
 
     def _may_show_after_dipai(self, st: State, seat: int) -> bool:
-        return (st.phase == "playing" and seat == st.landlord and st.turn == seat
-                and st.plays_count[seat] == 0 and st.mingpai[seat] == 0)
+        return (
+            st.phase == "playing"
+            and seat == st.landlord
+            and st.turn == seat
+            and st.plays_count[seat] == 0
+            and st.mingpai[seat] == 0
+        )
 
     # -- apply --------------------------------------------------------------------------------
     def _apply_action(self, st: State, seat: int, action: Action) -> list[Event]:
@@ -326,8 +363,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             return events
         if st.phase == "playing":
             if not self._may_show_after_dipai(st, seat):
-                raise IllegalAction(ErrorCode.NOT_ALLOWED,
-                                    "only the landlord may 明牌 now, before his first play")
+                raise IllegalAction(
+                    ErrorCode.NOT_ALLOWED, "only the landlord may 明牌 now, before his first play"
+                )
             st.mingpai[seat] = 2
             st.mingpai_order.append(seat)
             return [Event("mingpai", {"seat": seat, "factor": 2, "hand": st.hands[seat]})]
@@ -349,8 +387,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         self._need_phase(st, "bidding")
         call = self._flag(action, "call")
         if st.variant == "menzhua" and not st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first",
-                                {"reason": "menzhua_first"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "悶抓場: choose 悶抓 or 看牌 first", {"reason": "menzhua_first"}
+            )
         if call:
             st.bids[seat] = "叫地主"
             st.caller = seat
@@ -375,8 +414,10 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.mingpai_order:  # 002 §三.3: the first 明牌 player becomes landlord
             st.landlord = st.mingpai_order[0]
             self._finish_bidding(st)
-            return [Event("bid", {"seat": seat, "call": False}),
-                    Event("landlord", {"seat": st.landlord, "reason": "明牌"})]
+            return [
+                Event("bid", {"seat": seat, "call": False}),
+                Event("landlord", {"seat": st.landlord, "reason": "明牌"}),
+            ]
         self._redeal(st)
         return [Event("bid", {"seat": seat, "call": False}), Event("redeal", {"deal": st.deal_no})]
 
@@ -411,8 +452,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.variant != "menzhua":
             raise IllegalAction(ErrorCode.NOT_ALLOWED, "看牌 exists only in 悶抓場")
         if st.looked[seat]:
-            raise IllegalAction(ErrorCode.ILLEGAL, "already looked",
-                                {"reason": "already_looked"})
+            raise IllegalAction(ErrorCode.ILLEGAL, "already looked", {"reason": "already_looked"})
         st.looked[seat] = True
         st.bids[seat] = "看牌"
         return [Event("look", {"seat": seat})]
@@ -485,8 +525,12 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         yes = self._flag(action, "dou")
         if seat == st.landlord:
             farmer = action.get("farmer")
-            if (not isinstance(farmer, int) or isinstance(farmer, bool) or farmer == seat
-                    or farmer not in range(3)):
+            if (
+                not isinstance(farmer, int)
+                or isinstance(farmer, bool)
+                or farmer == seat
+                or farmer not in range(3)
+            ):
                 raise IllegalAction(ErrorCode.MALFORMED, "the landlord names the farmer he answers")
             if not (st.dou_open[farmer] and st.dou[farmer] % 2 == 1):
                 raise IllegalAction(
@@ -521,8 +565,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         except (ValueError, KeyError):
             raise IllegalAction(ErrorCode.MALFORMED, f"not cards: {cards!r}") from None
         if not _held(st.hands[seat], cards):
-            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}",
-                                {"cards": cards})
+            raise IllegalAction(ErrorCode.NOT_HELD, f"you do not hold {cards}", {"cards": cards})
         if read != cards and st.laizi is None:
             raise IllegalAction(
                 ErrorCode.NOT_ALLOWED, "this room has no 癩子: a play is read as it is"
@@ -532,23 +575,27 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if not options and st.laizi is not None and reading is None:
             options = readings_of(cards, st.laizi)
             if len({p.reading for p in options}) > 1:
-                raise IllegalAction(ErrorCode.ILLEGAL,
-                                    f"{cards} reads several ways; say which with 'as' "
-                                    f"({', '.join(sorted({p.reading for p in options}))})",
-                                    {"reason": "ambiguous_laizi"})
+                raise IllegalAction(
+                    ErrorCode.ILLEGAL,
+                    f"{cards} reads several ways; say which with 'as' "
+                    f"({', '.join(sorted({p.reading for p in options}))})",
+                    {"reason": "ambiguous_laizi"},
+                )
         if not options:
             if read != cards:
-                raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}",
-                                    {"cards": read})
-            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type",
-                                {"cards": cards})
+                raise IllegalAction(
+                    ErrorCode.BAD_PATTERN, f"{cards} cannot be read as {read}", {"cards": read}
+                )
+            raise IllegalAction(ErrorCode.BAD_PATTERN, f"{cards} is no card type", {"cards": cards})
         if last is None:
             return options[0]
         beating = [p for p in options if p.beats(last)]
         if not beating:
-            raise IllegalAction(ErrorCode.DOES_NOT_BEAT,
-                                f"{options[0].name} {cards} does not beat {last.name} {last.cards}",
-                                {"cards": cards})
+            raise IllegalAction(
+                ErrorCode.DOES_NOT_BEAT,
+                f"{options[0].name} {cards} does not beat {last.name} {last.cards}",
+                {"cards": cards},
+            )
         return max(beating, key=lambda p: (p.tier, p.rank))
 
     def _act_play(self, st: State, seat: int, action: Action) -> list[Event]:
@@ -647,8 +694,12 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         shown = {str(s): st.hands[s] for s in range(3) if s != viewer and self._sees(st, viewer, s)}
         lead = None
         if st.lead is not None:
-            lead = {"seat": st.lead["seat"], "cards": st.lead["cards"], "name": st.lead["name"],
-                    "as": st.lead["reading"]}
+            lead = {
+                "seat": st.lead["seat"],
+                "cards": st.lead["cards"],
+                "name": st.lead["name"],
+                "as": st.lead["reading"],
+            }
         view: View = {
             "game": "doudizhu",
             "variant": st.variant,
@@ -682,7 +733,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             view["result"] = {
                 "scores": list(res.scores),
                 "winners": list(res.winners),
-                "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines],
+                "lines": [
+                    {"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines
+                ],
                 "payments": res.extra["payments"],
             }
         return view
@@ -751,8 +804,11 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if p == "doubling":
             return {"type": "double", "double": False}
         if p == "dou":
-            return self.legal_actions(st, seat)[1] if seat == st.landlord else {
-                "type": "dou", "dou": False}
+            return (
+                self.legal_actions(st, seat)[1]
+                if seat == st.landlord
+                else {"type": "dou", "dou": False}
+            )
         if p == "playing":
             if st.lead is not None:
                 return {"type": "pass"}
@@ -792,10 +848,10 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         i = 0
         for s in hidden:
             n = len(st.hands[s])
-            other.hands[s] = sort_cards("".join(deck[i:i + n]))
+            other.hands[s] = sort_cards("".join(deck[i : i + n]))
             i += n
         if dipai_hidden:
-            other.dipai = sort_cards("".join(deck[i:i + 3]))
+            other.dipai = sort_cards("".join(deck[i : i + 3]))
         return other
 
     def all_items(self, st: State) -> list[str]:

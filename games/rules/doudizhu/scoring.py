@@ -3,7 +3,8 @@
 Seed 002 §十一 and RULES-NOTES §2 #5, #6, #9, #11, #12:
 
 * 倍數 (the common multiplier) = product of: 搶地主 ×2 each; the largest 明牌 (明牌開始 ×5,
-  發牌明牌 ×4 up to 8 dealt cards then ×3, 明牌 after the 底牌 ×2; in 悶抓場 only the landlord's ×2);
+  發牌明牌 ×4 up to 8 dealt cards then ×3, 明牌 after the 底牌 ×2; in 悶抓場 only the landlord's
+  ×2);
   悶抓 ×2; each bomb and the rocket ×2 (癩子場: 軟炸彈 ×2, 硬炸彈 ×4, 純癩子炸彈 ×4, 王炸 ×4);
   春天 ×2 / 反春 ×2.
 * Per landlord–farmer pair: points = 底分 × 倍數 × landlord's 加倍 (1/2) × farmer's 加倍 (1/2)
@@ -19,7 +20,8 @@ Seed 002 §十一 and RULES-NOTES §2 #5, #6, #9, #11, #12:
 * Escape (逃跑): the 倍數 of the actions so far (no initial room multiplier) with every bomb in all
   hands counted, played or not (held hard bombs, pure 癩子 bombs and rockets). Below 10 the landlord
   pays 20 × 底分 to each farmer, a farmer pays 10 × 底分 to the landlord; at 10 or more (exactly 10
-  included, RULES-NOTES §2 #11) the landlord pays 4 × and a farmer 2 × his real pair points. Before a
+  included, RULES-NOTES §2 #11) the landlord pays 4 × and a farmer 2 × his real pair points. Before
+  a
   landlord exists the escaper pays the farmer penalty to each of the other seats.
 """
 
@@ -37,7 +39,9 @@ MINGPAI_LABELS = {5: "明牌開始", 4: "發牌明牌", 3: "發牌明牌", 2: "�
 DOU_WORDS = ["倒", "拉", "壘", "沃"]
 
 
-def common_parts(st: Any, bombs: list[dict[str, int]] | None = None) -> list[tuple[str, int, int | None]]:
+def common_parts(
+    st: Any, bombs: list[dict[str, int]] | None = None
+) -> list[tuple[str, int, int | None]]:
     """The parts of the common 倍數 as (label, factor, seat)."""
     parts: list[tuple[str, int, int | None]] = []
     if st.menzhua_blind:
@@ -173,11 +177,14 @@ def escape(st: Any, cfg: Any, seat: int, held_bombs: list[dict[str, int]]) -> Re
     lines = [ResultLine("逃跑", "", seat)]
     lines += [ResultLine(label, f"×{factor}", who) for label, factor, who in parts]
     if st.landlord is None:
-        targets = [(other, escape_factor(False, total, total)) for other in range(3)
-                   if other != seat]
+        targets = [
+            (other, escape_factor(False, total, total)) for other in range(3) if other != seat
+        ]
     elif seat == st.landlord:
-        targets = [(farmer, escape_factor(True, total, total * pair_factor(st, farmer)))
-                   for farmer in farmers_of(st)]
+        targets = [
+            (farmer, escape_factor(True, total, total * pair_factor(st, farmer)))
+            for farmer in farmers_of(st)
+        ]
     else:
         targets = [(st.landlord, escape_factor(False, total, total * pair_factor(st, seat)))]
     for other, factor in targets:

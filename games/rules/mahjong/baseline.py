@@ -51,10 +51,15 @@ def baseline_action(ruleset: MahjongRuleset, state: State, seat: int) -> Action:
         if a["type"] not in ("peng", "chi"):
             continue
         rest = list(hand)
-        for t in (a["tiles"] if a["type"] == "chi" else [tile, tile]):
+        for t in a["tiles"] if a["type"] == "chi" else [tile, tile]:
             rest.remove(t)
-        after = min((ruleset._shanten_of(state, seat, rest[:i] + rest[i + 1:], melds_extra=1)
-                     for i in range(len(rest))), default=99)
+        after = min(
+            (
+                ruleset._shanten_of(state, seat, rest[:i] + rest[i + 1 :], melds_extra=1)
+                for i in range(len(rest))
+            ),
+            default=99,
+        )
         if after < now:
             return a
     return {"type": "pass"}

@@ -71,8 +71,9 @@ def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int) -> int:
     return max(-1, best - wilds)
 
 
-def shanten(naturals: list[str], wilds: int, packs: tuple[tuple[str, str, int], ...],
-            sets: int, gb: bool) -> int:
+def shanten(
+    naturals: list[str], wilds: int, packs: tuple[tuple[str, str, int], ...], sets: int, gb: bool
+) -> int:
     """Tiles from a win for the concealed ``naturals`` + ``wilds`` beside ``packs``.
 
     ``gb`` asks for PyMahjongGB's count (13-tile games, GB shapes) where it applies.

@@ -32,9 +32,9 @@ import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
-from games.engine.params import variant_check
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
+from games.engine.params import variant_check
 from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import bot as botlib
@@ -42,9 +42,7 @@ from games.rules.mahjong.hands import full_caps, is_win, waits
 from games.rules.mahjong.tiles import ALL_TILES, counts_of, is_flower, sort_tiles
 
 WIND_NAMES = ("東", "南", "西", "北")
-ACTION_TYPES = frozenset(
-    {"discard", "angang", "jiagang", "hu", "chi", "peng", "gang", "pass"}
-)
+ACTION_TYPES = frozenset({"discard", "angang", "jiagang", "hu", "chi", "peng", "gang", "pass"})
 CLAIM_TYPES = frozenset({"chi", "peng", "gang", "pass"})
 PRIORITY = {"pass": 0, "chi": 1, "peng": 2, "gang": 2, "hu": 3}
 
@@ -120,8 +118,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         """*hook* The tiles of the wall before the shuffle."""
         return standard_wall(with_flowers=False)
 
-    def pre_deal(self, config: Any, seed: str, wall: list[str],
-                 dealer: int) -> tuple[list[str], dict[str, Any]]:
+    def pre_deal(
+        self, config: Any, seed: str, wall: list[str], dealer: int
+    ) -> tuple[list[str], dict[str, Any]]:
         """*hook* Before the deal: the wall as dealt from (index 0 is the front) and the
         ``state.vars`` to record (e.g. the dice). Any chance it needs is drawn from the hand's
         seed under its own name, so a replay re-derives it. Default: the shuffle as it is."""
@@ -211,8 +210,9 @@ class MahjongRuleset(Ruleset[Any, State]):
             counts, wilds, caps = self.split_wilds(state, ctx.seat, ctx.concealed + [ctx.tile])
         else:
             counts, wilds, caps = self.split_wilds(state, ctx.seat, ctx.concealed, ctx.tile)
-        return is_win(counts, wilds, caps, self.sets_needed(state, ctx.seat),
-                      self.shapes(self.cfg(state)))
+        return is_win(
+            counts, wilds, caps, self.sets_needed(state, ctx.seat), self.shapes(self.cfg(state))
+        )
 
     def visible_count(self, state: State, tile: str) -> int:
         """Copies of ``tile`` face up on the table (discards and exposed melds)."""
@@ -230,15 +230,24 @@ class MahjongRuleset(Ruleset[Any, State]):
             tile = state.drawn[seat] or hand[-1]
             hand.remove(tile)
             return WinContext(
-                seat=seat, tile=tile, concealed=hand,
-                tile_is_wild=tile in self.wild_kinds(state), self_drawn=True,
-                after_kong=state.after_kong, wall_last=len(state.wall) <= self.reserve(state),
+                seat=seat,
+                tile=tile,
+                concealed=hand,
+                tile_is_wild=tile in self.wild_kinds(state),
+                self_drawn=True,
+                after_kong=state.after_kong,
+                wall_last=len(state.wall) <= self.reserve(state),
             )
         claim = state.claim or {}
         return WinContext(
-            seat=seat, tile=claim["tile"], concealed=list(state.hands[seat]),
-            tile_is_wild=False, self_drawn=False, rob_kong=claim["kind"] == "robkong",
-            wall_last=len(state.wall) <= self.reserve(state), from_seat=claim["from"],
+            seat=seat,
+            tile=claim["tile"],
+            concealed=list(state.hands[seat]),
+            tile_is_wild=False,
+            self_drawn=False,
+            rob_kong=claim["kind"] == "robkong",
+            wall_last=len(state.wall) <= self.reserve(state),
+            from_seat=claim["from"],
         )
 
     # == construction ===========================================================================
@@ -251,8 +260,11 @@ class MahjongRuleset(Ruleset[Any, State]):
             if key in names:
                 default = names[key].default
                 if isinstance(default, bool):
-                    value = value if isinstance(value, bool) else str(value).lower() in (
-                        "1", "true", "yes", "on")
+                    value = (
+                        value
+                        if isinstance(value, bool)
+                        else str(value).lower() in ("1", "true", "yes", "on")
+                    )
                 elif isinstance(default, int):
                     value = int(value)
                 values[key] = value
@@ -273,10 +285,19 @@ class MahjongRuleset(Ruleset[Any, State]):
             del wall[:size]
         hands[dealer].append(wall.pop(0))
         state = State(
-            game_id=self.game_id, config=asdict(config), seats=seats, dealer=dealer, wall=wall,
-            hands=hands, drawn=[None] * seats, melds=[[] for _ in range(seats)],
-            discards=[[] for _ in range(seats)], flowers=[[] for _ in range(seats)],
-            phase="turn", current=dealer, passed_hu=[False] * seats,
+            game_id=self.game_id,
+            config=asdict(config),
+            seats=seats,
+            dealer=dealer,
+            wall=wall,
+            hands=hands,
+            drawn=[None] * seats,
+            melds=[[] for _ in range(seats)],
+            discards=[[] for _ in range(seats)],
+            flowers=[[] for _ in range(seats)],
+            phase="turn",
+            current=dealer,
+            passed_hu=[False] * seats,
         )
         state.drawn[dealer] = hands[dealer][-1]
         state.last_wall_tile = hands[dealer][-1]
@@ -324,7 +345,8 @@ class MahjongRuleset(Ruleset[Any, State]):
         if state.phase in ("claim", "robkong"):
             claim = state.claim or {}
             return frozenset(
-                s for s in range(state.seats)
+                s
+                for s in range(state.seats)
                 if claim["options"][s] and claim["responses"][s] is None
             )
         return frozenset({state.current})
@@ -337,8 +359,9 @@ class MahjongRuleset(Ruleset[Any, State]):
             return self._turn_actions(state, seat)
         claim = state.claim or {}
         best = self._best_priority(claim)
-        return [a for a in claim["options"][seat]
-                if a["type"] == "pass" or PRIORITY[a["type"]] >= best]
+        return [
+            a for a in claim["options"][seat] if a["type"] == "pass" or PRIORITY[a["type"]] >= best
+        ]
 
     def _turn_actions(self, state: State, seat: int) -> list[Action]:
         hand = state.hands[seat]
@@ -405,24 +428,32 @@ class MahjongRuleset(Ruleset[Any, State]):
         if kind == "discard":
             tile = self._tile_arg(action)
             if tile not in hand:
-                raise IllegalAction(ErrorCode.NOT_HELD, f"{tile} is not in the hand",
-                                    {"tile": tile})
+                raise IllegalAction(
+                    ErrorCode.NOT_HELD, f"{tile} is not in the hand", {"tile": tile}
+                )
             return self._discard(state, seat, tile)
         if kind == "hu":
             if state.must_discard:
-                raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard",
-                                    {"reason": "discard_after_claim"})
+                raise IllegalAction(
+                    ErrorCode.ILLEGAL,
+                    "after 吃/碰 the seat must discard",
+                    {"reason": "discard_after_claim"},
+                )
             ctx = self.win_context(state, seat)
             ev = self.evaluate_win(state, ctx)
             self._check_win(ev)
             return self._finish_win(state, [seat], ctx.tile, None, self_drawn=True)
         tile = self._tile_arg(action)
         if state.must_discard:
-            raise IllegalAction(ErrorCode.ILLEGAL, "after 吃/碰 the seat must discard",
-                                {"reason": "discard_after_claim"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL,
+                "after 吃/碰 the seat must discard",
+                {"reason": "discard_after_claim"},
+            )
         if tile in wild:
-            raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓",
-                                {"reason": "caishen_meld"})
+            raise IllegalAction(
+                ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 槓", {"reason": "caishen_meld"}
+            )
         if len(state.wall) <= self.reserve(state):
             raise IllegalAction(ErrorCode.ILLEGAL, "no tile is left to replace a 槓")
         if kind == "angang":
@@ -431,13 +462,15 @@ class MahjongRuleset(Ruleset[Any, State]):
             for _ in range(4):
                 hand.remove(tile)
             state.melds[seat].append(
-                {"kind": "angang", "tiles": [tile] * 4, "from": None, "claimed": None})
+                {"kind": "angang", "tiles": [tile] * 4, "from": None, "claimed": None}
+            )
             state.drawn[seat] = None
             events = [Event("angang", {"seat": seat})]
             return events + self._draw(state, seat, back=True)
         # jiagang
-        meld = next((m for m in state.melds[seat]
-                     if m["kind"] == "peng" and m["tiles"][0] == tile), None)
+        meld = next(
+            (m for m in state.melds[seat] if m["kind"] == "peng" and m["tiles"][0] == tile), None
+        )
         if meld is None:
             raise IllegalAction(ErrorCode.ILLEGAL, f"加槓 needs a 碰 of {tile}")
         if tile not in hand:
@@ -458,8 +491,13 @@ class MahjongRuleset(Ruleset[Any, State]):
         events = [Event("jiagang", {"seat": seat, "tile": tile})]
         if any_option:
             state.phase = "robkong"
-            state.claim = {"tile": tile, "from": seat, "kind": "robkong", "options": options,
-                           "responses": [None] * state.seats}
+            state.claim = {
+                "tile": tile,
+                "from": seat,
+                "kind": "robkong",
+                "options": options,
+                "responses": [None] * state.seats,
+            }
             return events
         return events + self._complete_jiagang(state, seat, tile)
 
@@ -481,12 +519,15 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     def _check_win(self, ev: dict[str, Any] | None) -> None:
         if ev is None:
-            raise IllegalAction(ErrorCode.ILLEGAL, "not a winning hand (不是和牌)",
-                                {"reason": "not_winning"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "not a winning hand (不是和牌)", {"reason": "not_winning"}
+            )
         if not ev["ok"]:
             raise IllegalAction(
-                ErrorCode.NOT_ALLOWED, f"below the room's minimum: {ev.get('reason', '')}",
-                {"reason": "below_minimum"})
+                ErrorCode.NOT_ALLOWED,
+                f"below the room's minimum: {ev.get('reason', '')}",
+                {"reason": "below_minimum"},
+            )
 
     def _discard(self, state: State, seat: int, tile: str) -> list[Event]:
         state.hands[seat].remove(tile)
@@ -499,8 +540,13 @@ class MahjongRuleset(Ruleset[Any, State]):
         options = self._claim_options(state, seat, tile)
         if any(options):
             state.phase = "claim"
-            state.claim = {"tile": tile, "from": seat, "kind": "discard", "options": options,
-                           "responses": [None] * state.seats}
+            state.claim = {
+                "tile": tile,
+                "from": seat,
+                "kind": "discard",
+                "options": options,
+                "responses": [None] * state.seats,
+            }
             return events
         return events + self._next_turn(state, seat)
 
@@ -526,8 +572,11 @@ class MahjongRuleset(Ruleset[Any, State]):
                         opts.append({"type": "gang"})
                     if n >= 2:
                         opts.append({"type": "peng"})
-                    if (self.allow_chi(cfg) and other == (seat + 1) % state.seats
-                            and tile[0] in "WTB"):
+                    if (
+                        self.allow_chi(cfg)
+                        and other == (seat + 1) % state.seats
+                        and tile[0] in "WTB"
+                    ):
                         opts.extend(self._chi_options(hand, tile, wild))
                 if opts:
                     opts.append({"type": "pass"})
@@ -603,17 +652,23 @@ class MahjongRuleset(Ruleset[Any, State]):
         kind = action["type"]
         if kind == "chi":
             tiles = action.get("tiles")
-            if (not isinstance(tiles, list) or len(tiles) != 2
-                    or not all(isinstance(t, str) and t in ALL_TILES for t in tiles)):
-                raise IllegalAction(ErrorCode.MALFORMED, "吃 names the two tiles from the hand: "
-                                    "{'type': 'chi', 'tiles': ['W3', 'W4']}")
+            if (
+                not isinstance(tiles, list)
+                or len(tiles) != 2
+                or not all(isinstance(t, str) and t in ALL_TILES for t in tiles)
+            ):
+                raise IllegalAction(
+                    ErrorCode.MALFORMED,
+                    "吃 names the two tiles from the hand: {'type': 'chi', 'tiles': ['W3', 'W4']}",
+                )
             return {"type": "chi", "tiles": sort_tiles(tiles)}
         if kind in ("discard", "angang", "jiagang"):
             raise IllegalAction(ErrorCode.ILLEGAL, "a claim window is open: claim or pass")
         return {"type": kind}
 
-    def _explain_bad_claim(self, state: State, seat: int, action: Action,
-                           options: list[Action]) -> None:
+    def _explain_bad_claim(
+        self, state: State, seat: int, action: Action, options: list[Action]
+    ) -> None:
         claim = state.claim or {}
         kind = action["type"]
         tile = claim["tile"]
@@ -623,26 +678,34 @@ class MahjongRuleset(Ruleset[Any, State]):
                 raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
             if seat != (claim["from"] + 1) % state.seats:
                 raise IllegalAction(
-                    ErrorCode.NOT_ALLOWED, "吃 only from the seat on the left (上家)",
+                    ErrorCode.NOT_ALLOWED,
+                    "吃 only from the seat on the left (上家)",
                     {"reason": "chi_left_only"},
                 )
             if tile in wild or any(t in wild for t in action["tiles"]):
-                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃",
-                                    {"reason": "caishen_meld"})
+                raise IllegalAction(
+                    ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 吃", {"reason": "caishen_meld"}
+                )
             raise IllegalAction(ErrorCode.NOT_HELD, "those tiles do not make a 吃 with the discard")
         if kind in ("peng", "gang"):
             if tile in wild:
-                raise IllegalAction(ErrorCode.NOT_ALLOWED, "財神 cannot be used in a 碰/槓",
-                                    {"reason": "caishen_meld"})
+                raise IllegalAction(
+                    ErrorCode.NOT_ALLOWED,
+                    "財神 cannot be used in a 碰/槓",
+                    {"reason": "caishen_meld"},
+                )
             if claim["kind"] == "robkong":
                 raise IllegalAction(ErrorCode.ILLEGAL, "only 胡 may rob a 槓")
-            raise IllegalAction(ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}",
-                                {"tile": tile})
+            raise IllegalAction(
+                ErrorCode.NOT_HELD, f"not enough {tile} in the hand to {kind}", {"tile": tile}
+            )
         if kind == "hu":
             if self.cfg(state).lou_hu and state.passed_hu[seat]:
-                raise IllegalAction(ErrorCode.NOT_ALLOWED,
-                                    "漏胡: a passed win cannot be taken until the seat draws",
-                                    {"reason": "passed_win"})
+                raise IllegalAction(
+                    ErrorCode.NOT_ALLOWED,
+                    "漏胡: a passed win cannot be taken until the seat draws",
+                    {"reason": "passed_win"},
+                )
             ctx = self.win_context(state, seat)
             self._check_win(self.evaluate_win(state, ctx))
             raise IllegalAction(ErrorCode.NOT_ALLOWED, "this seat may not win on this tile")
@@ -672,8 +735,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         src = claim["from"]
         if hu_seats:
             winners = hu_seats if cfg.multi_win else hu_seats[:1]
-            return self._finish_win(state, winners, tile, src, self_drawn=False,
-                                    rob_kong=claim["kind"] == "robkong")
+            return self._finish_win(
+                state, winners, tile, src, self_drawn=False, rob_kong=claim["kind"] == "robkong"
+            )
         if claim["kind"] == "robkong":
             return self._complete_jiagang(state, src, tile)
         for s in order:
@@ -685,8 +749,9 @@ class MahjongRuleset(Ruleset[Any, State]):
             return self._make_meld(state, s, src, tile, r)
         return self._next_turn(state, src)
 
-    def _make_meld(self, state: State, seat: int, src: int, tile: str,
-                   action: Action) -> list[Event]:
+    def _make_meld(
+        self, state: State, seat: int, src: int, tile: str, action: Action
+    ) -> list[Event]:
         kind = action["type"]
         hand = state.hands[seat]
         state.discards[src].pop()  # the claimed tile leaves the river
@@ -699,8 +764,14 @@ class MahjongRuleset(Ruleset[Any, State]):
             for _ in range(need):
                 hand.remove(tile)
             tiles = [tile] * (need + 1)
-        state.melds[seat].append({"kind": "minggang" if kind == "gang" else kind,
-                                  "tiles": tiles, "from": src, "claimed": tile})
+        state.melds[seat].append(
+            {
+                "kind": "minggang" if kind == "gang" else kind,
+                "tiles": tiles,
+                "from": src,
+                "claimed": tile,
+            }
+        )
         state.claims_made += 1
         state.claim = None
         state.current = seat
@@ -713,23 +784,40 @@ class MahjongRuleset(Ruleset[Any, State]):
         return events
 
     # -- the end ------------------------------------------------------------------------------
-    def _finish_win(self, state: State, winners: list[int], tile: str, src: int | None, *,
-                    self_drawn: bool, rob_kong: bool = False) -> list[Event]:
+    def _finish_win(
+        self,
+        state: State,
+        winners: list[int],
+        tile: str,
+        src: int | None,
+        *,
+        self_drawn: bool,
+        rob_kong: bool = False,
+    ) -> list[Event]:
         evals = []
         for w in winners:
             ctx = self.win_context(state, w)
             evals.append(self.evaluate_win(state, ctx))
         state.outcome = {
-            "type": "win", "winners": list(winners), "from": src, "tile": tile,
-            "self_drawn": self_drawn, "rob_kong": rob_kong, "evals": evals,
+            "type": "win",
+            "winners": list(winners),
+            "from": src,
+            "tile": tile,
+            "self_drawn": self_drawn,
+            "rob_kong": rob_kong,
+            "evals": evals,
             "wall_last": len(state.wall) <= self.reserve(state),
         }
         state.phase = "over"
         state.claim = None
         self.on_finish(state)
         state.outcome["next_dealer"] = self.next_dealer(state)
-        return [Event("hu", {"winners": list(winners), "from": src, "tile": tile,
-                             "self_drawn": self_drawn})]
+        return [
+            Event(
+                "hu",
+                {"winners": list(winners), "from": src, "tile": tile, "self_drawn": self_drawn},
+            )
+        ]
 
     def _finish_draw(self, state: State) -> None:
         state.outcome = {"type": "draw", "winners": []}
@@ -743,8 +831,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         out = []
         for m in melds:
             if m["kind"] == "angang" and not own:
-                out.append({"kind": "angang", "tiles": [], "count": 4, "from": None,
-                            "claimed": None})
+                out.append(
+                    {"kind": "angang", "tiles": [], "count": 4, "from": None, "claimed": None}
+                )
             else:
                 out.append(dict(m, tiles=list(m["tiles"]), count=len(m["tiles"])))
         return out
@@ -781,17 +870,20 @@ class MahjongRuleset(Ruleset[Any, State]):
             "wall_count": len(state.wall),
             "wild": sort_tiles(self.wild_kinds(state)),
             "players": [self._seat_public(state, s, viewer) for s in range(state.seats)],
-            "claim": None if claim is None else {
-                "tile": claim["tile"], "from": claim["from"], "kind": claim["kind"]},
+            "claim": None
+            if claim is None
+            else {"tile": claim["tile"], "from": claim["from"], "kind": claim["kind"]},
             "variant": self.variant_view(state, viewer),
             "result": None,
         }
         if state.phase == "over":
             res = self.result(state)
             view["result"] = {
-                "scores": list(res.scores), "winners": list(res.winners),
-                "lines": [{"label": ln.label, "value": ln.value, "seat": ln.seat}
-                          for ln in res.lines],
+                "scores": list(res.scores),
+                "winners": list(res.winners),
+                "lines": [
+                    {"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in res.lines
+                ],
                 "extra": res.extra,
             }
         return view
@@ -840,8 +932,7 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     def _waits_of(self, state: State, seat: int, tiles: list[str]) -> list[str]:
         counts, wilds, caps = self.split_wilds(state, seat, tiles)
-        ks = waits(counts, wilds, caps, self.sets_needed(state, seat),
-                   self.shapes(self.cfg(state)))
+        ks = waits(counts, wilds, caps, self.sets_needed(state, seat), self.shapes(self.cfg(state)))
         return [KINDS[k] for k in ks]
 
     # == automation =============================================================================
@@ -858,8 +949,7 @@ class MahjongRuleset(Ruleset[Any, State]):
             return {"type": "discard", "tile": tile}
         return {"type": "pass"}
 
-    def _shanten_of(self, state: State, seat: int, tiles: list[str],
-                    melds_extra: int = 0) -> int:
+    def _shanten_of(self, state: State, seat: int, tiles: list[str], melds_extra: int = 0) -> int:
         wild = self.wild_kinds(state)
         naturals = [t for t in tiles if t not in wild]
         wilds = len(tiles) - len(naturals)
@@ -928,9 +1018,15 @@ class MahjongRuleset(Ruleset[Any, State]):
                     after = self._shanten_of(state, seat, rest, melds_extra=1)
                 else:
                     after = min(
-                        (self._shanten_of(state, seat, [x for j, x in enumerate(rest) if j != i],
-                                          melds_extra=1)
-                         for i in range(len(rest))),
+                        (
+                            self._shanten_of(
+                                state,
+                                seat,
+                                [x for j, x in enumerate(rest) if j != i],
+                                melds_extra=1,
+                            )
+                            for i in range(len(rest))
+                        ),
                         default=99,
                     )
                 if after < now:

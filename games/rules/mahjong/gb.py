@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from games.engine.tiles import KINDS
-
 import MahjongGB as _GB
+
+from games.engine.tiles import KINDS
 
 Pack = tuple[str, str, int]  # ("CHI"/"PENG"/"GANG", tile, offer); CHI names the middle tile
 Fan = tuple[str, str, int, int]  # (name, English name, points each, count)
@@ -24,8 +24,13 @@ ROBBING_THE_KONG: Fan = ("抢杠和", "Robbing The Kong", 8, 1)
 CHICKEN_HAND: Fan = ("无番和", "Chicken Hand", 8, 1)
 
 
-def validate(packs: tuple[Pack, ...], hand: tuple[str, ...], win_tile: str,
-             seat_wind: int, prevalent_wind: int) -> None:
+def validate(
+    packs: tuple[Pack, ...],
+    hand: tuple[str, ...],
+    win_tile: str,
+    seat_wind: int,
+    prevalent_wind: int,
+) -> None:
     """Raise ValueError unless the call describes a real hand of 14 (+ kongs) tiles."""
     if len(hand) + 3 * len(packs) != 13:
         raise ValueError(f"{len(hand)} standing tiles beside {len(packs)} packs is not 13")
@@ -72,21 +77,46 @@ def gb_fans(
 ) -> tuple[Fan, ...] | None:
     """The GB fans of a concrete hand (no flowers counted), or None when it is not a win."""
     validate(packs, hand, win_tile, seat_wind, prevalent_wind)
-    return gb_fans_unchecked(packs, hand, win_tile, self_drawn, fourth_tile, about_kong,
-                             wall_last, seat_wind, prevalent_wind)
+    return gb_fans_unchecked(
+        packs,
+        hand,
+        win_tile,
+        self_drawn,
+        fourth_tile,
+        about_kong,
+        wall_last,
+        seat_wind,
+        prevalent_wind,
+    )
 
 
 @lru_cache(maxsize=1 << 16)
 def gb_fans_unchecked(
-    packs: tuple[Pack, ...], hand: tuple[str, ...], win_tile: str, self_drawn: bool,
-    fourth_tile: bool, about_kong: bool, wall_last: bool, seat_wind: int, prevalent_wind: int,
+    packs: tuple[Pack, ...],
+    hand: tuple[str, ...],
+    win_tile: str,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: int,
+    prevalent_wind: int,
 ) -> tuple[Fan, ...] | None:
     """:func:`gb_fans` without :func:`validate`, for a caller that has checked the same packs
     and winds once and builds hands that keep to four of a kind (the 財神 search)."""
     try:
         raw = _GB.MahjongFanCalculator(
-            packs, hand, win_tile, 0, self_drawn, fourth_tile, about_kong, wall_last,
-            seat_wind, prevalent_wind, verbose=True,
+            packs,
+            hand,
+            win_tile,
+            0,
+            self_drawn,
+            fourth_tile,
+            about_kong,
+            wall_last,
+            seat_wind,
+            prevalent_wind,
+            verbose=True,
         )
     except TypeError as error:
         if "NOT_WIN" in str(error):

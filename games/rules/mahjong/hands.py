@@ -39,8 +39,13 @@ SPECIAL_SHAPES = ("qidui", "shisanyao", "quanbukao", "zuhelong")
 _HONOUR_KINDS = tuple(range(27, 34))
 # the six knitted sets: suit order for 147, 258, 369
 _KNITTED: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(perm[j] * 9 + n - 1 for j, ns in enumerate(((1, 4, 7), (2, 5, 8), (3, 6, 9)))
-                 for n in ns))
+    tuple(
+        sorted(
+            perm[j] * 9 + n - 1
+            for j, ns in enumerate(((1, 4, 7), (2, 5, 8), (3, 6, 9)))
+            for n in ns
+        )
+    )
     for perm in permutations(range(3))
 )
 
@@ -199,14 +204,15 @@ def _free_completions(free: int, caps: list[int], pair: bool) -> list[Assignment
     if pair and free == 2:
         return [g for g in _FREE_PAIRS if caps[g[0]] >= 2]
     if not pair and free == 3:
-        return [g for g in _FREE_SETS
-                if (caps[g[0]] >= 3 if g[0] == g[1] else min(caps[g[0]], caps[g[1]], caps[g[2]]))]
+        return [
+            g
+            for g in _FREE_SETS
+            if (caps[g[0]] >= 3 if g[0] == g[1] else min(caps[g[0]], caps[g[1]], caps[g[2]]))
+        ]
     return list(_wild_only(free, tuple(caps), pair))  # five wilds or more: the general search
 
 
-def _regular_assignments(
-    counts: Counts, wilds: int, caps: Counts, pair: bool
-) -> set[Assignment]:
+def _regular_assignments(counts: Counts, wilds: int, caps: Counts, pair: bool) -> set[Assignment]:
     """Every multiset of kinds the wilds can stand for so that the hand is regular.
 
     A depth-first search over the naturals (the lowest held kind first, as in ``_groups_at``)
@@ -241,7 +247,7 @@ def _regular_assignments(
                 lst[k] -= 1
             used.extend(wild_kinds)
             dfs(i, free - n_wild, need_pair and not is_pair)
-            del used[len(used) - n_wild:]
+            del used[len(used) - n_wild :]
             for k in naturals:
                 lst[k] += 1
             for k in wild_kinds:

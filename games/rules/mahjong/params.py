@@ -10,19 +10,29 @@ from __future__ import annotations
 
 from games.engine.params import BOOL, INT, Param, Variant
 
-HUANLE_VARIANTS = (Variant("dazhong", "大眾場"), Variant("bafan", "8番場"),
-                   Variant("wufan", "無番場"))
+HUANLE_VARIANTS = (
+    Variant("dazhong", "大眾場"),
+    Variant("bafan", "8番場"),
+    Variant("wufan", "無番場"),
+)
 HUANLE_PARAMS = (
-    Param("min_fans", INT, 8, "8番場起和番數", "8番場和牌所需的最少番數（花牌不計）。",
-          low=1, high=88),
+    Param(
+        "min_fans", INT, 8, "8番場起和番數", "8番場和牌所需的最少番數（花牌不計）。", low=1, high=88
+    ),
     Param("wucaishen_fans", INT, 2, "無財神番數", "和牌時手中沒有財神所加的番。", low=0, high=88),
     Param("escape_fans", INT, 8, "逃跑番數", "逃跑者按此番數的一盤付給其他每家。", low=0, high=88),
 )
 
 YONGZHOU_VARIANTS = (Variant("bao5", "爆胡 5 番"), Variant("bao3", "爆胡 3 番"))
 YONGZHOU_PARAMS = (
-    Param("qi_hu", INT, 0, "起和番數", "和牌所需的最少番數（0、1 或 3），不可高於爆胡封頂。",
-          choices=((0, "無番起和"), (1, "1番起和"), (3, "3番起和"))),
+    Param(
+        "qi_hu",
+        INT,
+        0,
+        "起和番數",
+        "和牌所需的最少番數（0、1 或 3），不可高於爆胡封頂。",
+        choices=((0, "無番起和"), (1, "1番起和"), (3, "3番起和")),
+    ),
     Param("multi_win", BOOL, True, "一炮多響", "一張放炮牌可讓多家同時和牌。"),
     Param("lou_hu", BOOL, True, "漏胡", "放過和牌後，動牌之前不可再和同一張。"),
 )

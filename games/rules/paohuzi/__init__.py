@@ -60,5 +60,12 @@ from games.rules.paohuzi.ruleset import PaohuziRuleset
 
 RULESET = registry.register(PaohuziRuleset())
 
-__all__ = ["Config", "Hu", "PaohuziRuleset", "RULESET", "best_partial_huxi", "find_hu",
-           "next_dealer"]
+__all__ = [
+    "Config",
+    "Hu",
+    "PaohuziRuleset",
+    "RULESET",
+    "best_partial_huxi",
+    "find_hu",
+    "next_dealer",
+]

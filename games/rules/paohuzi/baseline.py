@@ -36,8 +36,11 @@ def baseline_action(ruleset: Ruleset[Any, State], state: State, seat: int) -> Ac
             return kinds[kind]
     if legal[0]["type"] == "discard":
         hand = state.hands[seat]
-        options = [(hand[parse_card(a["card"])], parse_card(a["card"]), a)
-                   for a in legal if a["type"] == "discard"]
+        options = [
+            (hand[parse_card(a["card"])], parse_card(a["card"]), a)
+            for a in legal
+            if a["type"] == "discard"
+        ]
         options.sort(key=lambda item: (item[0], item[1]))
         return options[0][2]
     if "pass" in kinds:

@@ -67,8 +67,7 @@ def chi_gain(state: State, seat: int, action: Action) -> float:
         if hand[c] <= 0:
             return -99.0
         hand[c] -= 1
-    laid = sum(3 + HUXI_WEIGHT * group_huxi(CHI if i == 0 else BI, g)
-               for i, g in enumerate(groups))
+    laid = sum(3 + HUXI_WEIGHT * group_huxi(CHI if i == 0 else BI, g) for i, g in enumerate(groups))
     return laid + shape_value(hand) - shape_value(state.hands[seat])
 
 

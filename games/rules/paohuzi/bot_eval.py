@@ -46,9 +46,13 @@ def _partials_at(i: int) -> list[tuple[int, ...]]:
     return out
 
 
-_PARTNERS = [sorted({c for cards, _ in _groups_at(i) for c in cards}
-                    | {c for cards in _partials_at(i) for c in cards} - {i})
-             for i in range(20)]
+_PARTNERS = [
+    sorted(
+        {c for cards, _ in _groups_at(i) for c in cards}
+        | {c for cards in _partials_at(i) for c in cards} - {i}
+    )
+    for i in range(20)
+]
 
 
 @lru_cache(maxsize=1 << 18)

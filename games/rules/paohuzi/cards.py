@@ -45,8 +45,17 @@ CHI = "chi"  # 吃 (a 一句話 or 絞 taken)
 BI = "bi"  # 比 (a group laid out with a 吃)
 
 GROUP_ZH = {
-    JU: "一句話", JIAO: "絞", KAN: "坎", JIANG: "將", PENG: "碰", WEI: "偎", CHOUWEI: "臭偎",
-    TI: "提", PAO: "跑", CHI: "吃", BI: "比",
+    JU: "一句話",
+    JIAO: "絞",
+    KAN: "坎",
+    JIANG: "將",
+    PENG: "碰",
+    WEI: "偎",
+    CHOUWEI: "臭偎",
+    TI: "提",
+    PAO: "跑",
+    CHI: "吃",
+    BI: "比",
 }
 FOUR_TYPES = frozenset({TI, PAO})
 

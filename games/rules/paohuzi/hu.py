@@ -16,8 +16,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.rules.paohuzi.cards import (
-    BI, CHI, CHOUWEI, FOUR_TYPES, JIANG, JIAO, JU, KAN, PAO, PENG, TI, WANG, WEI, WSUB,
-    counts_of, group_huxi, ident, is_big, is_red, parse_card,
+    BI,
+    CHI,
+    CHOUWEI,
+    FOUR_TYPES,
+    JIANG,
+    JIAO,
+    JU,
+    KAN,
+    PAO,
+    PENG,
+    TI,
+    WANG,
+    WEI,
+    WSUB,
+    counts_of,
+    group_huxi,
+    ident,
+    is_big,
+    is_red,
+    parse_card,
 )
 from games.rules.paohuzi.params import HUNAN, Config
 from games.rules.paohuzi.scoring import Score, hunan_score, shuangwang_score
@@ -208,16 +226,24 @@ def find_hu(
                 ways.append((counts, m2, None, "pao"))
     best: Hu | None = None
     for hand_counts, final_melds, free, join in ways:
-        for hu in _way_hus(hand_counts, final_melds, free, join, self_drawn, cfg, tianhu, haidi,
-                           xing):
+        for hu in _way_hus(
+            hand_counts, final_melds, free, join, self_drawn, cfg, tianhu, haidi, xing
+        ):
             if best is None or hu.key > best.key:
                 best = hu
     return best
 
 
 def _way_hus(
-    counts: list[int], melds: list[Group], free: int | None, join: str, self_drawn: bool,
-    cfg: Config, tianhu: bool, haidi: bool, xing: int,
+    counts: list[int],
+    melds: list[Group],
+    free: int | None,
+    join: str,
+    self_drawn: bool,
+    cfg: Config,
+    tianhu: bool,
+    haidi: bool,
+    xing: int,
 ) -> list[Hu]:
     need_jiang = any(g[0] in FOUR_TYPES for g in melds)
     wangs = counts[WANG] + (1 if free == WANG else 0)
@@ -245,18 +271,33 @@ def _way_hus(
     if cfg.variant != HUNAN and self_drawn and free is not None:
         if free == WANG and wangs >= 2 and need_jiang:  # 王釣王: drawn 王 + 王 as the 將
             for ident_kind in (0, 1):
-                cands.append((pool, wangs - 2, False,
-                              [(JIANG, (WSUB + ident_kind, WSUB + ident_kind))],
-                              2 if is_red(ident_kind) else 0, "wangdiaowang"))
+                cands.append(
+                    (
+                        pool,
+                        wangs - 2,
+                        False,
+                        [(JIANG, (WSUB + ident_kind, WSUB + ident_kind))],
+                        2 if is_red(ident_kind) else 0,
+                        "wangdiaowang",
+                    )
+                )
         elif free != WANG:
             red_add = 1 if is_red(free) else 0
             if wangs >= 1 and need_jiang:  # 王釣: the drawn card + a 王 as the 將
-                cands.append((pool, wangs - 1, False, [(JIANG, (free, WSUB + free))], red_add,
-                              "wangdiao"))
+                cands.append(
+                    (pool, wangs - 1, False, [(JIANG, (free, WSUB + free))], red_add, "wangdiao")
+                )
             if wangs >= 2:  # 王闖: the drawn card + both 王 as a 坎
-                cands.append((pool, wangs - 2, need_jiang,
-                              [(KAN, (free, WSUB + free, WSUB + free))], 2 * red_add,
-                              "wangchuang"))
+                cands.append(
+                    (
+                        pool,
+                        wangs - 2,
+                        need_jiang,
+                        [(KAN, (free, WSUB + free, WSUB + free))],
+                        2 * red_add,
+                        "wangchuang",
+                    )
+                )
     out: list[Hu] = []
     memo: dict[object, _Table] = {}
     for cpool, cw, cjiang, extra, red_add, shape in cands:
@@ -271,11 +312,21 @@ def _way_hus(
             duidui = fixed_dd and extra_dd and dd
             red_total = red + red_extra + red_add
             if cfg.variant == HUNAN:
-                score = hunan_score(total, red_total, big, small, duidui, self_drawn=self_drawn,
-                                    tianhu=tianhu, haidi=haidi, cfg=cfg)
+                score = hunan_score(
+                    total,
+                    red_total,
+                    big,
+                    small,
+                    duidui,
+                    self_drawn=self_drawn,
+                    tianhu=tianhu,
+                    haidi=haidi,
+                    cfg=cfg,
+                )
             else:
-                score = shuangwang_score(total, red_total, self_drawn=self_drawn, shape=shape,
-                                         xing=xing, cfg=cfg)
+                score = shuangwang_score(
+                    total, red_total, self_drawn=self_drawn, shape=shape, xing=xing, cfg=cfg
+                )
             out.append(Hu(all_groups, total, join, shape, red_total, big, small, duidui, score))
     return out
 

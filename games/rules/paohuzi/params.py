@@ -23,11 +23,33 @@ ROOM_PARAMS = (
     Param("fan_hongwu", default=4, label="紅烏番數", help="湖南：13 張以上紅字。", **_FAN),
     Param("fan_wu", default=5, label="烏胡番數", help="湖南：沒有紅字。", **_FAN),
     Param("fan_duidui", default=4, label="對對胡番數", help="湖南：全是碰、偎、提、跑。", **_FAN),
-    Param("fan_dazi", default=6, label="大字胡番數", help="湖南：18 張以上大字，每多一張 +1。", **_FAN),
-    Param("fan_xiaozi", default=8, label="小字胡番數", help="湖南：16 張以上小字，每多一張 +1。", **_FAN),
-    Param("fan_haidi_ping", default=1, label="海底（平胡）番數", help="湖南：最後一張和的平胡。", **_FAN),
-    Param("fan_haidi_ming", default=2, label="海底（名堂胡）番數", help="湖南：最後一張和的名堂胡。", **_FAN),
-    Param("cap", INT, 300, "封頂（積分）", "雙王：每家最多付的積分；0 為不封頂。", low=0, high=100_000),
+    Param(
+        "fan_dazi", default=6, label="大字胡番數", help="湖南：18 張以上大字，每多一張 +1。", **_FAN
+    ),
+    Param(
+        "fan_xiaozi",
+        default=8,
+        label="小字胡番數",
+        help="湖南：16 張以上小字，每多一張 +1。",
+        **_FAN,
+    ),
+    Param(
+        "fan_haidi_ping",
+        default=1,
+        label="海底（平胡）番數",
+        help="湖南：最後一張和的平胡。",
+        **_FAN,
+    ),
+    Param(
+        "fan_haidi_ming",
+        default=2,
+        label="海底（名堂胡）番數",
+        help="湖南：最後一張和的名堂胡。",
+        **_FAN,
+    ),
+    Param(
+        "cap", INT, 300, "封頂（積分）", "雙王：每家最多付的積分；0 為不封頂。", low=0, high=100_000
+    ),
     Param("jiadi", BOOL, False, "加底", "雙王：每盤加一囤。"),
     Param("fangpao", BOOL, False, "放炮", "雙王：沒有王的玩家可和別人打出的牌，放炮者一人付。"),
 )
@@ -72,8 +94,20 @@ class Config:
 
 
 _INT_FIELDS = (
-    "dealer", "huangzhuang_streak", "base", "fan_hong", "fan_dian", "fan_hongwu", "fan_wu", "fan_duidui", "fan_dazi",
-    "fan_xiaozi", "fan_haidi_ping", "fan_haidi_ming", "cap", "min_huxi",
+    "dealer",
+    "huangzhuang_streak",
+    "base",
+    "fan_hong",
+    "fan_dian",
+    "fan_hongwu",
+    "fan_wu",
+    "fan_duidui",
+    "fan_dazi",
+    "fan_xiaozi",
+    "fan_haidi_ping",
+    "fan_haidi_ming",
+    "cap",
+    "min_huxi",
 )
 
 
@@ -87,7 +121,8 @@ def config_from_params(params: dict[str, Any]) -> Config:
         raise ParamError("variant", f"unknown variant {variant!r}")
     base = params.get("base", params.get("base_score"))
     values: dict[str, Any] = {
-        "variant": variant, "base": (3 if variant == HUNAN else 1) if base is None else int(base),
+        "variant": variant,
+        "base": (3 if variant == HUNAN else 1) if base is None else int(base),
     }
     for name in _INT_FIELDS:
         if name in params:

@@ -22,13 +22,40 @@ from games.engine.params import TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 from games.rules.paohuzi import bot
 from games.rules.paohuzi.cards import (
-    BI, CHI, CHOUWEI, FOUR_TYPES, GROUP_ZH, KAN, PAO, PENG, TI, WANG, WEI, card_name, card_zh,
-    cards_of, chi_groups_with, counts_of, deck, group_huxi, ident, is_big, is_chi_group, is_red,
+    BI,
+    CHI,
+    CHOUWEI,
+    FOUR_TYPES,
+    GROUP_ZH,
+    KAN,
+    PAO,
+    PENG,
+    TI,
+    WANG,
+    WEI,
+    card_name,
+    card_zh,
+    cards_of,
+    chi_groups_with,
+    counts_of,
+    deck,
+    group_huxi,
+    ident,
+    is_big,
+    is_chi_group,
+    is_red,
     parse_card,
 )
 from games.rules.paohuzi.hu import Hu, best_partial_huxi, find_hu
 from games.rules.paohuzi.params import (
-    HUNAN, ROOM_PARAMS, ROOM_VARIANTS, SEATS, SHUANGWANG, Config, config_from_params, next_dealer,
+    HUNAN,
+    ROOM_PARAMS,
+    ROOM_VARIANTS,
+    SEATS,
+    SHUANGWANG,
+    Config,
+    config_from_params,
+    next_dealer,
 )
 from games.rules.paohuzi.scoring import hunan_score, shuangwang_score
 from games.rules.paohuzi.state import Meld, State
@@ -39,6 +66,7 @@ ACTION_TYPES = frozenset({"discard", *CLAIMS, *NON_CLAIMS})
 
 
 # -- small queries ------------------------------------------------------------------------------
+
 
 def meld_groups(state: State, seat: int) -> list[tuple[str, tuple[int, ...]]]:
     return [(m["t"], tuple(m["c"])) for m in state.melds[seat]]
@@ -136,6 +164,7 @@ def _canonical_chi(groups: Any, card: int) -> list[list[int]] | None:
 
 # -- the ruleset --------------------------------------------------------------------------------
 
+
 class PaohuziRuleset(Ruleset[Config, State]):
     game_id = "paohuzi"
     title = "跑胡子"
@@ -163,20 +192,33 @@ class PaohuziRuleset(Ruleset[Config, State]):
                 hands[(dealer + i) % SEATS][card] += 1
         return self._start(config, seed, hands, cards[60], cards[61:])
 
-    def new_game_from_cards(self, config: Config, hands: list[list[str]], liang: str,
-                            wall: list[str], seed: str = "scripted") -> State:
+    def new_game_from_cards(
+        self,
+        config: Config,
+        hands: list[list[str]],
+        liang: str,
+        wall: list[str],
+        seed: str = "scripted",
+    ) -> State:
         """Start a hand from a given deal (tests, replays of a real deal): ``hands`` holds each
         seat's 20 cards, the dealer's 亮張 is ``liang``, the 墩 is drawn from the front."""
         counts = [counts_of(parse_card(c) for c in hand) for hand in hands]
-        return self._start(config, seed, counts, parse_card(liang),
-                           [parse_card(c) for c in wall])
+        return self._start(config, seed, counts, parse_card(liang), [parse_card(c) for c in wall])
 
-    def _start(self, config: Config, seed: str, hands: list[list[int]], liang: int,
-               wall: list[int]) -> State:
+    def _start(
+        self, config: Config, seed: str, hands: list[list[int]], liang: int, wall: list[int]
+    ) -> State:
         dealer = config.dealer
         hands[dealer][liang] += 1
-        state = State(config=config, seed=seed, hands=hands, melds=[[], [], []],
-                      wall=wall, liang=liang, turn=dealer)
+        state = State(
+            config=config,
+            seed=seed,
+            hands=hands,
+            melds=[[], [], []],
+            wall=wall,
+            liang=liang,
+            turn=dealer,
+        )
         # 003 天胡 ①: 3 提 or 5 坎 (a 提 counts as a 坎), forced, dealer then 下家 then 上家
         for i in range(SEATS):
             seat = (dealer + i) % SEATS
@@ -198,8 +240,16 @@ class PaohuziRuleset(Ruleset[Config, State]):
             if self._hu_on(state, seat, liang, "liang", dealer) is not None:
                 options[seat] = [{"type": "hu"}, {"type": "pass"}]
         if any(options):
-            self._open(state, liang, "liang", dealer, options, {"do": "liang_done"},
-                       shown=True, limbo=False)
+            self._open(
+                state,
+                liang,
+                "liang",
+                dealer,
+                options,
+                {"do": "liang_done"},
+                shown=True,
+                limbo=False,
+            )
         else:
             self._after_intake(state, dealer)
         return state
@@ -239,8 +289,9 @@ class PaohuziRuleset(Ruleset[Config, State]):
 
     def _no_window(self, state: State, seat: int, kind: str) -> IllegalAction:
         if kind in state.overridden[seat]:
-            return IllegalAction(ErrorCode.LOWER_PRIORITY,
-                                 "a higher claim (胡 > 跑/碰 > 吃) took the card")
+            return IllegalAction(
+                ErrorCode.LOWER_PRIORITY, "a higher claim (胡 > 跑/碰 > 吃) took the card"
+            )
         return IllegalAction(ErrorCode.WINDOW_CLOSED, "no card is on offer now")
 
     def _apply_action(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -266,15 +317,18 @@ class PaohuziRuleset(Ruleset[Config, State]):
         except ValueError as error:
             raise IllegalAction(ErrorCode.MALFORMED, str(error)) from None
         if card == WANG:
-            raise IllegalAction(ErrorCode.ILLEGAL, "a 王 is never discarded",
-                                {"reason": "wang_discard"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "a 王 is never discarded", {"reason": "wang_discard"}
+            )
         hand = state.hands[seat]
         if hand[card] == 0:
-            raise IllegalAction(ErrorCode.NOT_HELD, f"{card} is not in the hand",
-                                {"card": card_name(card)})
+            raise IllegalAction(
+                ErrorCode.NOT_HELD, f"{card} is not in the hand", {"card": card_name(card)}
+            )
         if hand[card] >= 3:
-            raise IllegalAction(ErrorCode.ILLEGAL, f"{card} is a 坎: a 坎 is never split",
-                                {"reason": "kan_split"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, f"{card} is a 坎: a 坎 is never split", {"reason": "kan_split"}
+            )
         state.moves += 1
         hand[card] -= 1
         if card not in state.discarded[seat]:
@@ -324,8 +378,9 @@ class PaohuziRuleset(Ruleset[Config, State]):
                 ErrorCode.BAD_PATTERN, "each group must be a 一句話 or 絞 holding the card"
             )
         if hand[card] - need[card] > 0:
-            raise IllegalAction(ErrorCode.ILLEGAL,
-                                f"比牌: the {card_name(card)} still in hand must be laid out too")
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, f"比牌: the {card_name(card)} still in hand must be laid out too"
+            )
         raise IllegalAction(ErrorCode.ILLEGAL, "not a legal 吃")
 
     def _diagnose_hu(self, state: State, seat: int) -> None:
@@ -334,30 +389,54 @@ class PaohuziRuleset(Ruleset[Config, State]):
         cfg = state.config
         card, src = w["card"], w["src"]
         if src == "discard" and not (cfg.variant == SHUANGWANG and cfg.fangpao):
-            raise IllegalAction(ErrorCode.ILLEGAL, "no hu on a discard",
-                                {"reason": "no_hu_on_discard"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "no hu on a discard", {"reason": "no_hu_on_discard"}
+            )
         if state.hands[seat][WANG] and not (src in ("draw", "own") and w["from"] == seat):
-            raise IllegalAction(ErrorCode.ILLEGAL, "a 王 holder wins only on his draw",
-                                {"reason": "wang_self_draw"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "a 王 holder wins only on his draw", {"reason": "wang_self_draw"}
+            )
         if [card, meld_huxi(state, seat)] in state.chou_hu[seat]:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, "臭胡: this hu was passed and the 胡息 has not changed",
-                {"reason": "chou_hu"})
+                ErrorCode.ILLEGAL,
+                "臭胡: this hu was passed and the 胡息 has not changed",
+                {"reason": "chou_hu"},
+            )
         loose = Config(**{**_config_dict(cfg), "min_huxi": 0})
         hu = self._hu_on(state, seat, card, src, w["from"], config=loose, check_chou=False)
         if hu is not None and hu.huxi < cfg.min_huxi:
-            raise IllegalAction(ErrorCode.ILLEGAL, f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}",
-                                {"reason": "min_huxi", "huxi": hu.huxi, "need": cfg.min_huxi})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL,
+                f"{hu.huxi} 胡息: a hu needs {cfg.min_huxi}",
+                {"reason": "min_huxi", "huxi": hu.huxi, "need": cfg.min_huxi},
+            )
         raise IllegalAction(ErrorCode.ILLEGAL, "the hand is not complete with this card")
 
     # -- windows --------------------------------------------------------------------------------
-    def _open(self, state: State, card: int, src: str, frm: int,
-              options: list[list[Action] | None], default: dict[str, Any], *, shown: bool,
-              limbo: bool) -> None:
+    def _open(
+        self,
+        state: State,
+        card: int,
+        src: str,
+        frm: int,
+        options: list[list[Action] | None],
+        default: dict[str, Any],
+        *,
+        shown: bool,
+        limbo: bool,
+    ) -> None:
         state.overridden = [[], [], []]
         state.phase = "claim"
-        state.window = {"card": card, "src": src, "from": frm, "shown": shown, "limbo": limbo,
-                        "options": options, "decisions": [None] * SEATS, "default": default}
+        state.window = {
+            "card": card,
+            "src": src,
+            "from": frm,
+            "shown": shown,
+            "limbo": limbo,
+            "options": options,
+            "decisions": [None] * SEATS,
+            "default": default,
+        }
 
     def _open_shown(self, state: State, card: int, src: str, frm: int) -> None:
         """A card shown to all (a draw or a discard): find every seat's choices."""
@@ -382,8 +461,9 @@ class PaohuziRuleset(Ruleset[Config, State]):
                 blocked = card in state.chou[p] or card in state.discarded[p]
                 if p != frm and state.hands[p][card] == 2 and not blocked:
                     opts.append({"type": "peng"})
-                may_chi = (p in (frm, (frm + 1) % SEATS)) if src == "draw" else (
-                    p == (frm + 1) % SEATS)
+                may_chi = (
+                    (p in (frm, (frm + 1) % SEATS)) if src == "draw" else (p == (frm + 1) % SEATS)
+                )
                 if may_chi and not blocked:
                     opts.extend(_chi_action(way) for way in chi_options(state.hands[p], card))
             if opts:
@@ -393,8 +473,16 @@ class PaohuziRuleset(Ruleset[Config, State]):
         if any(options):
             self._open(state, card, src, frm, options, default, shown=True, limbo=True)
         else:
-            state.window = {"card": card, "src": src, "from": frm, "shown": True, "limbo": True,
-                            "options": options, "decisions": [None] * SEATS, "default": default}
+            state.window = {
+                "card": card,
+                "src": src,
+                "from": frm,
+                "shown": True,
+                "limbo": True,
+                "options": options,
+                "decisions": [None] * SEATS,
+                "default": default,
+            }
             self._resolve(state, None)
 
     def _try_resolve(self, state: State) -> None:
@@ -527,8 +615,9 @@ class PaohuziRuleset(Ruleset[Config, State]):
             options: list[list[Action] | None] = [None] * SEATS
             if self._hu_on(state, seat, WANG, "own", seat) is not None:
                 options[seat] = [{"type": "hu"}, {"type": "pass"}]
-            self._open(state, card, "own", seat, options, {"do": "keep_wang"}, shown=True,
-                       limbo=True)
+            self._open(
+                state, card, "own", seat, options, {"do": "keep_wang"}, shown=True, limbo=True
+            )
             if not options[seat]:
                 self._resolve(state, None)
             return
@@ -548,8 +637,17 @@ class PaohuziRuleset(Ruleset[Config, State]):
             self._resolve(state, None)
 
     # -- hu -------------------------------------------------------------------------------------
-    def _hu_on(self, state: State, seat: int, card: int, src: str, frm: int, *,
-               config: Config | None = None, check_chou: bool = True) -> Hu | None:
+    def _hu_on(
+        self,
+        state: State,
+        seat: int,
+        card: int,
+        src: str,
+        frm: int,
+        *,
+        config: Config | None = None,
+        check_chou: bool = True,
+    ) -> Hu | None:
         cfg = config or state.config
         own = frm == seat and src in ("draw", "own", "liang")
         if src == "discard" and not (cfg.variant == SHUANGWANG and cfg.fangpao):
@@ -560,10 +658,17 @@ class PaohuziRuleset(Ruleset[Config, State]):
             return None
         win: int | None = None if (src == "liang" and seat == frm) else card
         xing = self._xing(state, seat, win)[1] if cfg.variant == SHUANGWANG else 0
-        return find_hu(state.hands[seat], meld_groups(state, seat), win, self_drawn=own,
-                       config=cfg, tianhu=src == "liang" and cfg.variant == HUNAN,
-                       haidi=src in ("draw", "own") and not state.wall and cfg.variant == HUNAN,
-                       xing=xing, from_discard=src == "discard")
+        return find_hu(
+            state.hands[seat],
+            meld_groups(state, seat),
+            win,
+            self_drawn=own,
+            config=cfg,
+            tianhu=src == "liang" and cfg.variant == HUNAN,
+            haidi=src in ("draw", "own") and not state.wall and cfg.variant == HUNAN,
+            xing=xing,
+            from_discard=src == "discard",
+        )
 
     def _xing(self, state: State, seat: int, win: int | None) -> tuple[int | None, int]:
         """雙王 省 (翻醒): the next 墩 card (flip again on a 王) gives the next rank of its size,
@@ -582,18 +687,35 @@ class PaohuziRuleset(Ruleset[Config, State]):
         hu = self._hu_on(state, seat, card, src, frm)
         assert hu is not None
         own = frm == seat and src in ("draw", "own", "liang")
-        flipped, xing = (self._xing(state, seat, None if src == "liang" and own else card)
-                         if state.config.variant == SHUANGWANG else (None, 0))
+        flipped, xing = (
+            self._xing(state, seat, None if src == "liang" and own else card)
+            if state.config.variant == SHUANGWANG
+            else (None, 0)
+        )
         if w["limbo"]:
             state.hands[seat][card] += 1  # the card joins the winner (for the count of cards)
         state.hu = {
-            "seat": seat, "from": frm, "src": src, "card": card, "self_drawn": own,
-            "tianhu": src == "liang", "haidi": src in ("draw", "own") and not state.wall,
-            "huxi": hu.huxi, "groups": [[t, list(c)] for t, c in hu.groups], "join": hu.join,
-            "shape": hu.shape, "red": hu.red, "big": hu.big, "small": hu.small,
-            "duidui": hu.duidui, "per_loser": hu.score.per_loser,
-            "base_value": hu.score.base_value, "fan": hu.score.fan,
-            "items": [list(i) for i in hu.score.items], "xing_card": flipped, "xing": xing,
+            "seat": seat,
+            "from": frm,
+            "src": src,
+            "card": card,
+            "self_drawn": own,
+            "tianhu": src == "liang",
+            "haidi": src in ("draw", "own") and not state.wall,
+            "huxi": hu.huxi,
+            "groups": [[t, list(c)] for t, c in hu.groups],
+            "join": hu.join,
+            "shape": hu.shape,
+            "red": hu.red,
+            "big": hu.big,
+            "small": hu.small,
+            "duidui": hu.duidui,
+            "per_loser": hu.score.per_loser,
+            "base_value": hu.score.base_value,
+            "fan": hu.score.fan,
+            "items": [list(i) for i in hu.score.items],
+            "xing_card": flipped,
+            "xing": xing,
             "forced": False,
         }
         state.phase = "over"
@@ -615,19 +737,43 @@ class PaohuziRuleset(Ruleset[Config, State]):
             elif hand[kind] == 3:
                 groups.append([KAN, [kind] * 3])
         groups.append(["rest", [k for k in range(21) if hand[k] < 3 for _ in range(hand[k])]])
-        flipped, xing = (self._xing(state, seat, None) if cfg.variant == SHUANGWANG
-                         else (None, 0))
+        flipped, xing = self._xing(state, seat, None) if cfg.variant == SHUANGWANG else (None, 0)
         if cfg.variant == HUNAN:
-            score = hunan_score(huxi, red, big, len(cards) - big, False, self_drawn=own,
-                                tianhu=True, haidi=False, cfg=cfg)
+            score = hunan_score(
+                huxi,
+                red,
+                big,
+                len(cards) - big,
+                False,
+                self_drawn=own,
+                tianhu=True,
+                haidi=False,
+                cfg=cfg,
+            )
         else:
             score = shuangwang_score(huxi, red, self_drawn=own, shape="", xing=xing, cfg=cfg)
         state.hu = {
-            "seat": seat, "from": seat, "src": "deal", "card": None, "self_drawn": own,
-            "tianhu": True, "haidi": False, "huxi": huxi, "groups": groups, "join": "none",
-            "shape": "", "red": red, "big": big, "small": len(cards) - big, "duidui": False,
-            "per_loser": score.per_loser, "base_value": score.base_value, "fan": score.fan,
-            "items": [list(i) for i in score.items], "xing_card": flipped, "xing": xing,
+            "seat": seat,
+            "from": seat,
+            "src": "deal",
+            "card": None,
+            "self_drawn": own,
+            "tianhu": True,
+            "haidi": False,
+            "huxi": huxi,
+            "groups": groups,
+            "join": "none",
+            "shape": "",
+            "red": red,
+            "big": big,
+            "small": len(cards) - big,
+            "duidui": False,
+            "per_loser": score.per_loser,
+            "base_value": score.base_value,
+            "fan": score.fan,
+            "items": [list(i) for i in score.items],
+            "xing_card": flipped,
+            "xing": xing,
             "forced": True,
         }
         state.phase = "over"
@@ -645,13 +791,16 @@ class PaohuziRuleset(Ruleset[Config, State]):
             winner = hu["seat"]
             for gtype, cards in hu["groups"]:
                 label = f"{GROUP_ZH.get(gtype, '散牌')} " + "".join(card_zh(c) for c in cards)
-                value = f"{group_huxi(gtype, [ident(c) for c in cards])}息" if gtype != "rest" else ""
+                value = (
+                    f"{group_huxi(gtype, [ident(c) for c in cards])}息" if gtype != "rest" else ""
+                )
                 lines.append(ResultLine(label, value, winner))
             for label, value in hu["items"]:
                 lines.append(ResultLine(label, value, winner))
             if cfg.variant == SHUANGWANG and hu["xing_card"] is not None:
-                lines.append(ResultLine(f"翻醒 {card_zh(hu['xing_card'])}", f"{hu['xing']}省",
-                                        winner))
+                lines.append(
+                    ResultLine(f"翻醒 {card_zh(hu['xing_card'])}", f"{hu['xing']}省", winner)
+                )
             per = hu["per_loser"] * cfg.base
             if cfg.variant == SHUANGWANG and cfg.cap:
                 per = min(per, cfg.cap)
@@ -662,12 +811,22 @@ class PaohuziRuleset(Ruleset[Config, State]):
             for s in payers:
                 payments.append({"from": s, "to": winner, "points": per})
             if cfg.variant == HUNAN:
-                lines.append(ResultLine("計分 x·f·d / 贏家 x·f·2·d",
-                                        f"{hu['base_value']}×{hu['fan']}×{cfg.base}", winner))
+                lines.append(
+                    ResultLine(
+                        "計分 x·f·d / 贏家 x·f·2·d",
+                        f"{hu['base_value']}×{hu['fan']}×{cfg.base}",
+                        winner,
+                    )
+                )
             else:
                 cap = f" (封頂 {cfg.cap})" if cfg.cap else ""
-                lines.append(ResultLine("計分 囤×番×底注" + cap,
-                                        f"{hu['base_value']}×{hu['fan']}×{cfg.base}", winner))
+                lines.append(
+                    ResultLine(
+                        "計分 囤×番×底注" + cap,
+                        f"{hu['base_value']}×{hu['fan']}×{cfg.base}",
+                        winner,
+                    )
+                )
             winners: tuple[int, ...] = (winner,)
         else:
             winners = ()
@@ -679,19 +838,41 @@ class PaohuziRuleset(Ruleset[Config, State]):
                         if not state.hands[other][WANG]:
                             points = 5 * cfg.base * state.hands[s][WANG]
                             payments.append({"from": s, "to": other, "points": points})
-                            lines.append(ResultLine(f"荒莊 王霸 ×{state.hands[s][WANG]} 賠付",
-                                                    f"{points}", s))
+                            lines.append(
+                                ResultLine(
+                                    f"荒莊 王霸 ×{state.hands[s][WANG]} 賠付", f"{points}", s
+                                )
+                            )
         for p in payments:
             scores[p["from"]] -= p["points"]
             scores[p["to"]] += p["points"]
-        dealer, streak = next_dealer(cfg.variant, cfg.dealer, winners[0] if winners else None,
-                                     cfg.huangzhuang_streak)
-        extra: dict[str, Any] = {"payments": payments, "huangzhuang": state.hu is None,
-                                 "variant": cfg.variant, "base": cfg.base,
-                                 "next_dealer": dealer, "next_huangzhuang_streak": streak}
+        dealer, streak = next_dealer(
+            cfg.variant, cfg.dealer, winners[0] if winners else None, cfg.huangzhuang_streak
+        )
+        extra: dict[str, Any] = {
+            "payments": payments,
+            "huangzhuang": state.hu is None,
+            "variant": cfg.variant,
+            "base": cfg.base,
+            "next_dealer": dealer,
+            "next_huangzhuang_streak": streak,
+        }
         if state.hu is not None:
-            extra.update({k: state.hu[k] for k in ("huxi", "base_value", "fan", "self_drawn",
-                                                   "tianhu", "haidi", "shape", "xing")})
+            extra.update(
+                {
+                    k: state.hu[k]
+                    for k in (
+                        "huxi",
+                        "base_value",
+                        "fan",
+                        "self_drawn",
+                        "tianhu",
+                        "haidi",
+                        "shape",
+                        "xing",
+                    )
+                }
+            )
             extra["winner"] = state.hu["seat"]
         return Result(tuple(scores), winners, tuple(lines), extra)
 
@@ -708,19 +889,31 @@ class PaohuziRuleset(Ruleset[Config, State]):
         total = sum(huxi.values())
         points = (max(0, (total - 12) // 3) + 8) * cfg.base
         first = (points + 1) // 2
-        payments = [{"from": seat, "to": others[0], "points": first},
-                    {"from": seat, "to": others[1], "points": points - first}]
+        payments = [
+            {"from": seat, "to": others[0], "points": first},
+            {"from": seat, "to": others[1], "points": points - first},
+        ]
         scores = [0] * SEATS
         for p in payments:
             scores[p["from"]] -= p["points"]
             scores[p["to"]] += p["points"]
         lines = [ResultLine(f"座位{p} 當前最大胡息", f"{huxi[p]}息", p) for p in others]
         lines.append(ResultLine("逃跑 ((總息−12)÷3+8)×d", f"{points}", seat))
-        return Result(tuple(scores), tuple(others), tuple(lines),
-                      {"payments": payments, "escaped": seat, "others_huxi": huxi,
-                       # 003: a player leaving starts a new 局 (the streak starts again)
-                       "next_dealer": cfg.dealer, "next_huangzhuang_streak": 0,
-                       "variant": cfg.variant, "base": cfg.base})
+        return Result(
+            tuple(scores),
+            tuple(others),
+            tuple(lines),
+            {
+                "payments": payments,
+                "escaped": seat,
+                "others_huxi": huxi,
+                # 003: a player leaving starts a new 局 (the streak starts again)
+                "next_dealer": cfg.dealer,
+                "next_huangzhuang_streak": 0,
+                "variant": cfg.variant,
+                "base": cfg.base,
+            },
+        )
 
     # -- views ----------------------------------------------------------------------------------
     def view(self, state: State, seat: int) -> View:
@@ -736,8 +929,12 @@ class PaohuziRuleset(Ruleset[Config, State]):
         w = state.window
         current = None
         if w is not None and (w["shown"] or w["from"] == viewer):
-            current = {"card": card_name(w["card"]), "source": w["src"],
-                       "from": w["from"], "shown": w["shown"]}
+            current = {
+                "card": card_name(w["card"]),
+                "source": w["src"],
+                "from": w["from"],
+                "shown": w["shown"],
+            }
         seats = []
         for s in range(SEATS):
             mine = viewer == s or over
@@ -748,12 +945,22 @@ class PaohuziRuleset(Ruleset[Config, State]):
                 huxi = group_huxi(m["t"], m["c"])
                 if known:
                     visible_huxi += huxi
-                melds.append({"type": m["t"], "type_zh": GROUP_ZH[m["t"]],
-                              "cards": [card_name(c) for c in m["c"]] if known else None,
-                              "size": len(m["c"]), "huxi": huxi if known else None})
+                melds.append(
+                    {
+                        "type": m["t"],
+                        "type_zh": GROUP_ZH[m["t"]],
+                        "cards": [card_name(c) for c in m["c"]] if known else None,
+                        "size": len(m["c"]),
+                        "huxi": huxi if known else None,
+                    }
+                )
             info: dict[str, Any] = {
-                "seat": s, "dealer": s == cfg.dealer, "hand_count": sum(state.hands[s]),
-                "wang_shown": state.wang_shown[s], "melds": melds, "huxi": visible_huxi,
+                "seat": s,
+                "dealer": s == cfg.dealer,
+                "hand_count": sum(state.hands[s]),
+                "wang_shown": state.wang_shown[s],
+                "melds": melds,
+                "huxi": visible_huxi,
                 "pile": [card_name(c) for c in state.piles[s]],
                 "discarded": [card_name(c) for c in state.discarded[s]],
             }
@@ -765,17 +972,35 @@ class PaohuziRuleset(Ruleset[Config, State]):
         else:
             shown_to_act = [viewer] if viewer is not None and viewer in to_act else []
         view: View = {
-            "game": self.game_id, "variant": cfg.variant, "seat": viewer, "phase": state.phase,
-            "to_act": shown_to_act, "turn": state.turn, "dealer": cfg.dealer,
-            "wall_count": len(state.wall), "liang": card_name(state.liang), "current": current,
+            "game": self.game_id,
+            "variant": cfg.variant,
+            "seat": viewer,
+            "phase": state.phase,
+            "to_act": shown_to_act,
+            "turn": state.turn,
+            "dealer": cfg.dealer,
+            "wall_count": len(state.wall),
+            "liang": card_name(state.liang),
+            "current": current,
             "seats": seats,
-            "stakes": {"base": cfg.base, "min_huxi": cfg.min_huxi, "cap": cfg.cap,
-                       "jiadi": cfg.jiadi, "fangpao": cfg.fangpao,
-                       "fans": {"紅胡": cfg.fan_hong, "點胡": cfg.fan_dian,
-                                "紅烏": cfg.fan_hongwu, "烏胡": cfg.fan_wu,
-                                "對對胡": cfg.fan_duidui, "大字胡": cfg.fan_dazi,
-                                "小字胡": cfg.fan_xiaozi}},
-            "legal_actions": [], "claim_options": None,
+            "stakes": {
+                "base": cfg.base,
+                "min_huxi": cfg.min_huxi,
+                "cap": cfg.cap,
+                "jiadi": cfg.jiadi,
+                "fangpao": cfg.fangpao,
+                "fans": {
+                    "紅胡": cfg.fan_hong,
+                    "點胡": cfg.fan_dian,
+                    "紅烏": cfg.fan_hongwu,
+                    "烏胡": cfg.fan_wu,
+                    "對對胡": cfg.fan_duidui,
+                    "大字胡": cfg.fan_dazi,
+                    "小字胡": cfg.fan_xiaozi,
+                },
+            },
+            "legal_actions": [],
+            "claim_options": None,
         }
         if viewer is not None:
             hand = state.hands[viewer]
@@ -791,9 +1016,11 @@ class PaohuziRuleset(Ruleset[Config, State]):
         if over:
             result = self.result(state)
             view["result"] = {
-                "scores": list(result.scores), "winners": list(result.winners),
-                "lines": [{"label": l.label, "value": l.value, "seat": l.seat}
-                          for l in result.lines],
+                "scores": list(result.scores),
+                "winners": list(result.winners),
+                "lines": [
+                    {"label": ln.label, "value": ln.value, "seat": ln.seat} for ln in result.lines
+                ],
                 "payments": result.extra["payments"],
             }
         return view
@@ -872,8 +1099,9 @@ def _claim_options(legal: list[Action]) -> dict[str, Any]:
         elif kind == "peng":
             out["peng"] = True
         elif kind == "chi":
-            out["chi"].append({"chi": action["groups"][0], "bi": action["groups"][1:],
-                               "action": action})
+            out["chi"].append(
+                {"chi": action["groups"][0], "bi": action["groups"][1:], "action": action}
+            )
         else:
             out["default"] = kind
     return out

@@ -57,8 +57,16 @@ def hunan_dishu(huxi: int, self_drawn: bool, tianhu: bool) -> int:
 
 
 def hunan_score(
-    huxi: int, red: int, big: int, small: int, duidui: bool, *, self_drawn: bool,
-    tianhu: bool, haidi: bool, cfg: Config,
+    huxi: int,
+    red: int,
+    big: int,
+    small: int,
+    duidui: bool,
+    *,
+    self_drawn: bool,
+    tianhu: bool,
+    haidi: bool,
+    cfg: Config,
 ) -> Score:
     x = hunan_dishu(huxi, self_drawn, tianhu)
     f, fans = hunan_fans(red, big, small, duidui, haidi, cfg)

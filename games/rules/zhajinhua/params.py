@@ -11,17 +11,39 @@ from games.engine.params import INT, INT_LIST, Param, ParamError, Variant
 # 底分 (``base_score``) is the hand's 底注 ``ante``
 VARIANTS = (Variant("classic", "經典"),)
 ROOM_PARAMS = (
-    Param("chip_levels", INT_LIST, [1, 2, 5, 10], "加注級別（豆）",
-          "單位可加到的數額，由小到大、以逗號分隔。", low=1, high=10**9),
-    Param("unit_cap", INT, 20, "單注封頂（豆）", "一次下注（明注）最多的豆；至少為底注的兩倍。",
-          low=2, high=10**10),
+    Param(
+        "chip_levels",
+        INT_LIST,
+        [1, 2, 5, 10],
+        "加注級別（豆）",
+        "單位可加到的數額，由小到大、以逗號分隔。",
+        low=1,
+        high=10**9,
+    ),
+    Param(
+        "unit_cap",
+        INT,
+        20,
+        "單注封頂（豆）",
+        "一次下注（明注）最多的豆；至少為底注的兩倍。",
+        low=2,
+        high=10**10,
+    ),
     Param("round_cap", INT, 20, "手數封頂", "每人一盤最多跟注、加注的次數。", low=1, high=200),
     Param("compare_from_round", INT, 2, "可比手數", "第幾手起可以比牌。", low=1, high=200),
     Param("min_players", INT, 2, "開局人數", "坐下多少人才發牌（2 至座位數）。", low=2, high=6),
-    Param("target_players", INT, 4, "目標人數",
-          "一桌湊到多少人：等候時間到了，機器人補到這個人數（不少於開局人數，不多於座位數）。",
-          low=2, high=6),
-    Param("escape_penalty", INT, 0, "逃跑罰豆", "逃跑者另付的豆（不超過所有）。", low=0, high=10**9),
+    Param(
+        "target_players",
+        INT,
+        4,
+        "目標人數",
+        "一桌湊到多少人：等候時間到了，機器人補到這個人數（不少於開局人數，不多於座位數）。",
+        low=2,
+        high=6,
+    ),
+    Param(
+        "escape_penalty", INT, 0, "逃跑罰豆", "逃跑者另付的豆（不超過所有）。", low=0, high=10**9
+    ),
 )
 
 
@@ -92,9 +114,11 @@ def config_from_params(params: dict[str, Any]) -> Config:
         values["seat_beans"] = tuple(int(v) for v in params["seat_beans"])
     ante = values.get("ante", 1)
     if "unit_cap" in values and values["unit_cap"] < 2 * ante:
-        raise ParamError("unit_cap", f"單注封頂 {values['unit_cap']} 低於看牌後跟注所需的 "
-                                     f"2 × 底注 = {2 * ante}")
+        raise ParamError(
+            "unit_cap", f"單注封頂 {values['unit_cap']} 低於看牌後跟注所需的 2 × 底注 = {2 * ante}"
+        )
     if "chip_levels" in values and list(values["chip_levels"]) != sorted(
-            set(values["chip_levels"])):
+        set(values["chip_levels"])
+    ):
         raise ParamError("chip_levels", "加注級別須由小到大、不可重複")
     return Config(**values)

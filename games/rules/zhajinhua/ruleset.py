@@ -91,7 +91,9 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
     # 2–6 players who sit down between hands; the stakes go into the pot as they are made; an
     # escaper folds and the hand goes on; the pot pays the winner
     table_type = TableType(
-        seating=Seating.OPEN, stakes_in_play=True, escape=Escape.FOLD,
+        seating=Seating.OPEN,
+        stakes_in_play=True,
+        escape=Escape.FOLD,
         settlement=Settlement.POT,
     )
 
@@ -162,9 +164,7 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
                 out.append({"type": "call"})
             out.extend({"type": "raise", "to": level} for level in raise_levels(state, seat))
             if _compare_allowed(state, seat):
-                out.extend(
-                    {"type": "compare", "target": t} for t in _live(state) if t != seat
-                )
+                out.extend({"type": "compare", "target": t} for t in _live(state) if t != seat)
         if state.status[seat] == IN:
             out.append({"type": "fold"})
         if not state.looked[seat]:
@@ -238,17 +238,20 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
             )
         if 2 * to > cfg.unit_cap:
             raise IllegalAction(
-                ErrorCode.OVER_LIMIT, f"above the unit cap {cfg.unit_cap}",
+                ErrorCode.OVER_LIMIT,
+                f"above the unit cap {cfg.unit_cap}",
                 {"reason": "unit_cap", "cap": cfg.unit_cap},
             )
         if to not in cfg.chip_levels:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, f"{to} is not a chip level {list(cfg.chip_levels)}",
+                ErrorCode.ILLEGAL,
+                f"{to} is not a chip level {list(cfg.chip_levels)}",
                 {"reason": "chip_level"},
             )
         if to <= state.unit:
             raise IllegalAction(
-                ErrorCode.ILLEGAL, f"raise above the unit {state.unit}",
+                ErrorCode.ILLEGAL,
+                f"raise above the unit {state.unit}",
                 {"reason": "raise_above", "unit": state.unit},
             )
         cost = to * _rate(state, seat)
@@ -275,8 +278,9 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
         if not isinstance(target, int) or isinstance(target, bool):
             raise IllegalAction(ErrorCode.MALFORMED, "compare needs an integer 'target' seat")
         if target == seat:
-            raise IllegalAction(ErrorCode.ILLEGAL, "cannot compare with yourself",
-                                {"reason": "compare_self"})
+            raise IllegalAction(
+                ErrorCode.ILLEGAL, "cannot compare with yourself", {"reason": "compare_self"}
+            )
         if not 0 <= target < state.seats or state.status[target] != IN:
             raise IllegalAction(
                 ErrorCode.ILLEGAL, f"座位 {target} 不在局中 (seat {target} is not in the hand)"

@@ -129,9 +129,18 @@ def test_views_show_own_bets_and_public_totals_only() -> None:
     assert view["totals"]["apple"] == 110 and view["totals"]["peach"] == 1000
     assert view["round_total"] == 1110
     assert "bets" not in view and "seed" not in json.dumps(view)
-    assert len(view["ring"]) == 24 and view["ring"][7] == {"cell": 7, "kind": "luck", "name": "好運"}
-    assert view["ring"][3] == {"cell": 3, "kind": "big", "object": "rice", "name": "稻穗",
-                               "odds": 100}
+    assert len(view["ring"]) == 24 and view["ring"][7] == {
+        "cell": 7,
+        "kind": "luck",
+        "name": "好運",
+    }
+    assert view["ring"][3] == {
+        "cell": 3,
+        "kind": "big",
+        "object": "rice",
+        "name": "稻穗",
+        "odds": 100,
+    }
     assert view["phase"] == "betting" and "result" not in view
     spectator = RULESET.spectator_view(state)
     assert "my_bets" not in spectator and spectator["totals"] == view["totals"]
@@ -161,7 +170,19 @@ def test_check_game() -> None:
     """The shared ruleset kit (check_game) passes for 大豐收 with 1, 4 and 5 seats, including
     chip and per-player / per-round limits; the round is not zero-sum (the house banks)."""
     for slots in (1, 5):
-        check_game(RULESET, Config(), slots, [f"kit-{slots}-{i}" for i in range(4)],
-                   zero_sum=False, use_bots=True)
-    check_game(RULESET, Config(chips=(10, 100), player_limit=200, round_limit=300), 4,
-               [f"kit-lim-{i}" for i in range(4)], zero_sum=False, use_bots=True)
+        check_game(
+            RULESET,
+            Config(),
+            slots,
+            [f"kit-{slots}-{i}" for i in range(4)],
+            zero_sum=False,
+            use_bots=True,
+        )
+    check_game(
+        RULESET,
+        Config(chips=(10, 100), player_limit=200, round_limit=300),
+        4,
+        [f"kit-lim-{i}" for i in range(4)],
+        zero_sum=False,
+        use_bots=True,
+    )

@@ -31,8 +31,16 @@ def test_ring_layout() -> None:
     assert LUCK_CELLS == (7, 19)
     counts = Counter(RING)
     big = {crop: counts[("big", crop)] for crop, _zh in OBJECTS}
-    assert big == {"apple": 4, "orange": 2, "grape": 2, "corn": 2, "watermelon": 1,
-                   "peach": 1, "pumpkin": 1, "rice": 1}
+    assert big == {
+        "apple": 4,
+        "orange": 2,
+        "grape": 2,
+        "corn": 2,
+        "watermelon": 1,
+        "peach": 1,
+        "pumpkin": 1,
+        "rice": 1,
+    }
     assert all(counts[("small", crop)] == 1 for crop, _zh in OBJECTS)
     assert [RING[c][1] for c in SPECIAL_CELLS["dasanyuan"]] == ["watermelon", "peach", "pumpkin"]
     assert [RING[c][1] for c in SPECIAL_CELLS["xiaosanyuan"]] == ["orange", "grape", "corn"]
@@ -128,9 +136,16 @@ def test_config_from_params() -> None:
     """Room parameters map onto Config: odds list, small odds, chips sorted, limits, partial
     special and big weights over the defaults; unknown keys are ignored; luck cells have odds 0."""
     config = config_from_params(
-        {"odds": [6, 10, 15, 20, 20, 30, 40, 90], "small_odds": 3, "chips": [100, 10],
-         "player_limit": 500, "round_limit": 5000, "special_weights": {"miss": 0},
-         "big_weights": {"apple": 300}, "other": 1}
+        {
+            "odds": [6, 10, 15, 20, 20, 30, 40, 90],
+            "small_odds": 3,
+            "chips": [100, 10],
+            "player_limit": 500,
+            "round_limit": 5000,
+            "special_weights": {"miss": 0},
+            "big_weights": {"apple": 300},
+            "other": 1,
+        }
     )
     assert config.odds[0] == 6 and config.odds[-1] == 90 and config.small_odds == 3
     assert config.chips == (10, 100)

@@ -10,8 +10,10 @@ from itertools import combinations
 
 from games.rules.doudizhu.patterns import (
     _CHAIN_UNITS,
+    _PRIORITY,
     ACE,
     BIG,
+    IDX,
     RANKS,
     SMALL,
     TIER_HARD,
@@ -19,13 +21,11 @@ from games.rules.doudizhu.patterns import (
     TIER_PURE,
     TIER_ROCKET,
     TIER_SOFT,
-    _PRIORITY,
     Pattern,
     all_readings,
     cards_of,
     classify,
     counts_of,
-    IDX,
 )
 
 
@@ -129,7 +129,12 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[tuple[tuple,
             for top in range(ACE + 1):
                 run = run + 1 if c[top] >= per else 0
                 if run >= length and top > wr:
-                    add(((0, top, n), "".join(RANKS[r] * per for r in range(top - length + 1, top + 1))))
+                    add(
+                        (
+                            (0, top, n),
+                            "".join(RANKS[r] * per for r in range(top - length + 1, top + 1)),
+                        )
+                    )
     # airplanes with wings
     for kind, per_kick in (("plane_solo", 1), ("plane_pair", 2)):
         if want is not None and want != kind:
@@ -187,7 +192,12 @@ def _classic(c: list[int], last: Pattern | None, size: int) -> list[tuple[tuple,
         for r in range(13):
             if c[r] == 4 and (last is None or (TIER_HARD, r) > (last.tier, last.rank)):
                 add(((TIER_HARD, r, 4), RANKS[r] * 4))
-    if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
+    if (
+        (not size or size == 2)
+        and c[SMALL]
+        and c[BIG]
+        and (last is None or last.tier < TIER_ROCKET)
+    ):
         add(((TIER_ROCKET, BIG, 2), "BR"))
     return out
 
@@ -220,8 +230,17 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
         if last.tier:
             want = "bomb_only"
 
-    def emit(kind: str, ranks: list[int], need: int, used: list[int], w: int,
-             kick_nat: list[int], kick_wild_reading: list[int], top: int, length: int) -> None:
+    def emit(
+        kind: str,
+        ranks: list[int],
+        need: int,
+        used: list[int],
+        w: int,
+        kick_nat: list[int],
+        kick_wild_reading: list[int],
+        top: int,
+        length: int,
+    ) -> None:
         cc = [0] * 15
         rc = [0] * 15
         for r, u in zip(ranks, used):
@@ -298,8 +317,9 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
                     wild_reading += [free, free]
                 yield kn, wild_reading
 
-    def mains(kind: str, ranks: list[int], need: int, top: int, length: int, kick: str | None,
-              k: int) -> None:
+    def mains(
+        kind: str, ranks: list[int], need: int, top: int, length: int, kick: str | None, k: int
+    ) -> None:
         for used, w in _fills(ranks, need, nat, wild):
             if kick is None:
                 emit(kind, ranks, need, used, w, [0] * 15, [], top, length)
@@ -311,9 +331,15 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
                     emit(kind, ranks, need, used, w, kn, kw, top, length)
 
     # one-rank kinds
-    simple = [("single", 1, None, 0, 1), ("pair", 2, None, 0, 2), ("trio", 3, None, 0, 3),
-              ("trio_single", 3, "solo", 1, 4), ("trio_pair", 3, "pair", 1, 5),
-              ("four_two_solo", 4, "solo", 2, 6), ("four_two_pair", 4, "pair", 2, 8)]
+    simple = [
+        ("single", 1, None, 0, 1),
+        ("pair", 2, None, 0, 2),
+        ("trio", 3, None, 0, 3),
+        ("trio_single", 3, "solo", 1, 4),
+        ("trio_pair", 3, "pair", 1, 5),
+        ("four_two_solo", 4, "solo", 2, 6),
+        ("four_two_pair", 4, "pair", 2, 8),
+    ]
     for kind, need, kick, k, n in simple:
         if not on(kind, n):
             continue
@@ -328,7 +354,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
     for kind, (per, minimum, maximum) in _CHAIN_UNITS.items():
         if want is not None and want != kind:
             continue
-        for length in (range(minimum, maximum + 1) if want is None else (wl,)):
+        for length in range(minimum, maximum + 1) if want is None else (wl,):
             n = per * length
             if (size and size != n) or n > total:
                 continue
@@ -339,7 +365,7 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
     for kind, kick, extra in (("plane_solo", "solo", 1), ("plane_pair", "pair", 2)):
         if want is not None and want != kind:
             continue
-        for length in (range(2, (5 if extra == 1 else 4) + 1) if want is None else (wl,)):
+        for length in range(2, (5 if extra == 1 else 4) + 1) if want is None else (wl,):
             n = (3 + extra) * length
             if (size and size != n) or n > total:
                 continue
@@ -353,6 +379,11 @@ def _wild(c: list[int], lz: int, last: Pattern | None, size: int) -> list[tuple[
             for r in range(13):
                 if nat[r] + wild >= 4:
                     mains("bomb", [r], 4, r, 1, None, 0)
-    if (not size or size == 2) and c[SMALL] and c[BIG] and (last is None or last.tier < TIER_ROCKET):
+    if (
+        (not size or size == 2)
+        and c[SMALL]
+        and c[BIG]
+        and (last is None or last.tier < TIER_ROCKET)
+    ):
         out.append(((TIER_ROCKET, BIG, 2), "BR"))
     return out

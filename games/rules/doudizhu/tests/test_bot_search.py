@@ -27,8 +27,13 @@ def _midgame(seed: str, plays: int, level: str = "normal") -> State:
     st = RULESET.new_game(Config(variant="classic", bot_level=level), seed, 3)
     while st.phase != "playing":
         seat = min(RULESET.to_act(st))
-        RULESET.apply(st, seat, RULESET.auto_action(st, seat) if st.phase != "bidding"
-                      else {"type": "bid", "call": True})
+        RULESET.apply(
+            st,
+            seat,
+            RULESET.auto_action(st, seat)
+            if st.phase != "bidding"
+            else {"type": "bid", "call": True},
+        )
     for _ in range(plays):
         if st.phase != "playing":
             break
@@ -61,7 +66,7 @@ def _shuffle_hidden(st: State, seat: int, rng: random.Random) -> State:
     for s in hidden:
         need = len(st.hands[s]) - sum(known[s])
         own = "".join(RANKS[r] * known[s][r] for r in range(15))
-        other.hands[s] = sort_cards(own + "".join(pool[at:at + need]))
+        other.hands[s] = sort_cards(own + "".join(pool[at : at + need]))
         at += need
     return other
 
@@ -100,7 +105,8 @@ def test_samples_fit_everything_seen() -> None:
         assert [len(h) for h in hands] == [len(h) for h in st.hands]
         others = [s for s in range(3) if s != seat]
         assert sorted("".join(hands[s] for s in others)) == sorted(
-            "".join(st.hands[s] for s in others))
+            "".join(st.hands[s] for s in others)
+        )
         _, known = bot_search.unseen_and_known(st, seat)
         for s in others:
             c = counts_of(hands[s])
@@ -111,9 +117,14 @@ def test_search_finds_the_winning_lead_the_first_candidate_misses() -> None:
     """Landlord with 33BR, the farmers with one card each (every other card played, so the
     landlord knows it): leading a single 3 lets a farmer go out, the pair cannot be followed.
     The search picks the pair though the single is its first (heuristic) candidate."""
-    played = "".join(sorted(
-        "".join(r * 4 for r in "3456789TJQKA2").replace("33", "", 1).replace("4", "", 1)
-        .replace("5", "", 1)))
+    played = "".join(
+        sorted(
+            "".join(r * 4 for r in "3456789TJQKA2")
+            .replace("33", "", 1)
+            .replace("4", "", 1)
+            .replace("5", "", 1)
+        )
+    )
     st = _playing(["33BR", "4", "5"], turn=0, played=(played, "", ""))
     assert bot_search.search(st, 0, ["3", "33"]) == "33"
     assert bot_search.search(st, 0, ["33", "3"]) == "33"

@@ -94,11 +94,14 @@ def test_classic_matches_reference() -> None:
             if last not in (None, "pass"):
                 kinds_followed.add(classify(last).kind)
             assert native(legal_plays, hand, last) == reference(legal_plays, hand, last), (
-                hand, last)
+                hand,
+                last,
+            )
             if i % 4 == 0:
                 target = classify(last) if last not in (None, "pass") else None
                 assert native(legal_patterns, hand, target) == reference(
-                    legal_patterns, hand, target), (hand, last)
+                    legal_patterns, hand, target
+                ), (hand, last)
     assert kinds_followed == set(patterns.NAMES), set(patterns.NAMES) - kinds_followed
 
 
@@ -120,7 +123,8 @@ def test_wild_matches_reference() -> None:
                 p = classify(last, laizi)
                 followed.add((p.kind, p.tier))
             assert native(legal_plays, hand, last, laizi) == reference(
-                legal_plays, hand, last, laizi), (hand, last, laizi)
+                legal_plays, hand, last, laizi
+            ), (hand, last, laizi)
     tiers = {tier for kind, tier in followed if kind == "bomb"}
     assert {"plane_solo", "plane_pair", "four_two_pair", "rocket"} <= {k for k, _ in followed}
     assert {patterns.TIER_SOFT, patterns.TIER_HARD, patterns.TIER_PURE} <= tiers
@@ -132,11 +136,16 @@ def test_wild_rank_stacked_on_kickers() -> None:
     whose count stays at most four: natural kickers may already hold the lowest one
     (``33334445556667778888`` with 癩子 3 reads its 20-card 飛機帶翅膀 as ...88889, once
     ``/333444555666777`` with five 8s written as nothing). C and Python agree on these hands."""
-    for hand, laizi in (("33334445556667778888", "3"), ("3333444555666777888B", "3"),
-                        ("4444555666777888999R", "4"), ("333344455566677788", "3")):
+    for hand, laizi in (
+        ("33334445556667778888", "3"),
+        ("3333444555666777888B", "3"),
+        ("4444555666777888999R", "4"),
+        ("333344455566677788", "3"),
+    ):
         for last in (None, "444555666777889T", "33344455566677788899"):
             assert native(legal_plays, hand, last, laizi) == reference(
-                legal_plays, hand, last, laizi), (hand, last, laizi)
+                legal_plays, hand, last, laizi
+            ), (hand, last, laizi)
 
 
 @needs_native
@@ -164,21 +173,35 @@ def test_size_argument_matches_reference() -> None:
 @pytest.mark.parametrize(
     "hand, last, laizi",
     [
-        ("33345", "pass", None), ("33345", "33/33", None), ("33345", "BB", None),
-        ("33345", "", None), ("33345", "3x", None), ("3x", None, None), ("", None, None),
-        ("33333", None, None), ("BB", "3", None), ("33445566778899TTJJQQKKAA", None, None),
+        ("33345", "pass", None),
+        ("33345", "33/33", None),
+        ("33345", "BB", None),
+        ("33345", "", None),
+        ("33345", "3x", None),
+        ("3x", None, None),
+        ("", None, None),
+        ("33333", None, None),
+        ("BB", "3", None),
+        ("33445566778899TTJJQQKKAA", None, None),
         ("33445566778899TTJJQQKKAA2", "33445566778899TTJJQQKKAA", None),
         ("333444555666777888999TTT", "333444555666777888", None),
         ("333444555666777888999TTTJJJQQQ", None, None),
-        ("3334445556667778889", "3", ""), ("34567", "3456/3457", None),
+        ("3334445556667778889", "3", ""),
+        ("34567", "3456/3457", None),
         ("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR", "BR", None),
         ("3333444455556666777788889999TTTTJJJJ", "3333", None),
         ("3333444455556666777788889999", "345678", "5"),
         ("33445566778899TTJJQQKKAA22BR5555", None, "5"),  # over 500 kicker sets for a main group
         # 癩子 rooms: plain plays to beat that are no natural play, pure and soft bombs, no 癩子
-        ("3456789TT", "3347", "7"), ("33334444577", "7777", "7"), ("3333444457", "4447/4444", "7"),
-        ("3333444457", "6666", "7"), ("3333444456", "7777", "7"), ("BR345", "BR", "5"),
-        ("33344455", "3334", "B"), ("33344455", "3334", "x"), ("33344455", "3334/3333", ""),
+        ("3456789TT", "3347", "7"),
+        ("33334444577", "7777", "7"),
+        ("3333444457", "4447/4444", "7"),
+        ("3333444457", "6666", "7"),
+        ("3333444456", "7777", "7"),
+        ("BR345", "BR", "5"),
+        ("33344455", "3334", "B"),
+        ("33344455", "3334", "x"),
+        ("33344455", "3334/3333", ""),
     ],
 )
 def test_odd_inputs_match_reference(hand: str, last: str | None, laizi: str | None) -> None:
@@ -200,10 +223,18 @@ def test_bad_arguments_raise() -> None:
     for counts in (bytes(14), bytes(16), bytes([5] + [0] * 14), bytes([0] * 13 + [2, 0])):
         with pytest.raises(ValueError):
             mg.classic(counts, 0, 0, 0, 0, 0)
-    for want, length, rank, tier, size in ((-1, 0, 0, 0, 0), (15, 1, 0, 0, 0), (6, 4, 3, 0, 0),
-                                           (6, 13, 11, 0, 0), (8, 7, 11, 0, 0), (1, 1, 15, 0, 0),
-                                           (1, 1, -2, 0, 0), (1, 1, 3, 5, 0), (1, 1, 3, 0, 21),
-                                           (0, 0, 0, 0, -1)):
+    for want, length, rank, tier, size in (
+        (-1, 0, 0, 0, 0),
+        (15, 1, 0, 0, 0),
+        (6, 4, 3, 0, 0),
+        (6, 13, 11, 0, 0),
+        (8, 7, 11, 0, 0),
+        (1, 1, 15, 0, 0),
+        (1, 1, -2, 0, 0),
+        (1, 1, 3, 5, 0),
+        (1, 1, 3, 0, 21),
+        (0, 0, 0, 0, -1),
+    ):
         with pytest.raises(ValueError):
             mg.classic(ok, want, length, rank, tier, size)
     with pytest.raises(ValueError):

@@ -319,9 +319,12 @@ def test_generator_matches_legacy_exactly() -> None:
         rng.shuffle(deck)
         n = rng.choice([5, 6, 9, 13, 17, 20])
         hand = sort_cards("".join(deck[: n - wild]) + lz * wild)
-        other = sort_cards("".join(deck[n:n + 17]))
-        lasts = [None, *rng.sample(legal_plays(other), 3),
-                 *rng.sample(legal_plays(sort_cards(other + lz), laizi=lz), 2)]
+        other = sort_cards("".join(deck[n : n + 17]))
+        lasts = [
+            None,
+            *rng.sample(legal_plays(other), 3),
+            *rng.sample(legal_plays(sort_cards(other + lz), laizi=lz), 2),
+        ]
         for last in lasts:
             got = legal_plays(hand, last, lz)
             assert got == legacy_legal_plays(hand, last, lz), (hand, lz, last)
@@ -330,7 +333,8 @@ def test_generator_matches_legacy_exactly() -> None:
         for k in (2, 4, 5, 6, 8):
             cards = sort_cards("".join(rng.sample(hand, min(k, len(hand)))))
             assert [p.play for p in readings_of(cards, lz)] == [
-                p.play for p in legacy_readings_of(cards, lz)], (cards, lz)
+                p.play for p in legacy_readings_of(cards, lz)
+            ], (cards, lz)
 
 
 # -- 癩子 readings are sound -------------------------------------------------------------------
@@ -357,7 +361,7 @@ def plane_heavy_deal(rng: random.Random) -> tuple[str, str]:
         lo = rng.randint(max(0, lz - length + 1), min(lz, ACE + 1 - length))
     else:
         lo = rng.randint(0, ACE + 1 - length)
-    chain = RANKS[lo:lo + length]
+    chain = RANKS[lo : lo + length]
     for r in chain:
         if r != laizi:
             counts[r] = 3
@@ -366,8 +370,7 @@ def plane_heavy_deal(rng: random.Random) -> tuple[str, str]:
     outside = [r for r in RANKS[:13] if r not in chain and r != laizi]
     quad = outside[0] if rng.random() < 0.6 else rng.choice(outside)
     counts[quad] = min(rng.choice((2, 3, 4, 4)), 20 - sum(counts.values()))
-    rest = [ch for ch in "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
-            if ch != laizi]
+    rest = [ch for ch in "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR" if ch != laizi]
     rng.shuffle(rest)
     size = rng.randint(sum(counts.values()), 20)
     for ch in rest:
@@ -441,7 +444,7 @@ def test_wild_readings_are_sound(deal_kind: str) -> None:
     own list (the hardest to beat: the same shape) and of a random other hand."""
     rng = random.Random(f"sound-{deal_kind}")
     make = plane_heavy_deal if deal_kind == "plane_heavy" else random_deal
-    for i in range(60 if deal_kind == "plane_heavy" else 120):
+    for _i in range(60 if deal_kind == "plane_heavy" else 120):
         hand, laizi = make(rng)
         lead = both_generators(hand, None, laizi)
         for plays in lead:

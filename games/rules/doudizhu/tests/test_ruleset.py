@@ -49,8 +49,9 @@ def to_bidding(cfg: Config = Config(), seed: str = "seed-1", mingpai: dict | Non
     return st
 
 
-def to_playing(cfg: Config = Config(seat_beans=(0, 0, 0), double_threshold=10),
-               seed: str = "seed-1") -> State:
+def to_playing(
+    cfg: Config = Config(seat_beans=(0, 0, 0), double_threshold=10), seed: str = "seed-1"
+) -> State:
     """First bidder calls, nobody robs, nobody may double: the caller leads."""
     st = to_bidding(cfg, seed)
     caller = st.turn
@@ -63,6 +64,7 @@ def to_playing(cfg: Config = Config(seat_beans=(0, 0, 0), double_threshold=10),
 
 # -- the kit ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", ["classic", "laizi", "menzhua"])
 def test_invariant_kit(variant: str) -> None:
     """Random playouts, JSON and replay round trips, no leak, out-of-turn and malformed actions."""
@@ -70,6 +72,7 @@ def test_invariant_kit(variant: str) -> None:
 
 
 # -- bidding, robbing, redeal -----------------------------------------------------------------
+
 
 def test_first_bidder_is_seeded_and_redeal_when_nobody_calls() -> None:
     """The first bidder is drawn from the seed (the same seed gives the same bidder), and when
@@ -80,8 +83,9 @@ def test_first_bidder_is_seeded_and_redeal_when_nobody_calls() -> None:
     for i in range(3):
         act(st, (first + i) % 3, {"type": "bid", "call": False})
     assert st.deal_no == 1 and st.phase == "dealing" and st.hands != hands
-    assert sorted("".join(st.hands) + st.dipai) == sorted("".join(hands) + R.new_game(
-        Config(), "seed-1", 3).dipai)
+    assert sorted("".join(st.hands) + st.dipai) == sorted(
+        "".join(hands) + R.new_game(Config(), "seed-1", 3).dipai
+    )
     again = to_bidding()
     assert again.first_bidder == first  # deterministic from the seed
 
@@ -162,6 +166,7 @@ def test_rob_then_caller_declines() -> None:
 
 # -- 加倍 --------------------------------------------------------------------------------------
 
+
 def _landlord_first(cfg: Config) -> State:
     st = to_bidding(cfg)
     f = st.first_bidder
@@ -209,6 +214,7 @@ def test_double_per_pair_scoring() -> None:
 
 
 # -- play -------------------------------------------------------------------------------------
+
 
 def test_spring_and_anti_spring() -> None:
     """春天: the landlord goes out before any farmer plays, ×2; 反春: the landlord plays only
@@ -301,9 +307,26 @@ def test_view_keys_and_no_hidden_cards() -> None:
     spectator sees no hand; before the deal the hand is empty."""
     st = to_playing()
     view = R.view(st, 0)
-    for key in ("game", "variant", "phase", "seat", "to_act", "hand", "counts", "shown",
-                "landlord", "dipai", "laizi", "bids", "last", "lead", "multiplier", "options",
-                "can_play", "result"):
+    for key in (
+        "game",
+        "variant",
+        "phase",
+        "seat",
+        "to_act",
+        "hand",
+        "counts",
+        "shown",
+        "landlord",
+        "dipai",
+        "laizi",
+        "bids",
+        "last",
+        "lead",
+        "multiplier",
+        "options",
+        "can_play",
+        "result",
+    ):
         assert key in view
     spec = R.spectator_view(st)
     assert "hand" not in spec and spec["shown"] == {}
@@ -315,6 +338,7 @@ def test_view_keys_and_no_hidden_cards() -> None:
 
 
 # -- scoring and escape -----------------------------------------------------------------------
+
 
 def test_seed_example_payments() -> None:
     """002 §十一: X = 6, N = 1000, landlord wins: 12000 to the landlord, 6000 from each farmer."""
@@ -376,6 +400,7 @@ def test_escape_before_deal() -> None:
 
 # -- 癩子場 ------------------------------------------------------------------------------------
 
+
 def test_laizi_room_flow_and_multipliers() -> None:
     """In a 癩子 room a declared reading ('as') makes 333+癩子 a soft bomb (軟炸彈 ×2), a natural
     four beats it (硬炸彈 ×4), the rocket ×4, 反春 ×2: the multipliers multiply."""
@@ -415,7 +440,9 @@ def test_laizi_bad_reading() -> None:
     n3 = "3" if lz != "3" else "4"
     st.hands[ll] = n3 * 3 + lz + "K"
     rejects(st, ll, {"type": "play", "cards": n3 * 3 + "K", "as": n3 * 4}, ErrorCode.BAD_PATTERN)
-    rejects(st, ll, {"type": "play", "cards": n3 * 3 + lz, "as": n3 * 3 + "B"}, ErrorCode.BAD_PATTERN)
+    rejects(
+        st, ll, {"type": "play", "cards": n3 * 3 + lz, "as": n3 * 3 + "B"}, ErrorCode.BAD_PATTERN
+    )
 
 
 def test_laizi_cap() -> None:
@@ -434,6 +461,7 @@ def test_laizi_cap() -> None:
 
 # -- 悶抓場 ------------------------------------------------------------------------------------
 
+
 def _menzhua_landlord(seed: str = "mz", blind: bool = False) -> State:
     st = R.new_game(Config(variant="menzhua"), seed, 3)
     assert st.phase == "bidding"
@@ -449,10 +477,16 @@ def _menzhua_landlord(seed: str = "mz", blind: bool = False) -> State:
     return st
 
 
-@pytest.mark.parametrize("path,steps", [
-    ([False], 0), ([True, False], 1), ([True, True, False], 2), ([True, True, True, False], 3),
-    ([True, True, True, True], 4),
-])
+@pytest.mark.parametrize(
+    "path,steps",
+    [
+        ([False], 0),
+        ([True, False], 1),
+        ([True, True, False], 2),
+        ([True, True, True, False], 3),
+        ([True, True, True, True], 4),
+    ],
+)
 def test_dou_la_lei_wo_paths(path: list[bool], steps: int) -> None:
     """倒 → 拉 → 壘 → 沃, ×2 each, stopping at the first refusal, per farmer."""
     st = _menzhua_landlord(blind=True)
@@ -470,8 +504,8 @@ def test_dou_la_lei_wo_paths(path: list[bool], steps: int) -> None:
     act(st, ll, {"type": "play", "cards": "3"})
     res = R.result(st)
     # 悶抓 ×2; pair f1 × 2^steps, pair f2 × 1
-    assert res.scores[f1] == -2 * 2 ** steps and res.scores[f2] == -2
-    assert res.scores[ll] == 2 * 2 ** steps + 2
+    assert res.scores[f1] == -2 * 2**steps and res.scores[f2] == -2
+    assert res.scores[ll] == 2 * 2**steps + 2
     assert sum(res.scores) == 0
     assert sum(p["points"] for p in res.extra["payments"]) == res.scores[ll]
 
@@ -482,7 +516,9 @@ def test_menzhua_bad_inputs() -> None:
     st = _menzhua_landlord()
     ll = st.landlord
     f1, f2 = (ll + 1) % 3, (ll + 2) % 3
-    rejects(st, ll, {"type": "dou", "farmer": f1, "dou": True}, ErrorCode.NOT_YOUR_TURN)  # 倒 by the landlord
+    rejects(
+        st, ll, {"type": "dou", "farmer": f1, "dou": True}, ErrorCode.NOT_YOUR_TURN
+    )  # 倒 by the landlord
     act(st, f1, {"type": "dou", "dou": False})
     rejects(st, f1, {"type": "dou", "dou": True}, ErrorCode.NOT_YOUR_TURN)  # 倒 after a refusal
     act(st, f2, {"type": "dou", "dou": True})
@@ -547,4 +583,5 @@ def test_laizi_generated_plays_are_accepted() -> None:
             trial = copy.deepcopy(st)
             act(trial, nxt, action)
             assert trial.lead["seat"] == nxt and trial.lead["reading"] == action.get(
-                "as", action["cards"])
+                "as", action["cards"]
+            )

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.rules.mahjong.core import State
-
-import games.rules.mahjong  # noqa: F401  (registers)
 
 FILLER = "B2 B3 T2 T3 W2 W3 B6 T6 W6 B8 T8 W8 F2 F3 J1 W7 T7 B7".split()
 

@@ -29,7 +29,9 @@ def test_claim_window_tells_each_seat_exactly_its_claims() -> None:
     assert state.phase == "claim"
     assert ruleset.to_act(state) == {1, 2, 3}
     assert ruleset.legal_actions(state, 1) == [
-        {"type": "chi", "tiles": ["W3", "W4"]}, {"type": "pass"}]
+        {"type": "chi", "tiles": ["W3", "W4"]},
+        {"type": "pass"},
+    ]
     assert ruleset.legal_actions(state, 2) == [{"type": "peng"}, {"type": "pass"}]
     assert ruleset.legal_actions(state, 3) == [{"type": "hu"}, {"type": "pass"}]
     view = ruleset.view(state, 1)
@@ -196,8 +198,17 @@ def test_below_the_room_minimum() -> None:
     hands[0] = "T1 T2 T3 T5 T6 T7 B2 B2 B2 W6 W7 F2 F2 W5"
     hands[3] = "W1 W1 W1 T7 T8 T9 B5 B6 B7 F4 J2 J2 J1"
     hands[2] = "W3 W3 B4 B4 T9 T9 W9 W9 F3 F3 F4 J1 J2"
-    own = make_state(hands, wild="J3", room_kind="bafan", melds=[
-        [{"kind": "chi", "tiles": ["B7", "B8", "B9"], "from": 3, "claimed": "B7"}], [], [], []])
+    own = make_state(
+        hands,
+        wild="J3",
+        room_kind="bafan",
+        melds=[
+            [{"kind": "chi", "tiles": ["B7", "B8", "B9"], "from": 3, "claimed": "B7"}],
+            [],
+            [],
+            [],
+        ],
+    )
     own.hands[0] = "T1 T2 T3 T5 T6 T7 W6 W7 F2 F2 W5".split()
     own.drawn[0] = "W5"
     ev = ruleset.evaluate_win(own, ruleset.win_context(own, 0))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from games.engine.chance import Chance
@@ -12,16 +12,10 @@ from games.rules.mahjong.tiles import TERMINALS_HONOURS, counts_of
 
 ALL_SHAPES = frozenset(SPECIAL_SHAPES)
 HONOURS = frozenset(range(27, 34))
-KNITS = [
-    (a, b, c)
-    for a in "WTB"
-    for b in "WTB"
-    for c in "WTB"
-    if len({a, b, c}) == 3
-]
+KNITS = [(a, b, c) for a in "WTB" for b in "WTB" for c in "WTB" if len({a, b, c}) == 3]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ref_regular(counts: tuple[int, ...], pair: bool) -> bool:
     """A plain reference: remove the lowest tile as pung, pair or chow, recursively."""
     for i, c in enumerate(counts):  # noqa: B007 (i is the first held kind, read below)
@@ -49,7 +43,7 @@ def ref_regular(counts: list[int], pair: bool) -> bool:
     return _ref_regular(tuple(counts), pair)
 
 
-@lru_cache(maxsize=None)
+@cache
 def knitted_kinds(perm: tuple[str, str, str]) -> frozenset[int]:
     out = set()
     for suit, ns in zip(perm, ((1, 4, 7), (2, 5, 8), (3, 6, 9))):
@@ -66,9 +60,10 @@ def ref_win(counts: list[int], sets: int) -> bool:
     if sets == 4 and total == 14:
         if all(c % 2 == 0 for c in counts):
             return True  # 七對
-        if all(counts[k] >= 1 for k in TERMINALS_HONOURS) and sum(
-            counts[k] for k in TERMINALS_HONOURS
-        ) == 14:
+        if (
+            all(counts[k] >= 1 for k in TERMINALS_HONOURS)
+            and sum(counts[k] for k in TERMINALS_HONOURS) == 14
+        ):
             return True  # 十三幺
         if max(counts) <= 1:
             held = {k for k in range(34) if counts[k]}
@@ -171,7 +166,7 @@ def test_decomposition_matches_exhaustive_substitution_0_to_3_wilds() -> None:
 def test_decomposition_with_four_wilds_and_melds() -> None:
     """With four 財神 (and with melds taking sets) the check agrees with brute force."""
     chance = Chance("hands-four", "test")
-    for trial in range(3):
+    for _trial in range(3):
         tiles = random_near_win(chance, 4)
         counts = counts_of(tiles)
         caps = full_caps(counts)
@@ -179,7 +174,7 @@ def test_decomposition_with_four_wilds_and_melds() -> None:
         assert set(assignments(counts, 4, caps, 4, ALL_SHAPES)) == want
         assert is_win(counts, 4, caps, 4, ALL_SHAPES) == bool(want)
     # two melds: the concealed part supplies two sets and the pair
-    for trial in range(20):
+    for _trial in range(20):
         tiles = random_near_win(chance, 2, sets=2)
         counts = counts_of(tiles)
         meld = [0] * 34
@@ -225,6 +220,10 @@ def test_waits() -> None:
     tiles = "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1".split()
     counts = counts_of(tiles)
     assert len(waits(counts, 1, full_caps(counts), 4)) == 33  # every kind but T1 (capped)
-    assert waits(counts_of("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F2 F3 J1".split()), 0,
-                 full_caps(counts_of("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F2 F3 J1".split())), 4,
-                 ALL_SHAPES) == [KINDS.index(k) for k in ("F4", "J2", "J3")]
+    assert waits(
+        counts_of("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F2 F3 J1".split()),
+        0,
+        full_caps(counts_of("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F2 F3 J1".split())),
+        4,
+        ALL_SHAPES,
+    ) == [KINDS.index(k) for k in ("F4", "J2", "J3")]

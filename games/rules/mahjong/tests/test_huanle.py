@@ -48,13 +48,27 @@ def test_fans_match_pymahjonggb_without_caishen() -> None:
             melds[0] = [peng(kind, 2)]
             packs = (("PENG", kind, 2),)
         flowers = [[f"H{i}" for i in range(1, 1 + chance.below(4))], [], [], []]
-        state = make_state([" ".join(tiles)] + OTHERS, wild=None, melds=melds, flowers=flowers,
-                           prevalent_wind=chance.below(4))
+        state = make_state(
+            [" ".join(tiles)] + OTHERS,
+            wild=None,
+            melds=melds,
+            flowers=flowers,
+            prevalent_wind=chance.below(4),
+        )
         ev = ruleset.evaluate_win(state, ruleset.win_context(state, 0))
         hand = sorted(tiles[:-1])
         direct = MahjongGB.MahjongFanCalculator(
-            packs, tuple(hand), tiles[-1], 0, True, False, False, False, 0,
-            state.config["prevalent_wind"])
+            packs,
+            tuple(hand),
+            tiles[-1],
+            0,
+            True,
+            False,
+            False,
+            False,
+            0,
+            state.config["prevalent_wind"],
+        )
         assert ev is not None, tiles
         assert ev["gb"] == sum(points for points, _ in direct)
         assert sorted(f["name"] for f in ev["fans"]) == sorted(name for _, name in direct)
@@ -75,7 +89,8 @@ def brute_best(naturals: list[str], wild: str, win: str | None, flowers: int) ->
         hand.remove(win_tile)
         try:
             fans = MahjongGB.MahjongFanCalculator(
-                (), tuple(sorted(hand)), win_tile, 0, True, False, False, False, 0, 0)
+                (), tuple(sorted(hand)), win_tile, 0, True, False, False, False, 0, 0
+            )
         except TypeError:
             continue
         total = sum(p for p, _ in fans) + (2 if kind == wild else 0) + flowers
@@ -92,7 +107,7 @@ def test_best_substitution_with_one_caishen() -> None:
         tiles = random_winning(chance, 4)
         drawn_is_wild = trial % 4 == 0
         pos = 13 if drawn_is_wild else chance.below(13)
-        naturals = tiles[:pos] + tiles[pos + 1:]
+        naturals = tiles[:pos] + tiles[pos + 1 :]
         # the drawn tile is last: the 財神 itself, or a natural with the 財神 in the hand
         hand = naturals + ["J3"] if drawn_is_wild else naturals[:-1] + ["J3", naturals[-1]]
         state = make_state([" ".join(hand)] + OTHERS, wild="J3")
@@ -142,8 +157,12 @@ def test_bird_counting_for_every_tile() -> None:
         assert bird_number(tile) == expected[tile]
         for dealer in range(4):
             state = make_state(
-                ["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J1"] + OTHERS, dealer=dealer,
-                current=0, wall=["H1", tile, "W5"], wild=None)
+                ["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J1"] + OTHERS,
+                dealer=dealer,
+                current=0,
+                wall=["H1", tile, "W5"],
+                wild=None,
+            )
             ruleset.apply(state, 0, {"type": "hu"})
             bird = state.outcome["bird"]
             assert bird["tile"] == tile  # a flower is skipped
@@ -153,8 +172,7 @@ def test_bird_counting_for_every_tile() -> None:
 def test_haidi_bird_is_the_last_tile() -> None:
     """海底: with the wall empty the last tile taken is the bird."""
     ruleset = huanle()
-    state = make_state(["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J1"] + OTHERS, wall=[],
-                       wild=None)
+    state = make_state(["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J1"] + OTHERS, wall=[], wild=None)
     state.last_wall_tile = "J1"
     ruleset.apply(state, 0, {"type": "hu"})
     assert state.outcome["bird"] == {"tile": "J1", "seat": 0}  # 中 = 5 → the dealer
@@ -165,8 +183,9 @@ def test_haidi_bird_is_the_last_tile() -> None:
 def settle_self_drawn(dealer: int, bird_tile: str, room_kind: str):
     ruleset = huanle()
     hands = OTHERS[:1] + ["W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 J1"] + OTHERS[1:]
-    state = make_state(hands, current=1, dealer=dealer, wall=[bird_tile], wild=None,
-                       room_kind=room_kind)
+    state = make_state(
+        hands, current=1, dealer=dealer, wall=[bird_tile], wild=None, room_kind=room_kind
+    )
     ruleset.apply(state, 1, {"type": "hu"})
     return ruleset.result(state)
 
@@ -218,8 +237,8 @@ def test_discard_win_bird_and_dealer() -> None:
         ruleset.apply(state, 3, {"type": "hu"})
         result = ruleset.result(state)
         assert result.extra["payments"] == [
-            {"from": 0, "to": 3, "points": 10 * factor, "base": 10, "bird": factor,
-             "dealer": 1}]
+            {"from": 0, "to": 3, "points": 10 * factor, "base": 10, "bird": factor, "dealer": 1}
+        ]
         assert result.scores == (-10 * factor, 0, 0, 10 * factor)
 
 
@@ -236,8 +255,11 @@ def test_escape() -> None:
 # -- issue 13 §4: situational fans follow what happened, never a substitution -----------------
 
 REST = "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1"
-QUIET = ["W2 W4 T2 T8 B2 B4 F2 F3 F4 J1 J2 T1 T3", "W6 W8 T7 T9 B1 B3 B5 F2 F3 F4 J1 J2 T1",
-         "W7 W9 T2 T3 B2 B3 F2 F3 F4 J1 J2 T7"]
+QUIET = [
+    "W2 W4 T2 T8 B2 B4 F2 F3 F4 J1 J2 T1 T3",
+    "W6 W8 T7 T9 B1 B3 B5 F2 F3 F4 J1 J2 T1",
+    "W7 W9 T2 T3 B2 B3 F2 F3 F4 J1 J2 T7",
+]
 
 
 def _fans(result) -> dict[str, int]:
@@ -261,8 +283,7 @@ def test_last_tile_counts_when_a_caishen_in_hand_stands_for_its_kind() -> None:
     assert result.extra["fans"][0]["fans"] and state.outcome["evals"][0]["assignment"] == ["W5"]
     assert fans["和绝张"] == 4, fans
     # 花龍 8, 和絕張 4, 圈風刻 2, 門風刻 2 (東 pung, 東 seat, 東 round), 門前清 2, 單釣 1
-    assert fans == {"花龙": 8, "和绝张": 4, "圈风刻": 2, "门风刻": 2, "门前清": 2,
-                    "独听・单钓": 1}
+    assert fans == {"花龙": 8, "和绝张": 4, "圈风刻": 2, "门风刻": 2, "门前清": 2, "独听・单钓": 1}
     assert result.extra["fans"][0]["total"] == 19
 
 

@@ -54,22 +54,40 @@ def plain_best(state, seat: int = 0) -> dict | None:
             hand.remove(win)
             try:
                 raw = MahjongGB.MahjongFanCalculator(
-                    packs, tuple(hand), win, 0, True, False, False, False,
-                    ruleset.seat_wind(state, seat), state.config["prevalent_wind"],
-                    verbose=True)
+                    packs,
+                    tuple(hand),
+                    win,
+                    0,
+                    True,
+                    False,
+                    False,
+                    False,
+                    ruleset.seat_wind(state, seat),
+                    state.config["prevalent_wind"],
+                    verbose=True,
+                )
             except TypeError:
                 continue
             # situational fans from the real events (``test_huanle`` checks them by hand)
-            raw = [(p, c, n, e) for n, e, p, c in with_situational(
-                tuple((n, e, p, c) for p, c, n, e in raw), last_tile=last_tile, rob_kong=False)]
+            raw = [
+                (p, c, n, e)
+                for n, e, p, c in with_situational(
+                    tuple((n, e, p, c) for p, c, n, e in raw), last_tile=last_tile, rob_kong=False
+                )
+            ]
             gb = sum(p * c for p, c, _, _ in raw)
             rank = (gb + wu + flowers, gb, tuple(-k for k in option), win)
             if best is None or rank > best[0]:
-                best = (rank, {
-                    "fans": sorted((n, p * c) for p, c, n, _ in raw),
-                    "gb": gb, "wucaishen": wu, "assignment": [KINDS[k] for k in option],
-                    "win_as": win,
-                })
+                best = (
+                    rank,
+                    {
+                        "fans": sorted((n, p * c) for p, c, n, _ in raw),
+                        "gb": gb,
+                        "wucaishen": wu,
+                        "assignment": [KINDS[k] for k in option],
+                        "win_as": win,
+                    },
+                )
     return None if best is None else best[1]
 
 
@@ -101,11 +119,12 @@ def special_tiles(chance: Chance) -> list[str]:
             tiles += [k, k]
         return tiles
     if kind == 1:
-        orphans = [k for k in "W1 W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2".split()]
+        orphans = list("W1 W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2".split())
         return orphans + [chance.choice(orphans), chance.choice(orphans)]
     suit = chance.choice("WTB")
     return [f"{suit}{n}" for n in (1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9)] + [
-        f"{suit}{1 + chance.below(9)}"]
+        f"{suit}{1 + chance.below(9)}"
+    ]
 
 
 def scenario(chance: Chance, trial: int):
@@ -132,14 +151,24 @@ def scenario(chance: Chance, trial: int):
     else:
         hand = [WILD] * wilds + naturals  # the last tile, a natural, is the drawn one
     flowers = [[f"H{i}" for i in range(1, 1 + chance.below(3))], [], [], []]
-    return make_state([" ".join(hand)] + OTHERS, wild=WILD, melds=melds, flowers=flowers,
-                      dealer=chance.below(4), prevalent_wind=chance.below(4))
+    return make_state(
+        [" ".join(hand)] + OTHERS,
+        wild=WILD,
+        melds=melds,
+        flowers=flowers,
+        dealer=chance.below(4),
+        prevalent_wind=chance.below(4),
+    )
 
 
 def summary(ev: dict) -> dict:
-    return {"fans": sorted((f["name"], f["value"]) for f in ev["fans"]), "gb": ev["gb"],
-            "wucaishen": ev["wucaishen"], "assignment": ev["assignment"],
-            "win_as": ev["win_as"]}
+    return {
+        "fans": sorted((f["name"], f["value"]) for f in ev["fans"]),
+        "gb": ev["gb"],
+        "wucaishen": ev["wucaishen"],
+        "assignment": ev["assignment"],
+        "win_as": ev["win_as"],
+    }
 
 
 def test_fast_search_picks_what_the_exhaustive_search_picks() -> None:
@@ -190,7 +219,7 @@ def test_one_caishen_against_brute_force_over_every_kind() -> None:
     """With one 財神 the answer equals trying all 34 kinds (no reliance on ``assignments``)."""
     ruleset = huanle()
     chance = Chance("huanle-brute", "test")
-    for trial in range(30):
+    for _trial in range(30):
         tiles = winning_tiles(chance, 4)
         tiles[0] = WILD
         state = make_state([" ".join(tiles)] + OTHERS, wild=WILD)
@@ -204,7 +233,8 @@ def test_one_caishen_against_brute_force_over_every_kind() -> None:
             hand.remove(tiles[-1])
             try:
                 raw = MahjongGB.MahjongFanCalculator(
-                    (), tuple(hand), tiles[-1], 0, True, False, False, False, 0, 0)
+                    (), tuple(hand), tiles[-1], 0, True, False, False, False, 0, 0
+                )
             except TypeError:
                 continue
             gb = sum(p for p, _ in raw)
@@ -230,8 +260,12 @@ def test_seat_and_prevalent_winds_are_not_interchangeable() -> None:
     """The seat and prevalent wind (西 here) is not relabelled like the other winds: with 南
     and 北 pungs held, three 財神 as 西 make 三風刻 with 圈風刻 and 門風刻; as 東 only 三風刻."""
     ruleset = huanle()
-    state = make_state(["F2 F2 F2 F4 F4 F4 W1 W2 W3 W5 J3 J3 J3 W5"] + OTHERS, wild=WILD,
-                       dealer=2, prevalent_wind=2)
+    state = make_state(
+        ["F2 F2 F2 F4 F4 F4 W1 W2 W3 W5 J3 J3 J3 W5"] + OTHERS,
+        wild=WILD,
+        dealer=2,
+        prevalent_wind=2,
+    )
     ev = ruleset.evaluate_win(state, ruleset.win_context(state, 0))
     assert summary(ev) == plain_best(state)
     assert ev["assignment"] == ["F3", "F3", "F3"]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.engine.testing import check_game
-
-import games.rules.mahjong  # noqa: F401  (registers)
 
 
 def test_registered() -> None:
@@ -26,8 +25,15 @@ def test_kit_bafan_multi_win_lou_hu() -> None:
     """An 8番場 with 一炮多響 and 漏胡 on, dealer seat 2, 南 round."""
     ruleset = registry.get("mahjong_huanle")
     config = ruleset.config_from_params(
-        {"room_kind": "bafan", "multi_win": True, "lou_hu": "1", "dealer": 2,
-         "prevalent_wind": 1, "unknown_key": 5})
+        {
+            "room_kind": "bafan",
+            "multi_win": True,
+            "lou_hu": "1",
+            "dealer": 2,
+            "prevalent_wind": 1,
+            "unknown_key": 5,
+        }
+    )
     assert config.room_kind == "bafan" and config.multi_win and config.lou_hu
     check_game(ruleset, config, 4, ["kit-3"], use_bots=True)
 

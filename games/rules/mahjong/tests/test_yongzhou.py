@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
+import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.testing import check_game
 from games.rules.mahjong.core import State
-
-import games.rules.mahjong  # noqa: F401  (registers)
 
 JUNK = [
     "W2 W4 W6 W8 T2 T4 T6 T8 B2 B4 B6 B8 F4",
@@ -31,9 +30,16 @@ def dump(state: State) -> str:
     return json.dumps(yz().state_to_json(state), sort_keys=True, ensure_ascii=False)
 
 
-def mk(hands: list[str | None], *, current: int, dealer: int = 0, fresh: bool = False,
-       melds: dict[int, list[dict[str, Any]]] | None = None, wall: list[str] | None = None,
-       **params: Any) -> State:
+def mk(
+    hands: list[str | None],
+    *,
+    current: int,
+    dealer: int = 0,
+    fresh: bool = False,
+    melds: dict[int, list[dict[str, Any]]] | None = None,
+    wall: list[str] | None = None,
+    **params: Any,
+) -> State:
     """A turn of ``current`` (its last tile is the drawn one) with the given hands."""
     r = yz()
     config = r.config_from_params({"dealer": dealer, **params})
@@ -57,8 +63,12 @@ def mk(hands: list[str | None], *, current: int, dealer: int = 0, fresh: bool = 
 
 def meld(kind: str, tile: str, src: int | None) -> dict[str, Any]:
     n = 4 if "gang" in kind else 3
-    return {"kind": kind, "tiles": [tile] * n, "from": src, "claimed": None if src is None
-            else tile}
+    return {
+        "kind": kind,
+        "tiles": [tile] * n,
+        "from": src,
+        "claimed": None if src is None else tile,
+    }
 
 
 def chi(tiles: str, src: int) -> dict[str, Any]:
@@ -114,8 +124,9 @@ def test_kit_cap3_one_fan_dealer2() -> None:
     """Room parameters of 永州麻將 are read (封頂 bao_hu '3', 起和 '1番起和', dealer 2, unknown
     keys ignored) and the shared kit check_game passes with bots in that room."""
     r = yz()
-    config = r.config_from_params({"bao_hu": "3", "qi_hu": "1番起和", "dealer": 2,
-                                   "prevalent_wind": 1, "unknown": 1})
+    config = r.config_from_params(
+        {"bao_hu": "3", "qi_hu": "1番起和", "dealer": 2, "prevalent_wind": 1, "unknown": 1}
+    )
     assert (config.bao_hu, config.qi_hu, config.dealer) == (3, 1, 2)
     check_game(r, config, 4, ["yz-3"], use_bots=True)
 
@@ -158,12 +169,42 @@ HANDS = {
 }
 
 # expected (key, value) of the counted line, 爆胡5番 and 爆胡3番 tables
-CAP5 = {"jihu": 0, "pinghu": 1, "pengpeng": 3, "hunyise": 3, "hunpeng": 5, "qingyise": 5,
-        "qingpeng": 6, "hunyaojiu": 6, "xiaosanyuan": 7, "xiaosixi": 7, "ziyise": 8,
-        "qingyaojiu": 8, "dasanyuan": 9, "dasixi": 9, "jiulian": 9, "shisanyao": 9}
-CAP3 = {"jihu": 0, "pinghu": 1, "pengpeng": 2, "hunyise": 2, "hunpeng": 4, "qingyise": 4,
-        "qingpeng": 5, "hunyaojiu": 5, "xiaosanyuan": 5, "xiaosixi": 5, "ziyise": 6,
-        "qingyaojiu": 6, "dasanyuan": 6, "dasixi": 6, "jiulian": 6, "shisanyao": 6}
+CAP5 = {
+    "jihu": 0,
+    "pinghu": 1,
+    "pengpeng": 3,
+    "hunyise": 3,
+    "hunpeng": 5,
+    "qingyise": 5,
+    "qingpeng": 6,
+    "hunyaojiu": 6,
+    "xiaosanyuan": 7,
+    "xiaosixi": 7,
+    "ziyise": 8,
+    "qingyaojiu": 8,
+    "dasanyuan": 9,
+    "dasixi": 9,
+    "jiulian": 9,
+    "shisanyao": 9,
+}
+CAP3 = {
+    "jihu": 0,
+    "pinghu": 1,
+    "pengpeng": 2,
+    "hunyise": 2,
+    "hunpeng": 4,
+    "qingyise": 4,
+    "qingpeng": 5,
+    "hunyaojiu": 5,
+    "xiaosanyuan": 5,
+    "xiaosixi": 5,
+    "ziyise": 6,
+    "qingyaojiu": 6,
+    "dasanyuan": 6,
+    "dasixi": 6,
+    "jiulian": 6,
+    "shisanyao": 6,
+}
 
 
 @pytest.mark.parametrize("cap,table", [(5, CAP5), (3, CAP3)])
@@ -176,9 +217,10 @@ def test_every_fan_of_both_tables(cap: int, table: dict[str, int], name: str) ->
     value = table[name]
     assert fan_keys(result) == [(name, value)]
     assert total(result) == value
-    assert result.scores == (-2 * 2 ** value, 2 * 2 ** value, 0, 0)
+    assert result.scores == (-2 * 2**value, 2 * 2**value, 0, 0)
     assert result.extra["payments"] == [
-        {"from": 0, "to": 1, "points": 2 * 2 ** value, "share_of": 0, "bao": None}]
+        {"from": 0, "to": 1, "points": 2 * 2**value, "share_of": 0, "bao": None}
+    ]
     special = result.extra["fans"][0]["special"]
     assert special == (value > cap)
 
@@ -216,8 +258,13 @@ def test_all_addons_inside_the_cap() -> None:
     5番 room, stopped at 3 in a 3番 room; all three pay."""
     hand = "F1 F1 F1 F2 F2 F2 J1 J1 J1 W1 W2 T5 T5 W3"
     _, res = self_draw(hand)
-    assert fan_keys(res) == [("jihu", 0), ("zimo", 1), ("menfeng", 1), ("quanfeng", 1),
-                             ("sanyuan", 1)]
+    assert fan_keys(res) == [
+        ("jihu", 0),
+        ("zimo", 1),
+        ("menfeng", 1),
+        ("quanfeng", 1),
+        ("sanyuan", 1),
+    ]
     assert total(res) == 4 and res.scores == (-16, 48, -16, -16)
     _, res = self_draw(hand, bao_hu=3)
     assert total(res) == 3 and res.extra["capped"] and res.scores == (-8, 24, -8, -8)
@@ -284,8 +331,12 @@ def test_after_kong_and_haidi_floor_at_the_cap() -> None:
     assert total(res) == 5 and res.scores[1] == 96  # each of three pays 32
     assert any("杠上開花" in ln.label for ln in res.lines)
     # 海底撈月: the last tile of the wall, under the 3番 cap
-    state = mk([None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1 B1", None, None], current=1,
-               wall=[], bao_hu=3)
+    state = mk(
+        [None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1 B1", None, None],
+        current=1,
+        wall=[],
+        bao_hu=3,
+    )
     r.apply(state, 1, {"type": "hu"})
     res = r.result(state)
     assert total(res) == 3 and any("海底撈月" in ln.label for ln in res.lines)
@@ -294,8 +345,7 @@ def test_after_kong_and_haidi_floor_at_the_cap() -> None:
 def test_floor_keeps_a_bigger_hand() -> None:
     """The 海底撈月 floor never lowers a bigger hand: 大三元 won on the last tile stays 9番."""
     r = yz()
-    state = mk([None, "J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 T5 T5", None, None], current=1,
-               wall=[])
+    state = mk([None, "J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 T5 T5", None, None], current=1, wall=[])
     r.apply(state, 1, {"type": "hu"})
     assert total(r.result(state)) == 9
 
@@ -304,9 +354,12 @@ def test_one_discard_three_winners() -> None:
     """一炮三響: the discarder pays each of three, each floored at the cap; dealer among them
     keeps the deal."""
     r = yz()
-    hands = [None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
-             "W4 W5 W6 T5 T5 T5 T6 T7 T8 B2 B3 B4 B1",
-             "J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 B1"]
+    hands = [
+        None,
+        "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
+        "W4 W5 W6 T5 T5 T5 T6 T7 T8 B2 B3 B4 B1",
+        "J1 J1 J1 J2 J2 J2 J3 J3 J3 W1 W2 W3 B1",
+    ]
     hands[0] = JUNK[0] + " B1"
     state = mk(hands, current=0, dealer=3)
     r.apply(state, 0, {"type": "discard", "tile": "B1"})
@@ -328,8 +381,12 @@ def test_two_winners_dealer_keeps_or_loses_the_deal() -> None:
     """一炮多響 with the dealer among the winners → 連莊; without → the next seat deals."""
     r = yz()
     for dealer, expected in ((2, 2), (0, 1)):
-        hands = [JUNK[0] + " B1", "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
-                 "W4 W5 W6 T5 T5 T5 T6 T7 T8 B2 B3 B4 B1", None]
+        hands = [
+            JUNK[0] + " B1",
+            "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
+            "W4 W5 W6 T5 T5 T5 T6 T7 T8 B2 B3 B4 B1",
+            None,
+        ]
         state = mk(hands, current=0, dealer=dealer)
         r.apply(state, 0, {"type": "discard", "tile": "B1"})
         r.apply(state, 2, {"type": "hu"})
@@ -371,8 +428,9 @@ def test_feng_quan_turns_over_a_whole_game() -> None:
         winner = dealer if n == 3 else (dealer + 1) % 4
         state, res = win_on_discard(hand, "B1", seat=winner, dealer=dealer, **carry)
         winds.append(state.config["prevalent_wind"])
-        carry = {k[5:]: v for k, v in res.extra.items() if k.startswith("next_")
-                 and k != "next_dealer"}
+        carry = {
+            k[5:]: v for k, v in res.extra.items() if k.startswith("next_") and k != "next_dealer"
+        }
         dealer = res.extra["next_dealer"]
         assert carry["first_dealer"] == 2
     assert winds == [0, 0, 0, 0, 0, 1, 1, 1, 1]
@@ -401,8 +459,12 @@ def test_twelve_down_bao_zimo_first_only() -> None:
     melds1 = [meld("peng", "W1", 0), chi("T2 T3 T4", 0), meld("peng", "B7", 2)]
     melds2 = [meld("peng", "W9", 1), meld("peng", "T9", 1), meld("peng", "B9", 1)]
     hands = [JUNK[0] + " F3", "F3 F3 W5 W5", "F1 F1 J1 J1", None]
-    state = mk(hands, current=0, melds={1: melds1, 2: melds2},
-               wall=["B3", "B3", "F1", "B5", "B5", "W5"] + WALL)
+    state = mk(
+        hands,
+        current=0,
+        melds={1: melds1, 2: melds2},
+        wall=["B3", "B3", "F1", "B5", "B5", "W5"] + WALL,
+    )
     r.apply(state, 0, {"type": "discard", "tile": "F3"})
     r.apply(state, 1, {"type": "peng"})
     assert state.vars["bao"][1] == {"from": 0, "reason": "luodi12"}
@@ -427,8 +489,10 @@ def test_twelve_down_bao_zimo_first_only() -> None:
 def test_dasixi_and_dasanyuan_bao() -> None:
     """A discard that completes an exposed 大四喜 / 大三元 binds its discarder to the 自摸."""
     r = yz()
-    cases = (("F1 F2 F3", "F4", "dasixi", "W5 W6", "W6", "W5"),
-             ("J1 J2", "J3", "dasanyuan", "W5 W5 W6 W7 T1", "T1", "W8"))
+    cases = (
+        ("F1 F2 F3", "F4", "dasixi", "W5 W6", "W6", "W5"),
+        ("J1 J2", "J3", "dasanyuan", "W5 W5 W6 W7 T1", "T1", "W8"),
+    )
     for tiles, last, key, rest, out, draw in cases:
         ms = [meld("peng", t, 2) for t in tiles.split()]
         hands = [JUNK[0] + f" {last}", f"{last} {last} {rest}", None, None]
@@ -451,8 +515,9 @@ def test_two_specials_keep_both_bao_rules() -> None:
     r = yz()
     ms = [meld("peng", t, 2) for t in "F1 F2 F3".split()]
     hands = [JUNK[0] + " F4", "F4 F4 J1 J2", None, None]
-    state = mk(hands, current=0, melds={1: ms}, wall=["B3", "B3", "B3", "J1"] + WALL,
-               bao_hu=3, qi_hu=0)
+    state = mk(
+        hands, current=0, melds={1: ms}, wall=["B3", "B3", "B3", "J1"] + WALL, bao_hu=3, qi_hu=0
+    )
     r.apply(state, 0, {"type": "discard", "tile": "F4"})
     r.apply(state, 1, {"type": "peng"})
     assert state.vars["bao"][1] == {"from": 0, "reason": "dasixi"}
@@ -468,14 +533,20 @@ def test_two_specials_keep_both_bao_rules() -> None:
 def test_rob_kong_pays_for_three_and_floors() -> None:
     """搶杠: the robbed seat pays all three shares; 雞胡 + 自摸 floored at the cap."""
     r = yz()
-    hands = [None, "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
-             None, "T6 T7 T8 " + "W2 W4 W6 W8 T2 T4 T6 B1 B3 B5 F4"]
+    hands = [
+        None,
+        "W1 W2 W3 W5 W5 W5 T2 T3 T4 B7 B8 B9 B1",
+        None,
+        "T6 T7 T8 " + "W2 W4 W6 W8 T2 T4 T6 B1 B3 B5 F4",
+    ]
     state = mk(hands, current=3, melds={3: [meld("peng", "B1", 0)]})
     state.hands[3] = "T6 T7 T8 W2 W4 W6 W8 T2 T4 T6 B3 B5 B1".split()
     state.drawn[3] = "B1"
     r.apply(state, 3, {"type": "jiagang", "tile": "B1"})
     assert state.phase == "robkong" and r.legal_actions(state, 1) == [
-        {"type": "hu"}, {"type": "pass"}]
+        {"type": "hu"},
+        {"type": "pass"},
+    ]
     r.apply(state, 1, {"type": "hu"})
     res = r.result(state)
     assert ("zimo", 1) in fan_keys(res) and total(res) == 5
@@ -600,8 +671,9 @@ def test_bots_win_and_finish() -> None:
     r = yz()
     wins = 0
     for i in range(4):
-        state, _ = playout(r, r.config_from_params({"qi_hu": 1}), f"bot-{i}", 4,
-                           use_bots=True, deep_checks=False)
+        state, _ = playout(
+            r, r.config_from_params({"qi_hu": 1}), f"bot-{i}", 4, use_bots=True, deep_checks=False
+        )
         res = r.result(state)
         assert sum(res.scores) == 0
         wins += bool(res.winners)
@@ -616,11 +688,13 @@ def test_bao_hu_reached_is_marked_in_the_view_and_the_lines() -> None:
     r = yz()
     state, res = win_on_discard("J1 J1 J1 J2 J2 J2 J3 J3 W1 W2 W3 T5 T5", "J3")
     assert r.view(state, 2)["variant"]["bao_hu_reached"] == [
-        {"seat": 1, "name": "大三元", "total": 9}]
+        {"seat": 1, "name": "大三元", "total": 9}
+    ]
     assert [ln.value for ln in res.lines if ln.label.startswith("爆胡以外")] == ["9番"]
     state, res = win_on_discard("W1 W2 W3 W4 W5 W6 W7 W8 W9 W2 W3 W4 W5", "W5")
     assert r.spectator_view(state)["variant"]["bao_hu_reached"] == [
-        {"seat": 1, "name": "封頂5番", "total": 5}]
+        {"seat": 1, "name": "封頂5番", "total": 5}
+    ]
     state, res = win_on_discard("W1 W2 W3 W4 W5 W6 T2 T3 T4 B7 B8 B9 B1", "B1")
     assert r.view(state, 1)["variant"]["bao_hu_reached"] == []
     assert not any(ln.label.startswith("爆胡") for ln in res.lines)

@@ -9,20 +9,21 @@ from typing import Any
 
 import pytest
 
+import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.testing import check_game
 from games.rules.mahjong.core import State, WinContext
 from games.rules.mahjong.tiles import next_kind
 from games.rules.mahjong.variants.yueqing_scoring import (
-    escape_best, hua_count, hua_settlement, tai_value,
+    escape_best,
+    hua_count,
+    hua_settlement,
+    tai_value,
 )
 
-import games.rules.mahjong  # noqa: F401  (registers)
-
 JUNK = "W2 W4 W6 W8 T2 T4 T6 T8 B2 B4 B6 B8 F4 W2 T2 B2"  # 16 tiles, no win, no pairs useful
-FILLER = ("W3 T3 W7 T7 W3 T3 W7 T7 B3 B3 B7 B7 W1 T1 W9 T9 "
-          "W1 T1 W9 T9 B9 B9 W5 T5 W5 T5").split()
+FILLER = ("W3 T3 W7 T7 W3 T3 W7 T7 B3 B3 B7 B7 W1 T1 W9 T9 W1 T1 W9 T9 B9 B9 W5 T5 W5 T5").split()
 
 
 def yq():
@@ -33,10 +34,18 @@ def dump(state: State) -> str:
     return json.dumps(yq().state_to_json(state), sort_keys=True, ensure_ascii=False)
 
 
-def mk(hands: list[str | None], *, current: int, dealer: int = 0, indicator: str = "B9",
-       melds: dict[int, list[dict[str, Any]]] | None = None,
-       flowers: dict[int, list[str]] | None = None, wall: list[str] | None = None,
-       fresh: bool = False, **params: Any) -> State:
+def mk(
+    hands: list[str | None],
+    *,
+    current: int,
+    dealer: int = 0,
+    indicator: str = "B9",
+    melds: dict[int, list[dict[str, Any]]] | None = None,
+    flowers: dict[int, list[str]] | None = None,
+    wall: list[str] | None = None,
+    fresh: bool = False,
+    **params: Any,
+) -> State:
     r = yq()
     config = r.config_from_params({"dealer": dealer, **params})
     state = r.new_game(config, "scripted", 4)
@@ -45,9 +54,14 @@ def mk(hands: list[str | None], *, current: int, dealer: int = 0, indicator: str
     state.melds = [list((melds or {}).get(s, [])) for s in range(4)]
     state.flowers = [list((flowers or {}).get(s, [])) for s in range(4)]
     caishen = next_kind(indicator)
-    state.vars.update(indicator=indicator, wild=[caishen], set_aside=[indicator],
-                      flower_kind="J1" if "J3" in (caishen, indicator) else "J3",
-                      ming=[None] * 4, bihu=None)
+    state.vars.update(
+        indicator=indicator,
+        wild=[caishen],
+        set_aside=[indicator],
+        flower_kind="J1" if "J3" in (caishen, indicator) else "J3",
+        ming=[None] * 4,
+        bihu=None,
+    )
     state.drawn = [None] * 4
     state.drawn[current] = state.hands[current][-1]
     state.current = current
@@ -64,8 +78,12 @@ def mk(hands: list[str | None], *, current: int, dealer: int = 0, indicator: str
 
 def meld(kind: str, tile: str, src: int | None) -> dict[str, Any]:
     n = 4 if "gang" in kind else 3
-    return {"kind": kind, "tiles": [tile] * n, "from": src,
-            "claimed": None if src is None else tile}
+    return {
+        "kind": kind,
+        "tiles": [tile] * n,
+        "from": src,
+        "claimed": None if src is None else tile,
+    }
 
 
 def chi(tiles: str, src: int) -> dict[str, Any]:
@@ -150,8 +168,7 @@ def test_drawn_flower_and_gangtou_replaced_from_the_back() -> None:
     """Drawing a 花 (槓頭 and 白板) sets it face up and replaces it from the back of the wall;
     other seats see only the face-up 花 counts of that seat."""
     r = yq()
-    state = mk([None, None, None, None], current=0,
-               wall=["J3"] + FILLER + ["T5", "B9"])
+    state = mk([None, None, None, None], current=0, wall=["J3"] + FILLER + ["T5", "B9"])
     state.hands[0] = JUNK.split() + ["F4"]
     state.drawn[0] = "F4"
     r.apply(state, 0, {"type": "discard", "tile": "F4"})
@@ -167,8 +184,14 @@ def test_liuju_at_sixteen_and_the_dealer_rule() -> None:
     槓 → the next seat deals. 花 is settled as usual."""
     r = yq()
     for melds, nxt, lao in (({}, 0, 2), ({2: [meld("angang", "T9", None)]}, 1, 0)):
-        state = mk([JUNK + " F4", None, None, None], current=0, wall=FILLER[:16],
-                   melds=melds, flowers={0: ["J3", "J3"]}, lao_zhuang=2)
+        state = mk(
+            [JUNK + " F4", None, None, None],
+            current=0,
+            wall=FILLER[:16],
+            melds=melds,
+            flowers={0: ["J3", "J3"]},
+            lao_zhuang=2,
+        )
         if melds:
             state.hands[2] = state.hands[2][:13]
         r.apply(state, 0, {"type": "discard", "tile": "F4"})
@@ -192,8 +215,13 @@ def test_fanbei_formula() -> None:
 
 
 BASE = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7"
-FIVE_MELDS = [meld("peng", "W1", 2), meld("peng", "T9", 2), chi("B3 B4 B5", 0),
-              meld("peng", "W9", 3), chi("T1 T2 T3", 0)]
+FIVE_MELDS = [
+    meld("peng", "W1", 2),
+    meld("peng", "T9", 2),
+    chi("B3 B4 B5", 0),
+    meld("peng", "W9", 3),
+    chi("T1 T2 T3", 0),
+]
 
 ONE_TAI_CASES = [
     # (hand, extra kwargs, expected items)
@@ -224,7 +252,9 @@ def test_pihu_is_a_zero_tai_line() -> None:
     r.apply(state, 1, {"type": "hu"})
     res = r.result(state)
     assert [(ln.label, ln.value) for ln in res.lines if ln.value.endswith("台")][0] == (
-        "屁胡", "0台")
+        "屁胡",
+        "0台",
+    )
     hu = {p["from"]: p["points"] for p in res.extra["payments"] if p["kind"] == "hu"}
     assert hu == {0: 2, 2: 1, 3: 1}
 
@@ -238,8 +268,15 @@ def test_gangkai_and_qianggang_and_pinghu() -> None:
     ev = r.evaluate_win(state, r.win_context(state, 1))
     assert keys(ev) == Counter({"gangkai": 1})
     hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 W9".split()
-    ctx = WinContext(seat=1, tile="B5", concealed=hand + ["W9"], tile_is_wild=False,
-                     self_drawn=False, rob_kong=True, from_seat=3)
+    ctx = WinContext(
+        seat=1,
+        tile="B5",
+        concealed=hand + ["W9"],
+        tile_is_wild=False,
+        self_drawn=False,
+        rob_kong=True,
+        from_seat=3,
+    )
     state = mk([None, " ".join(hand + ["W9", "B5"]), None, None], current=1)
     ev = r.evaluate_win(state, ctx)
     assert keys(ev) == Counter({"qianggang": 1, "wucaishen": 1, "pinghu": 1})
@@ -266,18 +303,23 @@ BIG_CASES = [
     ("F1 F1 F1 F2 F2 F2 F3 F3 F3 W1 W2 W3 T1 T2 T3 F4 F4", {}, "sifengqi", 92),
     (BASE + " B3 B4 B5 W9 B1", {"flowers": {1: ["J3"] * 4}}, "sibaiban", 98),
     ("W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 W9 W9 B1 B1 B1", {}, "sancaishen_ke", 92),
-    ("W1 W2 W3 W4 W5 W6 T1 T2 T3 J1 J1 J1 J2 J2 J2 W9 B1", {"flowers": {1: ["J3"] * 3}},
-     "sanmeiren", 96),
+    (
+        "W1 W2 W3 W4 W5 W6 T1 T2 T3 J1 J1 J1 J2 J2 J2 W9 B1",
+        {"flowers": {1: ["J3"] * 3}},
+        "sanmeiren",
+        96,
+    ),
     ("W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 W9 B1 B1 B1 B1", {}, "sicaishen", 182),
-    ("W1 W2 W3 W4 W5 W6 T1 T2 T3 B6 B7 B5 B6 B7 B5 W9 W9", {"indicator": "B4"}, "guiwei2",
-     62),
-    ("W1 W2 W3 W9 W9 B6 B7 B5 B6 B7 B5 B6 B7 B5 T1 T2 T3", {"indicator": "B4"}, "guiwei3",
-     430),
+    ("W1 W2 W3 W4 W5 W6 T1 T2 T3 B6 B7 B5 B6 B7 B5 W9 W9", {"indicator": "B4"}, "guiwei2", 62),
+    ("W1 W2 W3 W9 W9 B6 B7 B5 B6 B7 B5 B6 B7 B5 T1 T2 T3", {"indicator": "B4"}, "guiwei3", 430),
     ("F1 F1 F1 F2 F2 F2 F3 F3 F3 J1 J1 J1 J2 J2 J2 F4 F4", {}, "quanzi", 496),
-    ("W1 W2 W3 W4 W5 W6 T1 T2 T3 J1 J1 J1 J2 J2 J2 W9 B1", {"flowers": {1: ["J3"] * 4}},
-     "simeiren", 408),
-    ("W1 W2 W3 B6 B7 B5 B6 B7 B5 B6 B7 B5 B6 B7 B5 W9 W9", {"indicator": "B4"}, "guiwei4",
-     1090),
+    (
+        "W1 W2 W3 W4 W5 W6 T1 T2 T3 J1 J1 J1 J2 J2 J2 W9 B1",
+        {"flowers": {1: ["J3"] * 4}},
+        "simeiren",
+        408,
+    ),
+    ("W1 W2 W3 B6 B7 B5 B6 B7 B5 B6 B7 B5 B6 B7 B5 W9 W9", {"indicator": "B4"}, "guiwei4", 1090),
 ]
 
 
@@ -333,8 +375,9 @@ def test_bihu_caps_other_wins() -> None:
     assert r.view(state, 2)["variant"]["seats"][0]["ming"] == "明牌三杠頭"
     ev = r.evaluate_win(state, r.win_context(state, 1))
     assert ev["bihu"] and ev["total"] == 5
-    state = mk([None, "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 W9 W9 B1 B1 B1", None, None],
-               current=1, **kw)
+    state = mk(
+        [None, "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 W9 W9 B1 B1 B1", None, None], current=1, **kw
+    )
     r._update_ming(state)
     ev = r.evaluate_win(state, r.win_context(state, 1))
     # "僅三財神、四財神可以翻" (RULES-NOTES §8 #11): 三財神 翻, 三財神刻 does not count; the
@@ -355,10 +398,20 @@ def test_ming_states() -> None:
     r = yq()
     cases = [
         ({"flowers": {2: ["J3"] * 4}}, "sibaiban"),
-        ({"flowers": {2: ["J3", "J3", "B9", "B9"]},
-          "melds": {2: [meld("peng", "J1", 0), meld("peng", "J2", 0)]}}, "liutai"),
-        ({"flowers": {2: ["J3"] * 3},
-          "melds": {2: [meld("peng", "J1", 0), meld("peng", "J2", 0)]}}, "sanmeiren"),
+        (
+            {
+                "flowers": {2: ["J3", "J3", "B9", "B9"]},
+                "melds": {2: [meld("peng", "J1", 0), meld("peng", "J2", 0)]},
+            },
+            "liutai",
+        ),
+        (
+            {
+                "flowers": {2: ["J3"] * 3},
+                "melds": {2: [meld("peng", "J1", 0), meld("peng", "J2", 0)]},
+            },
+            "sanmeiren",
+        ),
         ({"melds": {2: [meld("peng", f"F{i}", 0) for i in range(1, 5)]}}, "sifengqi"),
     ]
     for kw, name in cases:
@@ -374,8 +427,15 @@ def test_ming_states() -> None:
 def test_bao_sishou_and_its_priority() -> None:
     """吃碰杠四手: four melds from seat 2 → seat 2 pays every share (not in a 15-台 room)."""
     r = yq()
-    melds = {1: [meld("peng", "W1", 2), meld("peng", "T9", 2), meld("peng", "B7", 2),
-                 meld("peng", "W9", 2), chi("T1 T2 T3", 0)]}
+    melds = {
+        1: [
+            meld("peng", "W1", 2),
+            meld("peng", "T9", 2),
+            meld("peng", "B7", 2),
+            meld("peng", "W9", 2),
+            chi("T1 T2 T3", 0),
+        ]
+    }
     for room, payer in ((0, 2), (15, None)):
         state = mk([None, "B1 T5", None, None], current=1, melds=melds, qi_hu_tai=room)
         ev = r.evaluate_win(state, r.win_context(state, 1))
@@ -442,8 +502,12 @@ def test_bao_dandiao_and_mingfan() -> None:
     assert res.extra["tai"][0]["bao_reason"] == "dandiao" and _hu_payers(res) == {0}
     # b 點炮成明翻: 三白板 + 紅中碰 shown, 發財 thrown → 三美人, the discarder pays
     hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 J2 J2 W9 W9"
-    state = mk([JUNK + " J2", hand, None, None], current=0,
-               melds={1: [meld("peng", "J1", 2)]}, flowers={1: ["J3"] * 3})
+    state = mk(
+        [JUNK + " J2", hand, None, None],
+        current=0,
+        melds={1: [meld("peng", "J1", 2)]},
+        flowers={1: ["J3"] * 3},
+    )
     r.apply(state, 0, {"type": "discard", "tile": "J2"})
     r.apply(state, 1, {"type": "hu"})
     for s in sorted(r.to_act(state)):
@@ -460,8 +524,7 @@ def test_bao_jianpai() -> None:
     r = yq()
     win0 = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 W9"
     hands = [win0 + " F4", JUNK, "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 F4", JUNK]
-    state = mk(hands, current=0, flowers={0: ["J3"] * 4},
-               wall=["W9", "T8", "T8"] + FILLER)
+    state = mk(hands, current=0, flowers={0: ["J3"] * 4}, wall=["W9", "T8", "T8"] + FILLER)
     r.apply(state, 0, {"type": "discard", "tile": "F4"})
     assert state.vars["ming"][0]["discarded"]
     assert {"type": "hu"} in r.legal_actions(state, 2)
@@ -481,17 +544,31 @@ def test_bao_jianpai() -> None:
 
 def test_hua_items() -> None:
     """Every 花 item of the text."""
-    items = hua_count(gangtou=3, flowers=4, caishen_held=4,
-                      melds=[("minggang", 5), ("angang", 6), ("peng", 28), ("angang", 31),
-                             ("minggang", 32)],
-                      concealed_pungs=[], seat_wind=28, caishen=0)
+    items = hua_count(
+        gangtou=3,
+        flowers=4,
+        caishen_held=4,
+        melds=[("minggang", 5), ("angang", 6), ("peng", 28), ("angang", 31), ("minggang", 32)],
+        concealed_pungs=[],
+        seat_wind=28,
+        caishen=0,
+    )
     got = dict(items)
     assert got["明牌 ×3"] == 3 and got["白板 ×4"] == 4 and got["財神 ×4"] == 4
     assert got["明杠"] == 1 and got["暗杠"] == 2
     assert got["自風位刻子"] == 1 and got["紅中暗杠"] == 3 and got["發財明杠"] == 2
     assert got["三杠頭"] == 6 and got["四張白板"] == 8 and got["四個財神"] == 10
-    three = dict(hua_count(gangtou=0, flowers=0, caishen_held=3, melds=[("peng", 31)],
-                           concealed_pungs=[32], seat_wind=27, caishen=31))
+    three = dict(
+        hua_count(
+            gangtou=0,
+            flowers=0,
+            caishen_held=3,
+            melds=[("peng", 31)],
+            concealed_pungs=[32],
+            seat_wind=27,
+            caishen=31,
+        )
+    )
     assert three == {"財神 ×3": 3, "發財刻子": 1, "三張財神": 6}  # 紅中 is 財神: no 紅中 花
 
 
@@ -525,8 +602,11 @@ def test_settlement_adds_hua() -> None:
     """Settlement adds the 花 settlement (hua_settlement of each seat's 花 count) to the 台
     payments of the hu; the total stays zero-sum."""
     r = yq()
-    state = mk([None, BASE + " B3 B4 B5 W9 W9", None, None], current=1,
-               flowers={1: ["J3", "B9"], 3: ["J3"]})
+    state = mk(
+        [None, BASE + " B3 B4 B5 W9 W9", None, None],
+        current=1,
+        flowers={1: ["J3", "B9"], 3: ["J3"]},
+    )
     r.apply(state, 1, {"type": "hu"})
     res = r.result(state)
     # 台: 白板 1 + 明牌 1 + 無財神 1 = 3; hu: 0 pays 5, 2 and 3 pay 4
@@ -542,16 +622,32 @@ def test_settlement_adds_hua() -> None:
 
 def test_escape_amounts() -> None:
     """Each other seat's best 胡倒翻臺類型 + 底 × 10; the text's example 45 + 15 + 0."""
-    assert escape_best(concealed=[0, 1, 2, 3, 4, 5, 6, 7], caishen_count=0,
-                       melds=[("chi", 0), ("peng", 8), ("chi", 3)], flowers=0, gangtou=0,
-                       seat_wind=27, flower_kind=33, caishen=18) == ("清一色", 45)
-    assert escape_best(concealed=[0, 1, 2, 3, 4, 27, 27], caishen_count=0,
-                       melds=[("chi", 0), ("peng", 8), ("chi", 3)], flowers=0, gangtou=0,
-                       seat_wind=28, flower_kind=33, caishen=18) == ("混一色", 15)
+    assert escape_best(
+        concealed=[0, 1, 2, 3, 4, 5, 6, 7],
+        caishen_count=0,
+        melds=[("chi", 0), ("peng", 8), ("chi", 3)],
+        flowers=0,
+        gangtou=0,
+        seat_wind=27,
+        flower_kind=33,
+        caishen=18,
+    ) == ("清一色", 45)
+    assert escape_best(
+        concealed=[0, 1, 2, 3, 4, 27, 27],
+        caishen_count=0,
+        melds=[("chi", 0), ("peng", 8), ("chi", 3)],
+        flowers=0,
+        gangtou=0,
+        seat_wind=28,
+        flower_kind=33,
+        caishen=18,
+    ) == ("混一色", 15)
     r = yq()
     hands = ["W1 W2 W3 W4 W5 W6 W7", "W1 W2 W3 W4 F1 F1 F1", JUNK, None]
-    melds = {0: [chi("W1 W2 W3", 3), meld("peng", "W9", 3), chi("W4 W5 W6", 3)],
-             1: [chi("W1 W2 W3", 0), meld("peng", "W9", 0), chi("W4 W5 W6", 0)]}
+    melds = {
+        0: [chi("W1 W2 W3", 3), meld("peng", "W9", 3), chi("W4 W5 W6", 3)],
+        1: [chi("W1 W2 W3", 0), meld("peng", "W9", 0), chi("W4 W5 W6", 0)],
+    }
     state = mk(hands, current=2, melds=melds, base=2)
     res = r.escape_result(state, 3)
     pay = {p["to"]: p for p in res.extra["payments"] if p["kind"] == "escape"}
@@ -572,8 +668,11 @@ def test_win_below_qi_hu_tai_is_refused() -> None:
         r.apply(state, 1, {"type": "hu"})
     assert err.value.code == ErrorCode.NOT_ALLOWED and "起胡台數" in err.value.message
     assert dump(state) == before
-    state = mk([None, "W1 W1 W1 W5 W5 W5 T2 T2 T2 T8 T8 T8 B4 B4 B4 W9 W9", None, None],
-               current=1, qi_hu_tai=15)
+    state = mk(
+        [None, "W1 W1 W1 W5 W5 W5 T2 T2 T2 T8 T8 T8 B4 B4 B4 W9 W9", None, None],
+        current=1,
+        qi_hu_tai=15,
+    )
     assert {"type": "hu"} in r.legal_actions(state, 1)
 
 
@@ -594,8 +693,15 @@ def test_caishen_cannot_be_claimed_and_bad_actions() -> None:
 def test_bao_priority() -> None:
     """吃碰杠四手 (seat 2) outranks 單吊形成 (seat 0, the discarder); 亂吐 outranks 單吊形成."""
     r = yq()
-    melds = {1: [meld("peng", "W1", 2), meld("peng", "T9", 2), meld("peng", "B7", 2),
-                 meld("peng", "W9", 2), chi("T1 T2 T3", 0)]}
+    melds = {
+        1: [
+            meld("peng", "W1", 2),
+            meld("peng", "T9", 2),
+            meld("peng", "B7", 2),
+            meld("peng", "W9", 2),
+            chi("T1 T2 T3", 0),
+        ]
+    }
     state = mk([JUNK + " T3", "T3", None, None], current=0, melds=melds)
     state.vars["dandiao_discard"][1] = "T5"
     r.apply(state, 0, {"type": "discard", "tile": "T3"})
@@ -623,8 +729,9 @@ def test_bots_win_and_finish() -> None:
     r = yq()
     wins = 0
     for i in range(4):
-        state, _ = playout(r, r.config_from_params({}), f"bot-{i}", 4, use_bots=True,
-                           deep_checks=False)
+        state, _ = playout(
+            r, r.config_from_params({}), f"bot-{i}", 4, use_bots=True, deep_checks=False
+        )
         res = r.result(state)
         assert sum(res.scores) == 0
         wins += bool(res.winners)
@@ -648,10 +755,11 @@ def test_pre_deal_opens_the_wall_where_the_dice_say() -> None:
             opened, extra = r.pre_deal(config, seed, list(shuffled), dealer)
             dice = extra["dice"]
             assert dice["thrower"] == (dealer + sum(dice["first"]) - 1) % 4
-            start = (((dealer - dice["thrower"]) % 4) * 17 + sum(dice["first"])
-                     + sum(dice["second"])) % 68
+            start = (
+                ((dealer - dice["thrower"]) % 4) * 17 + sum(dice["first"]) + sum(dice["second"])
+            ) % 68
             assert dice["open"] == start
-            assert opened == shuffled[2 * start:] + shuffled[:2 * start]
+            assert opened == shuffled[2 * start :] + shuffled[: 2 * start]
             state = r.new_game(config, seed, 4)
             assert state.vars["dice"] == dice
             assert state.vars["indicator"] == opened[-1]
@@ -662,8 +770,12 @@ def test_pre_deal_opens_the_wall_where_the_dice_say() -> None:
 def test_more_ming_states() -> None:
     """明牌四美人 (中 and 發 shown + four 白板) and 明牌三杠頭 (all three 杠頭 shown)."""
     r = yq()
-    state = mk([None] * 4, current=0, flowers={3: ["J3"] * 4},
-               melds={3: [meld("peng", "J1", 0), meld("peng", "J2", 0)]})
+    state = mk(
+        [None] * 4,
+        current=0,
+        flowers={3: ["J3"] * 4},
+        melds={3: [meld("peng", "J1", 0), meld("peng", "J2", 0)]},
+    )
     assert r.ming_state(state, 3) == "simeiren"
     state = mk([None] * 4, current=0, flowers={3: ["B9"] * 3})
     assert r.ming_state(state, 3) == "sangangtou"
@@ -693,8 +805,12 @@ def test_seat_hua_in_the_view_full_for_self_public_for_others() -> None:
     others see only what is face up (a 暗杠 counts 2 whatever its hidden kind)."""
     r = yq()
     hand = "J1 J1 J1 B1 " + " ".join(JUNK.split()[:9])
-    state = mk([None, hand, None, None], current=0, flowers={1: ["J3"]},
-               melds={1: [meld("angang", "J2", None)]})
+    state = mk(
+        [None, hand, None, None],
+        current=0,
+        flowers={1: ["J3"]},
+        melds={1: [meld("angang", "J2", None)]},
+    )
     own = r.view(state, 1)["variant"]["seats"][1]
     # 白板 1 + 財神 1 + 發財暗杠 3 + 紅中刻子 1
     assert (own["hua"], own["hua_full"]) == (6, True)
@@ -707,16 +823,32 @@ def test_bao_priority_sishou_over_jianpai_over_luantu() -> None:
     """見牌胡 outranks 不能亂吐; 吃碰杠四手 outranks 見牌胡."""
     r = yq()
     win0 = "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 W9"
-    for melds0, reason, payer in (({}, "jianpai", 2),
-                                  ({0: [meld("peng", "W1", 1), meld("peng", "T9", 1),
-                                        meld("peng", "B7", 1), meld("peng", "F3", 1)]},
-                                   "sishou", 1)):
+    for melds0, reason, payer in (
+        ({}, "jianpai", 2),
+        (
+            {
+                0: [
+                    meld("peng", "W1", 1),
+                    meld("peng", "T9", 1),
+                    meld("peng", "B7", 1),
+                    meld("peng", "F3", 1),
+                ]
+            },
+            "sishou",
+            1,
+        ),
+    ):
         hand0 = win0 if not melds0 else "W7 W8 W9 W9"
         hands = [hand0 + " F4", JUNK, "W1 W2 W3 W4 W5 W6 T1 T2 T3 T5 T6 T7 B3 B4 B5 F4", JUNK]
         if melds0:
             hands[2] = "W9 " + " ".join(JUNK.split()[:15])
-        state = mk(hands, current=0, flowers={0: ["J3"] * 4}, melds=melds0,
-                   wall=["W9", "T8", "T8"] + FILLER)
+        state = mk(
+            hands,
+            current=0,
+            flowers={0: ["J3"] * 4},
+            melds=melds0,
+            wall=["W9", "T8", "T8"] + FILLER,
+        )
         r.apply(state, 0, {"type": "discard", "tile": "F4"})
         if not melds0:
             r.apply(state, 2, {"type": "pass"})
@@ -745,7 +877,8 @@ def test_eight_one_tai_items_double_to_34_end_to_end() -> None:
     res = r.result(state)
     tai = res.extra["tai"][0]
     assert Counter(it["key"] for it in tai["items"]) == Counter(
-        {"zifeng": 1, "baiban": 2, "zhongke": 1, "fake": 1, "wucaishen": 1, "mingpai": 2})
+        {"zifeng": 1, "baiban": 2, "zhongke": 1, "fake": 1, "wucaishen": 1, "mingpai": 2}
+    )
     assert (tai["n"], tai["m"], tai["total"]) == (8, 0, 34)
     assert res.extra["hua"] == [0, 7, 0, 0]
     assert res.scores == (-36 - 49, 36 + 35 + 35 + 3 * 49, -35 - 49, -35 - 49)
@@ -755,7 +888,7 @@ def test_eight_one_tai_items_double_to_34_end_to_end() -> None:
 
 
 def test_zifeng_cancelled_only_by_the_own_seat_wind_as_caishen() -> None:
-    """"如果風位是財神，就不算" (RULES-NOTES §8 #12): another wind being the 財神 keeps the
+    """ "如果風位是財神，就不算" (RULES-NOTES §8 #12): another wind being the 財神 keeps the
     winner's 自風位; his own seat wind being the 財神 cancels it."""
     hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 F2 F2 F2 B3 B4 B5 W9 W9"  # seat 1 = 南
     ev = evaluate(hand, indicator="F3")  # 財神 北
@@ -771,8 +904,13 @@ def test_zifeng_under_bihu_reaches_qi_hu() -> None:
     """Under 逼胡 with 起胡 2 a 自風位 + 無財神 hand (財神 北) is worth 2 and may win."""
     r = yq()
     hand = "W1 W2 W3 W4 W5 W6 T1 T2 T3 F2 F2 F2 B3 B4 B5 W9 W9"
-    state = mk([None, hand, None, None], current=1, indicator="F3", qi_hu_tai=2,
-               flowers={0: ["F3", "F3", "F3"]})
+    state = mk(
+        [None, hand, None, None],
+        current=1,
+        indicator="F3",
+        qi_hu_tai=2,
+        flowers={0: ["F3", "F3", "F3"]},
+    )
     r._update_ming(state)
     assert state.vars["bihu"] == 0
     ev = r.evaluate_win(state, r.win_context(state, 1))
@@ -822,8 +960,7 @@ def test_angang_is_not_an_exposed_meld_for_mingfan() -> None:
     r = yq()
     for first, liable in ((meld("angang", "F1", None), None), (meld("peng", "F1", 3), 0)):
         ms = [first, meld("peng", "F2", 2), meld("peng", "F3", 2)]
-        state = mk([JUNK + " F4", "F4 F4 W1 W2 W3 T5 T5", None, None], current=0,
-                   melds={1: ms})
+        state = mk([JUNK + " F4", "F4 F4 W1 W2 W3 T5 T5", None, None], current=0, melds={1: ms})
         r.apply(state, 0, {"type": "discard", "tile": "F4"})
         r.apply(state, 1, {"type": "hu"})
         for s in sorted(r.to_act(state)):

@@ -3,13 +3,16 @@
 Seed 001 with RULES-NOTES §6, "歡樂麻將 details settled" and decision 5. Quoted rules:
 
 * 財神: "财神可以代替任意牌（不包含花牌）进行游戏，不可吃碰杠。财神是在闲家抓完13张牌
-  庄家抓完第14张牌后翻取的第一张牌加一的牌" — the first tile at the front of the wall after the deal is flipped (a
+  庄家抓完第14张牌后翻取的第一张牌加一的牌" — the first tile at the front of the wall after the
+  deal is flipped (a
   flipped flower is set aside and the next tile flipped); the indicator stays out of play; the
   kind after it (9 → 1; 东南西北中发白 wrap) is 財神. The best substitution scores (RULES-NOTES §6
   #3); a 財神 someone else discards is a natural tile.
-* 鳥牌: "玩家胡牌后，下一张城墙上的牌为鸟牌 … 以庄家为起点，按牌面数字逆时针计算 … 东南西北中发白按照
+* 鳥牌: "玩家胡牌后，下一张城墙上的牌为鸟牌 … 以庄家为起点，按牌面数字逆时针计算 …
+东南西北中发白按照
   一到七的次序" — the next non-flower tile at the front of the wall; 海底 (wall empty): the last
-  tile taken from the wall. "点炮时，鸟如果买中在胡牌方或点炮方，即为中鸟，点炮人出双倍分数；自摸时，
+  tile taken from the wall.
+  "点炮时，鸟如果买中在胡牌方或点炮方，即为中鸟，点炮人出双倍分数；自摸时，
   鸟如果买中在胡牌方，即所有玩家给双倍分数；如果买中在别的玩家，只此一玩家给双倍分数" — so for each
   winner–loser pair the 中鳥係數 is 2 when the bird hits either of them.
 * 庄家翻倍: "无论输赢庄家的结果将以两倍计算" — the 庄家係數 is 2 for each pair involving the dealer.
@@ -37,8 +40,13 @@ from games.rules.mahjong.tiles import bird_number, next_kind
 
 ROOM_KINDS = {"dazhong": "大眾場", "bafan": "8番場", "wufan": "無番場"}
 _ROOM_ALIASES = {
-    "大眾場": "dazhong", "大众场": "dazhong", "8番場": "bafan", "8番场": "bafan",
-    "八番場": "bafan", "無番場": "wufan", "无番场": "wufan",
+    "大眾場": "dazhong",
+    "大众场": "dazhong",
+    "8番場": "bafan",
+    "8番场": "bafan",
+    "八番場": "bafan",
+    "無番場": "wufan",
+    "无番场": "wufan",
 }
 ZH_FAN_NAMES = {"无财神": "無財神", "花牌": "花牌"}
 
@@ -89,9 +97,7 @@ def beans_from_payments(payments: list[dict[str, Any]], seats: int, *, n: int, a
 # symmetric tiles); a completed hand that could be either is scored on its own.
 
 _GREEN = frozenset(KINDS.index(t) for t in "T2 T3 T4 T6 T8 J2".split())
-_REVERSIBLE = frozenset(
-    KINDS.index(t) for t in "B1 B2 B3 B4 B5 B8 B9 T2 T4 T5 T6 T8 T9 J3".split()
-)
+_REVERSIBLE = frozenset(KINDS.index(t) for t in "B1 B2 B3 B4 B5 B8 B9 T2 T4 T5 T6 T8 T9 J3".split())
 _NOT_GREEN = tuple(k for k in range(34) if k not in _GREEN)
 _NOT_REVERSIBLE = tuple(k for k in range(34) if k not in _REVERSIBLE)
 _SUIT_OF = tuple(k // 9 if k < 27 else -1 for k in range(34))
@@ -108,7 +114,7 @@ def _class_key_fn(
     hand is ``held`` plus the substitution, so the key only needs the substitution, with the
     kinds in free blocks (suits, dragons, winds nothing fixes) replaced by their pattern.
     """
-    free_suits = {s for s in range(3) if not any(held[9 * s: 9 * s + 9])}
+    free_suits = {s for s in range(3) if not any(held[9 * s : 9 * s + 9])}
     block: dict[int, tuple[str, int]] = {}  # kind → (block family, position in the family)
     for s in free_suits:
         for k in range(9 * s, 9 * s + 9):
@@ -143,8 +149,11 @@ def _class_key_fn(
         else:
             win_part = -1
             parts.setdefault(b, []).append(100 + (win % 9 if b[0] == "suit" else 0))
-        return (tuple(fixed), win_part,
-                tuple(sorted((family, tuple(ns)) for (family, _), ns in parts.items())))
+        return (
+            tuple(fixed),
+            win_part,
+            tuple(sorted((family, tuple(ns)) for (family, _), ns in parts.items())),
+        )
 
     return key
 
@@ -210,8 +219,9 @@ def best_substitution(
                 hand = sorted(natural_kinds + list(option))
                 hand.remove(w)
                 fans = fans_of(tuple(map(kind_name, hand)), KINDS[w])
-                hit = scored[key] = None if fans is None else (
-                    sum(p * c for _, _, p, c in fans), fans)
+                hit = scored[key] = (
+                    None if fans is None else (sum(p * c for _, _, p, c in fans), fans)
+                )
             if hit is None:
                 continue
             gb_total, fans = hit
@@ -225,10 +235,12 @@ def best_substitution(
     if best is None:
         return None
     return {
-        "fans": [{"name": n, "name_en": e, "value": p * c, "count": c}
-                 for n, e, p, c in best_fans],
-        "gb": best[1], "wucaishen": best[0] - best[1] - flowers, "flowers": flowers,
-        "assignment": [KINDS[k] for k in best_option], "win_as": best[3],
+        "fans": [{"name": n, "name_en": e, "value": p * c, "count": c} for n, e, p, c in best_fans],
+        "gb": best[1],
+        "wucaishen": best[0] - best[1] - flowers,
+        "flowers": flowers,
+        "assignment": [KINDS[k] for k in best_option],
+        "win_as": best[3],
     }
 
 
@@ -285,8 +297,7 @@ class HuanleRuleset(MahjongRuleset):
             counts, wilds, caps = self.split_wilds(state, seat, concealed)
         else:
             counts, wilds, caps = self.split_wilds(state, seat, ctx.concealed, ctx.tile)
-        options = assignments(counts, wilds, caps, self.sets_needed(state, seat),
-                              self.shapes(cfg))
+        options = assignments(counts, wilds, caps, self.sets_needed(state, seat), self.shapes(cfg))
         if not options:
             return None
         packs = tuple(self._gb_pack(state, seat, m) for m in state.melds[seat])
@@ -301,8 +312,14 @@ class HuanleRuleset(MahjongRuleset):
         fourth = (not ctx.tile_is_wild) and visible == 3 and not ctx.rob_kong
         seat_wind = self.seat_wind(state, seat)
 
-        flags = (ctx.self_drawn, False, ctx.self_drawn and ctx.after_kong, ctx.wall_last,
-                 seat_wind, cfg.prevalent_wind)
+        flags = (
+            ctx.self_drawn,
+            False,
+            ctx.self_drawn and ctx.after_kong,
+            ctx.wall_last,
+            seat_wind,
+            cfg.prevalent_wind,
+        )
         checked: list[bool] = []
 
         def fans_of(hand: tuple[str, ...], win_tile: str) -> tuple[Fan, ...] | None:
@@ -315,10 +332,16 @@ class HuanleRuleset(MahjongRuleset):
             return with_situational(fans, last_tile=fourth, rob_kong=ctx.rob_kong)
 
         best_data = best_substitution(
-            counts, options, self.meld_counts(state, seat), fans_of,
-            win_tile=None if ctx.tile_is_wild else ctx.tile, wild=wild,
-            wucaishen_fans=cfg.wucaishen_fans, flowers=len(state.flowers[seat]),
-            fixed_winds=(seat_wind, cfg.prevalent_wind), concealed_hand=not state.melds[seat],
+            counts,
+            options,
+            self.meld_counts(state, seat),
+            fans_of,
+            win_tile=None if ctx.tile_is_wild else ctx.tile,
+            wild=wild,
+            wucaishen_fans=cfg.wucaishen_fans,
+            flowers=len(state.flowers[seat]),
+            fixed_winds=(seat_wind, cfg.prevalent_wind),
+            concealed_hand=not state.melds[seat],
         )
         flowers = len(state.flowers[seat])
         if best_data is None:
@@ -327,7 +350,8 @@ class HuanleRuleset(MahjongRuleset):
         counted = best_data["gb"] + best_data["wucaishen"]
         ok = cfg.room_kind != "bafan" or counted >= cfg.min_fans
         best_data.update(
-            total=total, ok=ok,
+            total=total,
+            ok=ok,
             reason="" if ok else f"{counted} 番 < {cfg.min_fans} 番 (8番場, flowers excluded)",
         )
         return best_data
@@ -365,9 +389,17 @@ class HuanleRuleset(MahjongRuleset):
         room = ROOM_KINDS[cfg.room_kind]
         if out.get("type") != "win":
             lines.append(ResultLine("流局", "0"))
-            return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
-                          extra={"payments": [], "fans": [], "room_kind": cfg.room_kind,
-                                 "next_dealer": out.get("next_dealer", state.dealer)})
+            return Result(
+                scores=tuple(scores),
+                winners=(),
+                lines=tuple(lines),
+                extra={
+                    "payments": [],
+                    "fans": [],
+                    "room_kind": cfg.room_kind,
+                    "next_dealer": out.get("next_dealer", state.dealer),
+                },
+            )
         bird = out.get("bird")
         bird_seat = bird["seat"] if bird else None
         payments: list[dict[str, Any]] = []
@@ -384,15 +416,31 @@ class HuanleRuleset(MahjongRuleset):
             lines.append(ResultLine("合計", f"{ev['total']}番", w))
             base = self.base_points(cfg, ev["total"])
             lines.append(ResultLine(f"{room} 基數", str(base), w))
-            fan_table.append({"seat": w, "fans": ev["fans"], "wucaishen": ev["wucaishen"],
-                              "flowers": ev["flowers"], "total": ev["total"], "base": base})
+            fan_table.append(
+                {
+                    "seat": w,
+                    "fans": ev["fans"],
+                    "wucaishen": ev["wucaishen"],
+                    "flowers": ev["flowers"],
+                    "total": ev["total"],
+                    "base": base,
+                }
+            )
             losers = [s for s in range(n) if s != w] if out["self_drawn"] else [out["from"]]
             for loser in losers:
                 bird_x = 2 if bird_seat in (w, loser) else 1
                 dealer_x = 2 if state.dealer in (w, loser) else 1
                 points = base * bird_x * dealer_x
-                payments.append({"from": loser, "to": w, "points": points, "base": base,
-                                 "bird": bird_x, "dealer": dealer_x})
+                payments.append(
+                    {
+                        "from": loser,
+                        "to": w,
+                        "points": points,
+                        "base": base,
+                        "bird": bird_x,
+                        "dealer": dealer_x,
+                    }
+                )
                 scores[loser] -= points
                 scores[w] += points
                 parts = [str(base)]
@@ -400,18 +448,27 @@ class HuanleRuleset(MahjongRuleset):
                     parts.append("中鳥×2")
                 if dealer_x > 1:
                     parts.append("莊家×2")
-                lines.append(ResultLine(f"座{loser} → 座{w}", " × ".join(parts) + f" = {points}",
-                                        loser))
+                lines.append(
+                    ResultLine(f"座{loser} → 座{w}", " × ".join(parts) + f" = {points}", loser)
+                )
         if bird:
             hit = "中鳥" if any(p["bird"] > 1 for p in payments) else "不中"
             lines.append(ResultLine(f"鳥牌 {bird['tile']} → 座{bird_seat}", hit))
         if any(p["dealer"] > 1 for p in payments):  # only when a pair involved the dealer
             lines.append(ResultLine("莊家", f"座{state.dealer} 翻倍"))
         return Result(
-            scores=tuple(scores), winners=tuple(out["winners"]), lines=tuple(lines),
-            extra={"payments": payments, "fans": fan_table, "bird": bird,
-                   "room_kind": cfg.room_kind, "self_drawn": out["self_drawn"],
-                   "from": out["from"], "next_dealer": out.get("next_dealer", state.dealer)},
+            scores=tuple(scores),
+            winners=tuple(out["winners"]),
+            lines=tuple(lines),
+            extra={
+                "payments": payments,
+                "fans": fan_table,
+                "bird": bird,
+                "room_kind": cfg.room_kind,
+                "self_drawn": out["self_drawn"],
+                "from": out["from"],
+                "next_dealer": out.get("next_dealer", state.dealer),
+            },
         )
 
     def escape_result(self, state: State, seat: int) -> Result:
@@ -432,8 +489,12 @@ class HuanleRuleset(MahjongRuleset):
             scores[seat] -= x
             payments.append({"from": seat, "to": s, "points": x})
             lines.append(ResultLine(f"座{seat} → 座{s}", str(x), seat))
-        return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
-                      extra={"payments": payments, "escape": seat})
+        return Result(
+            scores=tuple(scores),
+            winners=(),
+            lines=tuple(lines),
+            extra={"payments": payments, "escape": seat},
+        )
 
     def variant_view(self, state: State, seat: int | None) -> dict[str, Any]:
         cfg: HuanleConfig = self.cfg(state)

@@ -6,19 +6,23 @@ Quoted rules and how they are implemented:
 * "番是2倍的意思 … 無番設置為一個基數點，1番即在此基數點上*2" — a hand of F 番 is worth
   底 × 2^F points.
 * "爆胡（封頂），意思即為多少番為頂，不再疊加番數進行計算，特殊牌除外，比如十三幺，
-  可突破爆胡限制，這些特殊牌型不再疊加其他番種" — ``bao_hu`` 3 or 5 picks the table of 記分規則 (爆胡為3番) or of
+  可突破爆胡限制，這些特殊牌型不再疊加其他番種" — ``bao_hu`` 3 or 5 picks the table of 記分規則
+  (爆胡為3番) or of
   胡牌和記分 (爆和為5番); hands inside the cap add up and stop at the cap; the special (limit)
   hands past the cap count alone at their own value (the highest one when several apply).
 * "開設3種規則服務器：3番起和、1番起和、無番起和" — ``qi_hu`` 3 / 1 / 0: a 胡 below it is not
   offered and is refused (``not_allowed``). The add-ons count toward it (RULES-NOTES §4 #3).
-* Add-ons "自摸 / 風位 / 風圈 / 三元牌 … +1番，爆胡以外不加番 … 爆胡內牌型加附加牌型不能沖破爆胡的上限".
+* Add-ons "自摸 / 風位 / 風圈 / 三元牌 … +1番，爆胡以外不加番 …
+爆胡內牌型加附加牌型不能沖破爆胡的上限".
 * "一炮三響 / 杠上開花 / 海底撈月 / 搶杠 … 不滿3番牌型，按照3番滿計算" — floored at the cap
   (RULES-NOTES §4 #5).
 * "漏胡 … 玩家A是不能胡那一張的。除非玩家A有進行動牌的情況，動牌的意思在于碰、上、杠、模牌的" — a
   seat that passes a 胡 may not win on *that tile* (discard or 搶槓) until it draws or claims.
 * "一炮多響 … 包括莊家在內胡牌，下一輪莊家繼續當莊" — ``multi_win`` on; the core's 連莊.
-* 包: "十二張落地包自摸，包先不包後"; 大四喜 / 大三元 "若有人打出余下一款者，那人則需承擔包自模的責任";
-  "搶杠胡等同杠開，當自摸，被搶杠者…包三家牌"; "杠上開花包杠 … 點杠者包三家牌"; a discard win is paid
+* 包: "十二張落地包自摸，包先不包後"; 大四喜 / 大三元
+"若有人打出余下一款者，那人則需承擔包自模的責任";
+  "搶杠胡等同杠開，當自摸，被搶杠者…包三家牌"; "杠上開花包杠 … 點杠者包三家牌"; a discard win is
+  paid
   by the discarder alone (decision 4). A liable seat pays all three shares.
 * "天和 … 人和：莊家打出的第一張牌，閑家吃和 … 地和：第一圈里閑家自摸的第一張牌" — 6番 each, the
   seed's own (swapped) definitions (RULES-NOTES §4 #6), specials outside the cap.
@@ -26,7 +30,8 @@ Quoted rules and how they are implemented:
 Glossary 中文 ↔ identifier: 爆胡 bao_hu · 起和 qi_hu · 底 base · 番 fans · 雞胡 jihu · 平胡 pinghu ·
 碰碰胡 pengpeng · 混一色 hunyise · 清一色 qingyise · 混碰 hunpeng · 清碰 qingpeng · 混幺九
 hunyaojiu · 清幺九 qingyaojiu · 小三元 xiaosanyuan · 大三元 dasanyuan · 小四喜 xiaosixi · 大四喜
-dasixi · 字一色 ziyise · 九蓮寶燈 jiulian · 十三幺 shisanyao · 天和 tianhu · 人和 renhu · 地和 dihu ·
+dasixi · 字一色 ziyise · 九蓮寶燈 jiulian · 十三幺 shisanyao · 天和 tianhu · 人和 renhu · 地和 dihu
+·
 門風刻 menfeng · 圈風刻 quanfeng · 三元刻 sanyuan · 包 bao (liable seat) · 十二張落地 luodi12 ·
 漏胡 lou_hu · 一炮三響 three winners on one discard · 風圈 prevalent_wind · 起莊 first_dealer.
 """
@@ -47,12 +52,29 @@ from games.rules.mahjong.tiles import KIND_INDEX, TERMINALS_HONOURS, counts_of
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
 
 FAN_NAMES = {
-    "jihu": "雞胡", "pinghu": "平胡", "pengpeng": "碰碰胡", "hunyise": "混一色",
-    "hunpeng": "混碰", "qingyise": "清一色", "qingpeng": "清碰", "hunyaojiu": "混幺九",
-    "xiaosanyuan": "小三元", "xiaosixi": "小四喜", "ziyise": "字一色", "qingyaojiu": "清幺九",
-    "dasanyuan": "大三元", "dasixi": "大四喜", "jiulian": "九蓮寶燈", "shisanyao": "十三幺",
-    "tianhu": "天和", "renhu": "人和", "dihu": "地和",
-    "zimo": "自摸", "menfeng": "門風刻", "quanfeng": "圈風刻", "sanyuan": "三元刻",
+    "jihu": "雞胡",
+    "pinghu": "平胡",
+    "pengpeng": "碰碰胡",
+    "hunyise": "混一色",
+    "hunpeng": "混碰",
+    "qingyise": "清一色",
+    "qingpeng": "清碰",
+    "hunyaojiu": "混幺九",
+    "xiaosanyuan": "小三元",
+    "xiaosixi": "小四喜",
+    "ziyise": "字一色",
+    "qingyaojiu": "清幺九",
+    "dasanyuan": "大三元",
+    "dasixi": "大四喜",
+    "jiulian": "九蓮寶燈",
+    "shisanyao": "十三幺",
+    "tianhu": "天和",
+    "renhu": "人和",
+    "dihu": "地和",
+    "zimo": "自摸",
+    "menfeng": "門風刻",
+    "quanfeng": "圈風刻",
+    "sanyuan": "三元刻",
 }
 
 # 記分規則 (爆胡為3番) and 胡牌和記分 (爆和為5番): the hands inside the cap, and the specials.
@@ -61,16 +83,48 @@ WITHIN: dict[int, dict[str, int]] = {
     5: {"pinghu": 1, "pengpeng": 3, "hunyise": 3, "hunpeng": 5, "qingyise": 5},
 }
 SPECIAL: dict[int, dict[str, int]] = {
-    3: {"qingyise": 4, "hunpeng": 4, "qingpeng": 5, "hunyaojiu": 5, "xiaosanyuan": 5,
-        "xiaosixi": 5, "ziyise": 6, "qingyaojiu": 6, "dasanyuan": 6, "dasixi": 6, "jiulian": 6,
-        "shisanyao": 6, "tianhu": 6, "renhu": 6, "dihu": 6},
+    3: {
+        "qingyise": 4,
+        "hunpeng": 4,
+        "qingpeng": 5,
+        "hunyaojiu": 5,
+        "xiaosanyuan": 5,
+        "xiaosixi": 5,
+        "ziyise": 6,
+        "qingyaojiu": 6,
+        "dasanyuan": 6,
+        "dasixi": 6,
+        "jiulian": 6,
+        "shisanyao": 6,
+        "tianhu": 6,
+        "renhu": 6,
+        "dihu": 6,
+    },
     # 九蓮寶燈 is not in the 5番 table: the limit tier of 十三幺 (RULES-NOTES §4 #1)
-    5: {"qingpeng": 6, "hunyaojiu": 6, "xiaosanyuan": 7, "xiaosixi": 7, "ziyise": 8,
-        "qingyaojiu": 8, "dasanyuan": 9, "dasixi": 9, "shisanyao": 9, "jiulian": 9,
-        "tianhu": 6, "renhu": 6, "dihu": 6},
+    5: {
+        "qingpeng": 6,
+        "hunyaojiu": 6,
+        "xiaosanyuan": 7,
+        "xiaosixi": 7,
+        "ziyise": 8,
+        "qingyaojiu": 8,
+        "dasanyuan": 9,
+        "dasixi": 9,
+        "shisanyao": 9,
+        "jiulian": 9,
+        "tianhu": 6,
+        "renhu": 6,
+        "dihu": 6,
+    },
 }
-QI_HU_ALIASES = {"3番起和": 3, "1番起和": 1, "無番起和": 0, "无番起和": 0, "一番起和": 1,
-                 "三番起和": 3}
+QI_HU_ALIASES = {
+    "3番起和": 3,
+    "1番起和": 1,
+    "無番起和": 0,
+    "无番起和": 0,
+    "一番起和": 1,
+    "三番起和": 3,
+}
 _WINDS = range(27, 31)
 _DRAGONS = range(31, 34)
 _YAOJIU = frozenset(TERMINALS_HONOURS)
@@ -136,8 +190,7 @@ class YongzhouRuleset(MahjongRuleset):
     def shapes(self, config: Any) -> frozenset[str]:
         return frozenset({"shisanyao"})
 
-    def _shanten_of(self, state: State, seat: int, tiles: list[str],
-                    melds_extra: int = 0) -> int:
+    def _shanten_of(self, state: State, seat: int, tiles: list[str], melds_extra: int = 0) -> int:
         # the regular shape only: PyMahjongGB's count would steer the bot toward 七對 / 全不靠,
         # which do not win here (十三幺 is rare enough to leave to chance)
         sets = self.sets_needed(state, seat) - melds_extra
@@ -157,8 +210,11 @@ class YongzhouRuleset(MahjongRuleset):
         claim = state.claim or {}
         lou = state.vars["lou_hu"]
         before = list(lou[seat])
-        if (action.get("type") == "pass" and {"type": "hu"} in claim["options"][seat]
-                and claim["tile"] not in lou[seat]):
+        if (
+            action.get("type") == "pass"
+            and {"type": "hu"} in claim["options"][seat]
+            and claim["tile"] not in lou[seat]
+        ):
             lou[seat].append(claim["tile"])
         try:
             return super()._apply_claim(state, seat, action)
@@ -166,21 +222,25 @@ class YongzhouRuleset(MahjongRuleset):
             lou[seat] = before
             raise
 
-    def _explain_bad_claim(self, state: State, seat: int, action: Action,
-                           options: list[Action]) -> None:
+    def _explain_bad_claim(
+        self, state: State, seat: int, action: Action, options: list[Action]
+    ) -> None:
         claim = state.claim or {}
         if action["type"] == "hu" and claim["tile"] in state.vars["lou_hu"][seat]:
-            raise IllegalAction(ErrorCode.NOT_ALLOWED, f"漏胡: {claim['tile']} was passed; no 胡 "
-                                "on it until this seat 動牌 (碰/上/杠/摸)",
-                                {"reason": "passed_win"})
+            raise IllegalAction(
+                ErrorCode.NOT_ALLOWED,
+                f"漏胡: {claim['tile']} was passed; no 胡 on it until this seat 動牌 (碰/上/杠/摸)",
+                {"reason": "passed_win"},
+            )
         super()._explain_bad_claim(state, seat, action, options)
 
     def _draw(self, state: State, seat: int, *, back: bool) -> list[Event]:
         state.vars["lou_hu"][seat] = []  # 摸牌 is 動牌
         return super()._draw(state, seat, back=back)
 
-    def _make_meld(self, state: State, seat: int, src: int, tile: str,
-                   action: Action) -> list[Event]:
+    def _make_meld(
+        self, state: State, seat: int, src: int, tile: str, action: Action
+    ) -> list[Event]:
         state.vars["lou_hu"][seat] = []  # 碰 / 上 / 杠 are 動牌
         events = super()._make_meld(state, seat, src, tile, action)
         self._record_bao(state, seat, src, tile)
@@ -210,8 +270,15 @@ class YongzhouRuleset(MahjongRuleset):
         cfg: YongzhouConfig = self.cfg(state)
         seat = ctx.seat
         if not ctx.self_drawn and ctx.tile in state.vars["lou_hu"][seat] and cfg.lou_hu:
-            return {"ok": False, "total": 0, "reason": f"漏胡 on {ctx.tile}", "fans": [],
-                    "special": False, "capped": False, "floored": False}
+            return {
+                "ok": False,
+                "total": 0,
+                "reason": f"漏胡 on {ctx.tile}",
+                "fans": [],
+                "special": False,
+                "capped": False,
+                "floored": False,
+            }
         counts = counts_of(ctx.concealed + [ctx.tile])
         sets = self.sets_needed(state, seat)
         melds = state.melds[seat]
@@ -238,8 +305,9 @@ class YongzhouRuleset(MahjongRuleset):
         if thirteen:
             best = self._score(cfg, state, ctx, ["shisanyao"], [], situational)
         for groups, pair in zip(readings, pair_of):
-            names, addons = self._hand_fans(cfg, state, seat, groups, pair, all_kinds, counts,
-                                            not melds, ctx)
+            names, addons = self._hand_fans(
+                cfg, state, seat, groups, pair, all_kinds, counts, not melds, ctx
+            )
             cand = self._score(cfg, state, ctx, names, addons, situational)
             if best is None or cand["total"] > best["total"]:
                 best = cand
@@ -253,21 +321,37 @@ class YongzhouRuleset(MahjongRuleset):
         dealer = state.dealer
         no_melds = not any(state.melds)
         return {
-            "tianhu": ctx.self_drawn and ctx.seat == dealer and state.discard_count == 0
+            "tianhu": ctx.self_drawn
+            and ctx.seat == dealer
+            and state.discard_count == 0
             and no_melds,
-            "renhu": not ctx.self_drawn and not ctx.rob_kong and ctx.from_seat == dealer
-            and state.discard_count == 1 and state.claims_made == 0,
-            "dihu": ctx.self_drawn and ctx.seat != dealer and state.claims_made == 0
-            and not state.discards[ctx.seat] and no_melds,
+            "renhu": not ctx.self_drawn
+            and not ctx.rob_kong
+            and ctx.from_seat == dealer
+            and state.discard_count == 1
+            and state.claims_made == 0,
+            "dihu": ctx.self_drawn
+            and ctx.seat != dealer
+            and state.claims_made == 0
+            and not state.discards[ctx.seat]
+            and no_melds,
             "after_kong": ctx.self_drawn and ctx.after_kong,
             "haidi": ctx.self_drawn and ctx.wall_last,
             "rob_kong": ctx.rob_kong,
         }
 
-    def _hand_fans(self, cfg: YongzhouConfig, state: State, seat: int,
-                   groups: list[tuple[str, int]], pair: int | None, all_kinds: list[int],
-                   counts: tuple[int, ...], concealed_only: bool,
-                   ctx: WinContext) -> tuple[list[str], list[tuple[str, int]]]:
+    def _hand_fans(
+        self,
+        cfg: YongzhouConfig,
+        state: State,
+        seat: int,
+        groups: list[tuple[str, int]],
+        pair: int | None,
+        all_kinds: list[int],
+        counts: tuple[int, ...],
+        concealed_only: bool,
+        ctx: WinContext,
+    ) -> tuple[list[str], list[tuple[str, int]]]:
         """The hand names (within and special) and the add-ons of one reading."""
         suits = {k // 9 for k in all_kinds if k < 27}
         honours = any(k >= 27 for k in all_kinds)
@@ -306,7 +390,7 @@ class YongzhouRuleset(MahjongRuleset):
             names.append("xiaosixi")
         if concealed_only and len(suits) == 1 and not honours:
             base = min(k for k in all_kinds) // 9 * 9
-            c = counts[base:base + 9]
+            c = counts[base : base + 9]
             if c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c[1:8]):
                 names.append("jiulian")
         addons: list[tuple[str, int]] = []
@@ -320,8 +404,15 @@ class YongzhouRuleset(MahjongRuleset):
             addons.append(("sanyuan", 1))
         return names, addons
 
-    def _score(self, cfg: YongzhouConfig, state: State, ctx: WinContext, names: list[str],
-               addons: list[tuple[str, int]], situational: dict[str, bool]) -> dict[str, Any]:
+    def _score(
+        self,
+        cfg: YongzhouConfig,
+        state: State,
+        ctx: WinContext,
+        names: list[str],
+        addons: list[tuple[str, int]],
+        situational: dict[str, bool],
+    ) -> dict[str, Any]:
         cap = cfg.bao_hu
         special_table = SPECIAL[cap]
         specials = [n for n in names if n in special_table]
@@ -332,9 +423,16 @@ class YongzhouRuleset(MahjongRuleset):
             value = special_table[top]
             # RULES-NOTES §4 #12: the hand keeps the 包 rules of every special it is
             # (``specials``), whichever one names it (``limit``)
-            return {"total": value, "special": True, "capped": False, "floored": False,
-                    "fans": [_fan(top, value, "special")], "hands": hand_names,
-                    "limit": top, "specials": specials}
+            return {
+                "total": value,
+                "special": True,
+                "capped": False,
+                "floored": False,
+                "fans": [_fan(top, value, "special")],
+                "hands": hand_names,
+                "limit": top,
+                "specials": specials,
+            }
         within = WITHIN[cap]
         fans = []
         if "hunpeng" in names and "hunpeng" in within:
@@ -354,14 +452,24 @@ class YongzhouRuleset(MahjongRuleset):
         total = min(cap, raw)
         capped = raw > cap
         floored = False
-        if total < cap and (situational["after_kong"] or situational["haidi"]
-                            or situational["rob_kong"]):
+        if total < cap and (
+            situational["after_kong"] or situational["haidi"] or situational["rob_kong"]
+        ):
             total = cap
             floored = True
-        return {"total": total, "special": False, "capped": capped, "floored": floored,
-                "raw": raw, "fans": fans, "hands": hand_names, "limit": None,
-                "floor_reason": [k for k in ("after_kong", "haidi", "rob_kong")
-                                 if situational[k]] if floored else []}
+        return {
+            "total": total,
+            "special": False,
+            "capped": capped,
+            "floored": floored,
+            "raw": raw,
+            "fans": fans,
+            "hands": hand_names,
+            "limit": None,
+            "floor_reason": [k for k in ("after_kong", "haidi", "rob_kong") if situational[k]]
+            if floored
+            else [],
+        }
 
     # -- the end ------------------------------------------------------------------------------
     def settle(self, state: State) -> Result:
@@ -372,7 +480,9 @@ class YongzhouRuleset(MahjongRuleset):
         lines: list[ResultLine] = []
         table = f"爆胡{cfg.bao_hu}番"
         extra: dict[str, Any] = {
-            "bao_hu": cfg.bao_hu, "qi_hu": cfg.qi_hu, "base": cfg.base,
+            "bao_hu": cfg.bao_hu,
+            "qi_hu": cfg.qi_hu,
+            "base": cfg.base,
             "next_dealer": out.get("next_dealer", state.dealer),
             "next_prevalent_wind": self.next_prevalent_wind(state),
             "next_first_dealer": self.first_dealer(state),
@@ -395,23 +505,32 @@ class YongzhouRuleset(MahjongRuleset):
                 sign = "+" if f["kind"] == "addon" else ""
                 lines.append(ResultLine(f["name"], f"{sign}{f['value']}番", w))
             if ev.get("special"):
-                lines.append(ResultLine(f"爆胡以外 ({cfg.bao_hu}番以上，不加番)",
-                                        f"{ev['total']}番", w))
+                lines.append(
+                    ResultLine(f"爆胡以外 ({cfg.bao_hu}番以上，不加番)", f"{ev['total']}番", w)
+                )
             if ev.get("capped"):
-                lines.append(ResultLine(f"爆胡 (封頂 {cfg.bao_hu}番)", f"{ev['raw']}番 → "
-                                        f"{cfg.bao_hu}番", w))
+                lines.append(
+                    ResultLine(f"爆胡 (封頂 {cfg.bao_hu}番)", f"{ev['raw']}番 → {cfg.bao_hu}番", w)
+                )
             if ev.get("floored"):
-                why = "、".join({"after_kong": "杠上開花", "haidi": "海底撈月",
-                                "rob_kong": "搶杠"}[k] for k in ev["floor_reason"])
-                lines.append(ResultLine(f"{why} 不滿{cfg.bao_hu}番按{cfg.bao_hu}番",
-                                        f"{cfg.bao_hu}番", w))
+                why = "、".join(
+                    {"after_kong": "杠上開花", "haidi": "海底撈月", "rob_kong": "搶杠"}[k]
+                    for k in ev["floor_reason"]
+                )
+                lines.append(
+                    ResultLine(f"{why} 不滿{cfg.bao_hu}番按{cfg.bao_hu}番", f"{cfg.bao_hu}番", w)
+                )
             if floor_note:
-                lines.append(ResultLine(f"{floor_note} 不滿{cfg.bao_hu}番按{cfg.bao_hu}番",
-                                        f"{cfg.bao_hu}番", w))
-            points = cfg.base * 2 ** total
+                lines.append(
+                    ResultLine(
+                        f"{floor_note} 不滿{cfg.bao_hu}番按{cfg.bao_hu}番", f"{cfg.bao_hu}番", w
+                    )
+                )
+            points = cfg.base * 2**total
             # the board highlights the 合計 row
-            lines.append(ResultLine("合計", f"{total}番 ({table}) = {cfg.base}×2^{total} = "
-                                    f"{points}", w))
+            lines.append(
+                ResultLine("合計", f"{total}番 ({table}) = {cfg.base}×2^{total} = {points}", w)
+            )
             liable, why = self._liable(state, w, ev)
             if three:
                 # RULES-NOTES §4 #11: "同一張牌點三個炮，點炮者包三家" — each winner is paid as
@@ -423,24 +542,44 @@ class YongzhouRuleset(MahjongRuleset):
                 losers = [out["from"]]
             for loser in losers:
                 payer = liable if liable is not None else loser
-                payments.append({"from": payer, "to": w, "points": points,
-                                 "share_of": loser, "bao": why if liable is not None else None})
+                payments.append(
+                    {
+                        "from": payer,
+                        "to": w,
+                        "points": points,
+                        "share_of": loser,
+                        "bao": why if liable is not None else None,
+                    }
+                )
                 scores[payer] -= points
                 scores[w] += points
             if liable is not None:
-                lines.append(ResultLine(f"包 ({why})", f"座{liable} 付三家 "
-                                        f"{points * len(losers)}", liable))
+                lines.append(
+                    ResultLine(f"包 ({why})", f"座{liable} 付三家 {points * len(losers)}", liable)
+                )
             else:
                 for loser in losers:
                     lines.append(ResultLine(f"座{loser} → 座{w}", str(points), loser))
-            fan_table.append({"seat": w, "fans": ev["fans"], "total": total,
-                              "special": ev["special"], "capped": ev.get("capped", False),
-                              "points": points, "bao": liable})
-        extra.update(payments=payments, fans=fan_table, self_drawn=out["self_drawn"],
-                     from_seat=out["from"], rob_kong=out["rob_kong"],
-                     capped=any(f["capped"] for f in fan_table))
-        return Result(scores=tuple(scores), winners=tuple(winners), lines=tuple(lines),
-                      extra=extra)
+            fan_table.append(
+                {
+                    "seat": w,
+                    "fans": ev["fans"],
+                    "total": total,
+                    "special": ev["special"],
+                    "capped": ev.get("capped", False),
+                    "points": points,
+                    "bao": liable,
+                }
+            )
+        extra.update(
+            payments=payments,
+            fans=fan_table,
+            self_drawn=out["self_drawn"],
+            from_seat=out["from"],
+            rob_kong=out["rob_kong"],
+            capped=any(f["capped"] for f in fan_table),
+        )
+        return Result(scores=tuple(scores), winners=tuple(winners), lines=tuple(lines), extra=extra)
 
     def _liable(self, state: State, w: int, ev: dict[str, Any]) -> tuple[int | None, str]:
         """The seat paying all three shares of a self-drawn (or robbed) win, if any."""
@@ -450,8 +589,12 @@ class YongzhouRuleset(MahjongRuleset):
         if not out["self_drawn"]:
             return None, ""
         melds = state.melds[w]
-        if (state.after_kong and melds and melds[-1]["kind"] == "minggang"
-                and melds[-1]["from"] is not None):
+        if (
+            state.after_kong
+            and melds
+            and melds[-1]["kind"] == "minggang"
+            and melds[-1]["from"] is not None
+        ):
             return melds[-1]["from"], "杠上開花包杠 點杠者包三家"
         bao = state.vars["bao"][w]
         if bao is not None:
@@ -482,7 +625,7 @@ class YongzhouRuleset(MahjongRuleset):
         cfg: YongzhouConfig = self.cfg(state)
         if not 0 <= seat < state.seats:
             raise IllegalAction(ErrorCode.MALFORMED, "no such seat")
-        points = cfg.base * 2 ** cfg.bao_hu
+        points = cfg.base * 2**cfg.bao_hu
         scores = [0] * state.seats
         payments = []
         lines = [ResultLine("逃跑", f"座{seat} 付每家 爆胡{cfg.bao_hu}番 = {points}", seat)]
@@ -491,15 +634,25 @@ class YongzhouRuleset(MahjongRuleset):
                 scores[s] += points
                 scores[seat] -= points
                 payments.append({"from": seat, "to": s, "points": points})
-        return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
-                      extra={"payments": payments, "escape": seat})
+        return Result(
+            scores=tuple(scores),
+            winners=(),
+            lines=tuple(lines),
+            extra={"payments": payments, "escape": seat},
+        )
 
     def variant_view(self, state: State, seat: int | None) -> dict[str, Any]:
         cfg: YongzhouConfig = self.cfg(state)
-        bao = [None if b is None else {"from": b["from"], "reason": FAN_NAMES.get(
-            b["reason"], "十二張落地")} for b in state.vars.get("bao", [])]
+        bao = [
+            None
+            if b is None
+            else {"from": b["from"], "reason": FAN_NAMES.get(b["reason"], "十二張落地")}
+            for b in state.vars.get("bao", [])
+        ]
         out: dict[str, Any] = {
-            "bao_hu": cfg.bao_hu, "qi_hu": cfg.qi_hu, "base": cfg.base,
+            "bao_hu": cfg.bao_hu,
+            "qi_hu": cfg.qi_hu,
+            "base": cfg.base,
             "qi_hu_name": {0: "無番起和", 1: "1番起和", 3: "3番起和"}[cfg.qi_hu],
             "prevalent_wind_name": WIND_NAMES[cfg.prevalent_wind],
             "bao": bao,
@@ -512,11 +665,11 @@ class YongzhouRuleset(MahjongRuleset):
             reached = []
             for w, ev in zip(res_out.get("winners", []), res_out.get("evals", [])):
                 if ev and ev.get("special"):
-                    reached.append({"seat": w, "name": FAN_NAMES[ev["limit"]],
-                                    "total": ev["total"]})
+                    reached.append(
+                        {"seat": w, "name": FAN_NAMES[ev["limit"]], "total": ev["total"]}
+                    )
                 elif ev and ev.get("capped"):
-                    reached.append({"seat": w, "name": f"封頂{cfg.bao_hu}番",
-                                    "total": ev["total"]})
+                    reached.append({"seat": w, "name": f"封頂{cfg.bao_hu}番", "total": ev["total"]})
             out["bao_hu_reached"] = reached
         return out
 

@@ -84,8 +84,13 @@ def _rec(counts: tuple[int, ...], wilds: int, sets: int, pair: int) -> frozenset
                             wild_as.append(k)
                         else:
                             used[k] = used.get(k, 0) + 1
-                    go(("chow", (start, start + 1, start + 2), tuple(sorted(wild_as))), used,
-                       len(wild_as), 1, 0)
+                    go(
+                        ("chow", (start, start + 1, start + 2), tuple(sorted(wild_as))),
+                        used,
+                        len(wild_as),
+                        1,
+                        0,
+                    )
     return frozenset(out)
 
 

@@ -5,19 +5,22 @@ Seed 004 with RULES-NOTES §8 and decision 6. Quoted rules and how they are impl
 
 * "一共136張牌 … 每家16張牌，在開始時，莊家17張牌"; "和牌的基本牌型" a–f: five sets and a pair
   (``hand_size`` 16, the core then needs 5 − melds sets). No 七對 / 十三幺.
-* "莊家贏了可以牢莊(牢莊的次數沒有限制)，輸了由莊家的下家做莊" — ``next_dealer``; the platform passes
+* "莊家贏了可以牢莊(牢莊的次數沒有限制)，輸了由莊家的下家做莊" — ``next_dealer``; the platform
+passes
   the running 牢莊 count back as ``lao_zhuang``.
 * 骰子 / 開牌: two throws of two dice from ``Chance(seed, "dice")``; the second thrower is the
   N1-th seat counting the dealer as 1 in the order of play; the opening 墩 is N1 + N2 墩 clockwise
   from the right end of the thrower's side (the 68 墩 of the shuffled wall, 17 per side); the wall
   is read from there (front = draws), its back is the 墩 before the opening.
-* "明牌: 開牌位置逆時針方向那一墩的下面那個牌" — the bottom tile of the back 墩 is turned face up and
+* "明牌: 開牌位置逆時針方向那一墩的下面那個牌" — the bottom tile of the back 墩 is turned face up
+and
   set aside (the indicator). "明牌面值+1為財神，且循環 … 若明牌為白板，則東風為財神" (9 → 1,
   東南西北中發白 as one cycle).
 * "白板做花牌，若財神是白板，那么紅中當花來處理"; 花數 2 "若明牌為發財或者白板，則紅中為一花"; the
   other three copies of the indicator are 杠頭 (RULES-NOTES §8 #2). Both are exposed and replaced
   from the back at the deal and on every draw.
-* "牌墻上剩余16張牌時 … 流局 … 如果有人放四張牌的杠(白皮杠不算)，那么莊家的下家做莊，否則莊家繼續做莊，
+* "牌墻上剩余16張牌時 … 流局 …
+如果有人放四張牌的杠(白皮杠不算)，那么莊家的下家做莊，否則莊家繼續做莊，
   但是牢莊數不變" — ``reserve`` 16.
 * 包牌 a–e with "吃碰杠四手 > 見牌胡 > 不能亂吐 > 單吊形成 = 點炮成明翻的牌": the liable seat pays
   every share of the 胡倒 (花 is never 包).
@@ -25,7 +28,8 @@ Seed 004 with RULES-NOTES §8 and decision 6. Quoted rules and how they are impl
   caps every other seat's win: no 翻 but 三財神 / 四財神, a 翻 hand counts 5 台, basic 台 at most 5
   (天胡 / 地胡 and a win on that seat's first discard after it are exempt).
 * 台數 a–h (yueqing_scoring), "8臺為(15+8-6)*2"; ``qi_hu_tai`` 起胡台數 per room.
-* 花數 1–11; "總花=平方花 … 從其他三個玩家中各拿"; settlement "莊家胡：其他人 = 臺數+牢莊+1 … 閑家胡：
+* 花數 1–11; "總花=平方花 … 從其他三個玩家中各拿"; settlement "莊家胡：其他人 = 臺數+牢莊+1 …
+閑家胡：
   非莊家 = 臺數+1，莊家 = 非莊家+1 … 胡倒條數+花的條數=總條數"; every point × 底 (``base``).
 * 逃跑: each other seat's best 胡倒翻臺類型 (胡倒類型判斷), plus 底 × 10, 花 as on a 流局.
 
@@ -53,17 +57,32 @@ from games.rules.mahjong.core import WIND_NAMES, CoreConfig, MahjongRuleset, Sta
 from games.rules.mahjong.tiles import KIND_INDEX, counts_of, next_kind
 from games.rules.mahjong.variants.yongzhou_hands import decompositions
 from games.rules.mahjong.variants.yueqing_scoring import (
-    BAI, FA, ZHONG, Facts, bi_hu_limit, escape_best, hua_count, hua_settlement, tai_items,
+    BAI,
+    FA,
+    ZHONG,
+    Facts,
+    bi_hu_limit,
+    escape_best,
+    hua_count,
+    hua_settlement,
+    tai_items,
     tai_value,
 )
 
 MING_NAMES = {
-    "sangangtou": "明牌三杠頭", "sibaiban": "明牌四白板", "liutai": "明牌六臺",
-    "sanmeiren": "明牌三美人", "simeiren": "明牌四美人", "sifengqi": "明牌四風齊",
+    "sangangtou": "明牌三杠頭",
+    "sibaiban": "明牌四白板",
+    "liutai": "明牌六臺",
+    "sanmeiren": "明牌三美人",
+    "simeiren": "明牌四美人",
+    "sifengqi": "明牌四風齊",
     "dandiao": "明牌單吊",
 }
 BAO_NAMES = {
-    "sishou": "吃碰杠四手", "jianpai": "見牌胡", "luantu": "不能亂吐", "dandiao": "單吊形成",
+    "sishou": "吃碰杠四手",
+    "jianpai": "見牌胡",
+    "luantu": "不能亂吐",
+    "dandiao": "單吊形成",
     "mingfan": "點炮成明翻的牌",
 }
 
@@ -114,8 +133,9 @@ class YueqingRuleset(MahjongRuleset):
     def reserve(self, state: State) -> int:
         return 16
 
-    def pre_deal(self, config: Any, seed: str, wall: list[str],
-                 dealer: int) -> tuple[list[str], dict[str, Any]]:
+    def pre_deal(
+        self, config: Any, seed: str, wall: list[str], dealer: int
+    ) -> tuple[list[str], dict[str, Any]]:
         """骰子 / 開牌: two throws of two dice from ``Chance(seed, "dice")``; the wall is read from
         the opening 墩 (front = draws), its back is the 墩 before it (where the 明牌 lies)."""
         seats = self.max_seats  # always four (new_game refuses any other count)
@@ -127,7 +147,7 @@ class YueqingRuleset(MahjongRuleset):
         side = stacks // seats
         # sides clockwise from the dealer's: the seat before in the order of play is next
         start = (((dealer - thrower) % seats) * side + sum(d1) + sum(d2)) % stacks
-        opened = wall[2 * start:] + wall[:2 * start]
+        opened = wall[2 * start :] + wall[: 2 * start]
         return opened, {"dice": {"first": d1, "thrower": thrower, "second": d2, "open": start}}
 
     def new_game(self, config: Any, seed: str, seats: int) -> State:
@@ -140,16 +160,20 @@ class YueqingRuleset(MahjongRuleset):
         indicator = state.wall.pop()  # the bottom tile of the 墩 before the opening
         caishen = next_kind(indicator)
         flower = "J1" if BAI in (_k(caishen), _k(indicator)) else "J3"
-        state.vars.update({
-            "set_aside": [indicator], "indicator": indicator, "wild": [caishen],
-            "flower_kind": flower,
-            "ming": [None] * state.seats,  # 明牌 state per seat (public)
-            "bihu": None,  # the first seat in a 明牌 state
-            "chi_forbid": [None] * state.seats,  # 不能亂吐: the tile barred right after a 吃
-            "luantu": None,  # [seat, discard_count] of a 亂吐 discard
-            "dandiao_discard": [None] * state.seats,  # the last discard made while 單吊
-            "jianpai": [[] for _ in range(state.seats)],  # seats B: the 明牌 seats A passed
-        })
+        state.vars.update(
+            {
+                "set_aside": [indicator],
+                "indicator": indicator,
+                "wild": [caishen],
+                "flower_kind": flower,
+                "ming": [None] * state.seats,  # 明牌 state per seat (public)
+                "bihu": None,  # the first seat in a 明牌 state
+                "chi_forbid": [None] * state.seats,  # 不能亂吐: the tile barred right after a 吃
+                "luantu": None,  # [seat, discard_count] of a 亂吐 discard
+                "dandiao_discard": [None] * state.seats,  # the last discard made while 單吊
+                "jianpai": [[] for _ in range(state.seats)],  # seats B: the 明牌 seats A passed
+            }
+        )
         return []
 
     def tile_is_flower(self, state: State, tile: str) -> bool:
@@ -165,14 +189,21 @@ class YueqingRuleset(MahjongRuleset):
         """The seat's 明牌 state from what is face up (暗杠 / concealed pungs not counted)."""
         gangtou, flowers = self.counts_public(state, seat)
         caishen = _k(self.caishen(state))
-        exposed = [_k(m["tiles"][0]) for m in state.melds[seat]
-                   if m["kind"] in ("peng", "minggang", "jiagang")]
+        exposed = [
+            _k(m["tiles"][0])
+            for m in state.melds[seat]
+            if m["kind"] in ("peng", "minggang", "jiagang")
+        ]
         wind = 27 + self.seat_wind(state, seat)
         n_len = len(state.hands[seat]) if hand_len is None else hand_len
         if gangtou >= 3:
             return "sangangtou"
-        meiren = (state.vars["flower_kind"] == "J3" and caishen not in (ZHONG, FA, BAI)
-                  and ZHONG in exposed and FA in exposed)
+        meiren = (
+            state.vars["flower_kind"] == "J3"
+            and caishen not in (ZHONG, FA, BAI)
+            and ZHONG in exposed
+            and FA in exposed
+        )
         if meiren and flowers >= 4:
             return "simeiren"
         if flowers >= 4:
@@ -181,16 +212,16 @@ class YueqingRuleset(MahjongRuleset):
             return "sanmeiren"
         if all(w in exposed for w in range(27, 31)):
             return "sifengqi"
-        tai = gangtou + flowers + sum(1 for k in exposed if k in (wind, ZHONG, FA)
-                                      and k != caishen)
+        tai = gangtou + flowers + sum(1 for k in exposed if k in (wind, ZHONG, FA) and k != caishen)
         if tai >= 6:
             return "liutai"
         if len(state.melds[seat]) == 5 and n_len == 1:
             return "dandiao"
         return None
 
-    def _update_ming(self, state: State, seat: int | None = None,
-                     hand_len: int | None = None) -> None:
+    def _update_ming(
+        self, state: State, seat: int | None = None, hand_len: int | None = None
+    ) -> None:
         for s in range(state.seats):
             if state.vars["ming"][s] is not None:
                 continue
@@ -220,8 +251,9 @@ class YueqingRuleset(MahjongRuleset):
             ming["first"] = n
         return super()._discard(state, seat, tile)
 
-    def _make_meld(self, state: State, seat: int, src: int, tile: str,
-                   action: Action) -> list[Event]:
+    def _make_meld(
+        self, state: State, seat: int, src: int, tile: str, action: Action
+    ) -> list[Event]:
         if action["type"] == "chi":
             # 不能亂吐: 234 + 吃5 → 2 barred; 吃 the middle tile bars nothing
             low = min(_k(t) for t in action["tiles"] + [tile])
@@ -271,8 +303,13 @@ class YueqingRuleset(MahjongRuleset):
             return False
         ming = state.vars["ming"][owner]
         # 形成明牌時打出的第一張被別人胡了: exempt
-        return not (not ctx.self_drawn and not ctx.rob_kong and ctx.from_seat == owner
-                    and ming is not None and ming["first"] == state.discard_count)
+        return not (
+            not ctx.self_drawn
+            and not ctx.rob_kong
+            and ctx.from_seat == owner
+            and ming is not None
+            and ming["first"] == state.discard_count
+        )
 
     def _best_reading(self, state: State, ctx: WinContext) -> dict[str, Any] | None:
         seat = ctx.seat
@@ -285,18 +322,29 @@ class YueqingRuleset(MahjongRuleset):
             naturals.append(ctx.tile)
         counts = counts_of(naturals)
         sets_needed = self.sets_needed(state, seat)
-        meld_sets = [("chow" if m["kind"] == "chi" else "pung", _k(m["tiles"][0]), 0)
-                     for m in state.melds[seat]]
+        meld_sets = [
+            ("chow" if m["kind"] == "chi" else "pung", _k(m["tiles"][0]), 0)
+            for m in state.melds[seat]
+        ]
         meld_kinds = [_k(t) for m in state.melds[seat] for t in m["tiles"]]
         gangtou, flowers = self.counts_public(state, seat)
         wind = 27 + self.seat_wind(state, seat)
         single = None
         if len(ctx.concealed) == 1:
             single = "wild" if ctx.concealed[0] in wild else "natural"
-        tianhu = (ctx.self_drawn and seat == state.dealer and state.discard_count == 0
-                  and not any(state.melds))
-        dihu = (not ctx.self_drawn and not ctx.rob_kong and ctx.from_seat == state.dealer
-                and state.discard_count == 1 and state.claims_made == 0)
+        tianhu = (
+            ctx.self_drawn
+            and seat == state.dealer
+            and state.discard_count == 0
+            and not any(state.melds)
+        )
+        dihu = (
+            not ctx.self_drawn
+            and not ctx.rob_kong
+            and ctx.from_seat == state.dealer
+            and state.discard_count == 1
+            and state.claims_made == 0
+        )
         bihu = self._bihu_applies(state, ctx, tianhu, dihu)
         win_k = _k(ctx.tile)
         only_chi = all(m["kind"] == "chi" for m in state.melds[seat])
@@ -331,8 +379,12 @@ class YueqingRuleset(MahjongRuleset):
                     if kind == "chow" and win_k in ks and win_k not in wild_as:
                         chows_with_win.append(ks[0])
             pinghu = False
-            if n_wild == 0 and only_chi and not any(k == "pung" for k, _, _ in fixed) \
-                    and pair not in (wind, ZHONG, FA):
+            if (
+                n_wild == 0
+                and only_chi
+                and not any(k == "pung" for k, _, _ in fixed)
+                and pair not in (wind, ZHONG, FA)
+            ):
                 for low in chows_with_win:
                     pos = low % 9
                     if (win_k == low and pos + 3 <= 8) or (win_k == low + 2 and pos >= 1):
@@ -343,11 +395,15 @@ class YueqingRuleset(MahjongRuleset):
             # copies. A chow of 財神 never counts more than a pung of its suit, so it is not
             # tried. (pair kind, wilds in the pair) / (set kind,):
             left = [room[k] - used[k] for k in range(34)]
-            pair_choices = ([(-1, 2)] + [(k, 0) for k in range(34) if left[k] >= 2]
-                            if free_pair else [(pair, pair_wilds)])
+            pair_choices = (
+                [(-1, 2)] + [(k, 0) for k in range(34) if left[k] >= 2]
+                if free_pair
+                else [(pair, pair_wilds)]
+            )
             set_opts = [(-1,)] + [(k,) for k in range(34) if left[k] >= 3]
-            for (p_kind, p_w), set_kinds in product(pair_choices,
-                                                     product(set_opts, repeat=free_sets)):
+            for (p_kind, p_w), set_kinds in product(
+                pair_choices, product(set_opts, repeat=free_sets)
+            ):
                 if free_pair or free_sets > 1:
                     need = [0] * 34
                     if free_pair and p_kind >= 0:
@@ -362,15 +418,30 @@ class YueqingRuleset(MahjongRuleset):
                 if p_kind >= 0 and free_pair:
                     all_kinds += [p_kind, p_kind]
                 facts = Facts(
-                    sets=sets, pair=p_kind, pair_wilds=p_w, kinds=all_kinds, caishen=caishen,
+                    sets=sets,
+                    pair=p_kind,
+                    pair_wilds=p_w,
+                    kinds=all_kinds,
+                    caishen=caishen,
                     n_caishen=n_wild,
-                    guiwei=guiwei, seat_wind=wind, flower_kind=_k(state.vars["flower_kind"]),
-                    flowers=flowers, gangtou=gangtou, self_drawn=ctx.self_drawn,
-                    after_kong=ctx.self_drawn and ctx.after_kong, rob_kong=ctx.rob_kong,
-                    single_before=single, win_is_caishen=ctx.tile_is_wild,
-                    win_same_as_single=(single == "natural" and not ctx.tile_is_wild
-                                        and ctx.tile == ctx.concealed[0]),
-                    pinghu_wait=pinghu, tianhu=tianhu, dihu=dihu,
+                    guiwei=guiwei,
+                    seat_wind=wind,
+                    flower_kind=_k(state.vars["flower_kind"]),
+                    flowers=flowers,
+                    gangtou=gangtou,
+                    self_drawn=ctx.self_drawn,
+                    after_kong=ctx.self_drawn and ctx.after_kong,
+                    rob_kong=ctx.rob_kong,
+                    single_before=single,
+                    win_is_caishen=ctx.tile_is_wild,
+                    win_same_as_single=(
+                        single == "natural"
+                        and not ctx.tile_is_wild
+                        and ctx.tile == ctx.concealed[0]
+                    ),
+                    pinghu_wait=pinghu,
+                    tianhu=tianhu,
+                    dihu=dihu,
                     sancaishen_ke=free_sets > 0 and n_wild >= 3,
                 )
                 items, n, m = tai_items(facts)
@@ -379,8 +450,14 @@ class YueqingRuleset(MahjongRuleset):
                 value = tai_value(n, m)
                 key = (value, -len(items))
                 if best is None or key > best["_key"]:
-                    best = {"_key": key, "total": value, "n": n, "m": m, "bihu": bihu,
-                            "items": [{"key": k, "name": nm, "value": v} for k, nm, v in items]}
+                    best = {
+                        "_key": key,
+                        "total": value,
+                        "n": n,
+                        "m": m,
+                        "bihu": bihu,
+                        "items": [{"key": k, "name": nm, "value": v} for k, nm, v in items],
+                    }
         if best is None:
             return None
         best.pop("_key")
@@ -412,8 +489,7 @@ class YueqingRuleset(MahjongRuleset):
         out = state.outcome or {}
         if out.get("type") == "win":
             return state.dealer if state.dealer in out["winners"] else (state.dealer + 1) % 4
-        kong = any(m["kind"] in ("minggang", "angang", "jiagang")
-                   for ms in state.melds for m in ms)
+        kong = any(m["kind"] in ("minggang", "angang", "jiagang") for ms in state.melds for m in ms)
         return (state.dealer + 1) % state.seats if kong else state.dealer
 
     def next_lao_zhuang(self, state: State) -> int:
@@ -464,8 +540,9 @@ class YueqingRuleset(MahjongRuleset):
         # b 點炮成明翻的牌: the discard completed a 三美人 / 四美人 / 四風齊 shown on the table
         keys = {it["key"] for it in ev["items"]}
         # a 暗杠 is not shown: only 碰 / 明杠 / 加杠 are exposed (RULES-NOTES §8 #13)
-        exposed = {m["tiles"][0] for m in state.melds[w]
-                   if m["kind"] in ("peng", "minggang", "jiagang")}
+        exposed = {
+            m["tiles"][0] for m in state.melds[w] if m["kind"] in ("peng", "minggang", "jiagang")
+        }
         if keys & {"sanmeiren", "simeiren"} and tile in ("J1", "J2"):
             other = "J2" if tile == "J1" else "J1"
             if other in exposed:
@@ -484,8 +561,12 @@ class YueqingRuleset(MahjongRuleset):
         caishen_held = sum(1 for t in hand if t in wild)
         naturals = [t for t in hand if t not in wild]
         out = state.outcome or {}
-        if (out.get("type") == "win" and seat in out["winners"] and not out["self_drawn"]
-                and not public):
+        if (
+            out.get("type") == "win"
+            and seat in out["winners"]
+            and not out["self_drawn"]
+            and not public
+        ):
             # the tile won on is part of the winner's hand (a 財神 claimed so is a natural tile)
             naturals.append(out["tile"])
         counts = counts_of(naturals)
@@ -493,15 +574,23 @@ class YueqingRuleset(MahjongRuleset):
         if public:
             melds = [(kind, -1 if kind == "angang" else k) for kind, k in melds]
         return hua_count(
-            gangtou=gangtou, flowers=flowers,
+            gangtou=gangtou,
+            flowers=flowers,
             caishen_held=0 if public else caishen_held,
             melds=melds,
             concealed_pungs=[] if public else [k for k, c in enumerate(counts) if c >= 3],
-            seat_wind=27 + self.seat_wind(state, seat), caishen=_k(self.caishen(state)),
+            seat_wind=27 + self.seat_wind(state, seat),
+            caishen=_k(self.caishen(state)),
         )
 
-    def _hua_part(self, state: State, base: int, lines: list[ResultLine],
-                  payments: list[dict[str, Any]], scores: list[int]) -> list[int]:
+    def _hua_part(
+        self,
+        state: State,
+        base: int,
+        lines: list[ResultLine],
+        payments: list[dict[str, Any]],
+        scores: list[int],
+    ) -> list[int]:
         hua = []
         for s in range(state.seats):
             items = self.hua_of(state, s)
@@ -510,8 +599,9 @@ class YueqingRuleset(MahjongRuleset):
             for label, v in items:
                 lines.append(ResultLine(f"座{s} 花 {label}", f"{v}花", s))
             if total:
-                lines.append(ResultLine(f"座{s} 總花 = 平方花",
-                                        f"{total}² = {total * total} × 3家", s))
+                lines.append(
+                    ResultLine(f"座{s} 總花 = 平方花", f"{total}² = {total * total} × 3家", s)
+                )
         net = hua_settlement(hua)
         for i in range(state.seats):
             if not hua[i]:
@@ -534,8 +624,11 @@ class YueqingRuleset(MahjongRuleset):
         lines: list[ResultLine] = []
         payments: list[dict[str, Any]] = []
         extra: dict[str, Any] = {
-            "base": cfg.base, "qi_hu_tai": cfg.qi_hu_tai, "caishen": self.caishen(state),
-            "indicator": state.vars["indicator"], "lao_zhuang": cfg.lao_zhuang,
+            "base": cfg.base,
+            "qi_hu_tai": cfg.qi_hu_tai,
+            "caishen": self.caishen(state),
+            "indicator": state.vars["indicator"],
+            "lao_zhuang": cfg.lao_zhuang,
             "next_dealer": out.get("next_dealer", state.dealer),
             "next_lao_zhuang": self.next_lao_zhuang(state),
         }
@@ -551,8 +644,7 @@ class YueqingRuleset(MahjongRuleset):
                 if ev["bihu"]:
                     lines.append(ResultLine("逼胡", f"座{state.vars['bihu']} 明牌", w))
                 tai = ev["total"]
-                lines.append(ResultLine(
-                    "臺數", f"N={ev['n']} M={ev['m']} → {tai}台", w))
+                lines.append(ResultLine("臺數", f"N={ev['n']} M={ev['m']} → {tai}台", w))
                 liable, why = self.liable(state, w, ev)
                 shares = []
                 for s in range(n):
@@ -567,17 +659,35 @@ class YueqingRuleset(MahjongRuleset):
                     payer = liable if liable is not None else s
                     scores[payer] -= pts
                     scores[w] += pts
-                    payments.append({"from": payer, "to": w, "points": pts, "kind": "hu",
-                                     "share_of": s, "bao": why or None})
+                    payments.append(
+                        {
+                            "from": payer,
+                            "to": w,
+                            "points": pts,
+                            "kind": "hu",
+                            "share_of": s,
+                            "bao": why or None,
+                        }
+                    )
                     if liable is None:
                         lines.append(ResultLine(f"座{s} → 座{w}", str(pts), s))
                 if liable is not None:
                     total = sum(p for _, p in shares)
-                    lines.append(ResultLine(f"包牌 ({BAO_NAMES[why]})", f"座{liable} 付 {total}",
-                                            liable))
-                extra["tai"].append({"seat": w, "items": ev["items"], "n": ev["n"],
-                                     "m": ev["m"], "total": tai, "bihu": ev["bihu"],
-                                     "bao": liable, "bao_reason": why or None})
+                    lines.append(
+                        ResultLine(f"包牌 ({BAO_NAMES[why]})", f"座{liable} 付 {total}", liable)
+                    )
+                extra["tai"].append(
+                    {
+                        "seat": w,
+                        "items": ev["items"],
+                        "n": ev["n"],
+                        "m": ev["m"],
+                        "total": tai,
+                        "bihu": ev["bihu"],
+                        "bao": liable,
+                        "bao_reason": why or None,
+                    }
+                )
         else:
             lines.append(ResultLine("流局", "0"))
         extra["hua"] = self._hua_part(state, cfg.base, lines, payments, scores)
@@ -602,19 +712,28 @@ class YueqingRuleset(MahjongRuleset):
                 concealed=[_k(t) for t in state.hands[s] if t not in wild],
                 caishen_count=sum(1 for t in state.hands[s] if t in wild),
                 melds=[(m["kind"], _k(m["tiles"][0])) for m in state.melds[s]],
-                flowers=flowers, gangtou=gangtou, seat_wind=27 + self.seat_wind(state, s),
-                flower_kind=_k(state.vars["flower_kind"]), caishen=caishen,
+                flowers=flowers,
+                gangtou=gangtou,
+                seat_wind=27 + self.seat_wind(state, s),
+                flower_kind=_k(state.vars["flower_kind"]),
+                caishen=caishen,
             )
             pts = (tai + cfg.escape_multiple) * cfg.base
             scores[s] += pts
             scores[seat] -= pts
-            payments.append({"from": seat, "to": s, "points": pts, "kind": "escape",
-                             "tai": tai, "type": name})
-            lines.append(ResultLine(f"座{s} {name}", f"{tai}台 + 底×{cfg.escape_multiple} = "
-                                    f"{pts}", s))
+            payments.append(
+                {"from": seat, "to": s, "points": pts, "kind": "escape", "tai": tai, "type": name}
+            )
+            lines.append(
+                ResultLine(f"座{s} {name}", f"{tai}台 + 底×{cfg.escape_multiple} = {pts}", s)
+            )
         self._hua_part(state, cfg.base, lines, payments, scores)
-        return Result(scores=tuple(scores), winners=(), lines=tuple(lines),
-                      extra={"payments": payments, "escape": seat})
+        return Result(
+            scores=tuple(scores),
+            winners=(),
+            lines=tuple(lines),
+            extra={"payments": payments, "escape": seat},
+        )
 
     def variant_view(self, state: State, seat: int | None) -> dict[str, Any]:
         cfg: YueqingConfig = self.cfg(state)
@@ -623,16 +742,27 @@ class YueqingRuleset(MahjongRuleset):
             gangtou, flowers = self.counts_public(state, s)
             m = state.vars["ming"][s]
             full = state.phase == "over" or s == seat
-            public.append({"gangtou": gangtou, "baiban": flowers,
-                           "ming": None if m is None else MING_NAMES[m["state"]],
-                           "hua": sum(v for _, v in self.hua_of(state, s, public=not full)),
-                           "hua_full": full})
+            public.append(
+                {
+                    "gangtou": gangtou,
+                    "baiban": flowers,
+                    "ming": None if m is None else MING_NAMES[m["state"]],
+                    "hua": sum(v for _, v in self.hua_of(state, s, public=not full)),
+                    "hua_full": full,
+                }
+            )
         return {
-            "caishen": self.caishen(state), "indicator": state.vars["indicator"],
-            "flower_kind": state.vars["flower_kind"], "gangtou_kind": state.vars["indicator"],
-            "dice": copy.deepcopy(state.vars.get("dice")), "qi_hu_tai": cfg.qi_hu_tai,
-            "base": cfg.base, "lao_zhuang": cfg.lao_zhuang, "bihu": state.vars["bihu"],
-            "seats": public, "reserve": 16,
+            "caishen": self.caishen(state),
+            "indicator": state.vars["indicator"],
+            "flower_kind": state.vars["flower_kind"],
+            "gangtou_kind": state.vars["indicator"],
+            "dice": copy.deepcopy(state.vars.get("dice")),
+            "qi_hu_tai": cfg.qi_hu_tai,
+            "base": cfg.base,
+            "lao_zhuang": cfg.lao_zhuang,
+            "bihu": state.vars["bihu"],
+            "seats": public,
+            "reserve": 16,
             "prevalent_wind_name": WIND_NAMES[cfg.prevalent_wind],
         }
 

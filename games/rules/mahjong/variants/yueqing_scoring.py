@@ -16,18 +16,39 @@ WINDS = (27, 28, 29, 30)
 
 # one-台 items (N) and the others (M), with the text's names
 ONE_TAI = {
-    "zifeng": "自風位", "baiban": "白板", "zhongke": "紅中刻", "fake": "發財刻",
-    "wucaishen": "無財神", "guiwei1": "財神一歸位", "shuangcaishen": "雙財神",
-    "gangkai": "杠杠胡", "qianggang": "搶杠胡", "pinghu": "平胡", "mingpai": "明牌",
+    "zifeng": "自風位",
+    "baiban": "白板",
+    "zhongke": "紅中刻",
+    "fake": "發財刻",
+    "wucaishen": "無財神",
+    "guiwei1": "財神一歸位",
+    "shuangcaishen": "雙財神",
+    "gangkai": "杠杠胡",
+    "qianggang": "搶杠胡",
+    "pinghu": "平胡",
+    "mingpai": "明牌",
 }
 BIG_TAI = {
-    "duidui": ("對對胡", 15), "hunyise": ("混一色", 15), "caishen_dandiao": ("財神單吊", 15),
-    "sancaishen": ("三財神", 15), "zuoniu": ("財神做牛", 15), "sifengying": ("四風影", 15),
-    "guiwei2": ("財神雙歸位", 30), "dandiao_caishen": ("單吊財神", 30),
-    "qingyise": ("清一色", 45), "sifengqi": ("四風齊", 45), "sibaiban": ("四白板", 45),
-    "yingdiao": ("硬吊", 45), "tianhu": ("天胡", 45), "dihu": ("地胡", 45),
-    "sancaishen_ke": ("三財神刻", 45), "sanmeiren": ("三美人", 45), "sicaishen": ("四財神", 45),
-    "guiwei3": ("財神三歸位", 200), "quanzi": ("全字", 200), "simeiren": ("四美人", 200),
+    "duidui": ("對對胡", 15),
+    "hunyise": ("混一色", 15),
+    "caishen_dandiao": ("財神單吊", 15),
+    "sancaishen": ("三財神", 15),
+    "zuoniu": ("財神做牛", 15),
+    "sifengying": ("四風影", 15),
+    "guiwei2": ("財神雙歸位", 30),
+    "dandiao_caishen": ("單吊財神", 30),
+    "qingyise": ("清一色", 45),
+    "sifengqi": ("四風齊", 45),
+    "sibaiban": ("四白板", 45),
+    "yingdiao": ("硬吊", 45),
+    "tianhu": ("天胡", 45),
+    "dihu": ("地胡", 45),
+    "sancaishen_ke": ("三財神刻", 45),
+    "sanmeiren": ("三美人", 45),
+    "sicaishen": ("四財神", 45),
+    "guiwei3": ("財神三歸位", 200),
+    "quanzi": ("全字", 200),
+    "simeiren": ("四美人", 200),
     "guiwei4": ("財神四歸位", 500),
 }
 
@@ -78,8 +99,13 @@ def tai_items(f: Facts) -> tuple[list[tuple[str, str, int]], int, int]:
     wild_dragons = f.caishen in (ZHONG, FA, BAI)
     wind_wild = f.caishen in WINDS
     # 美人 (白板 here means the flower kind, 紅中 when 白板 is 財神)
-    meiren = (not wild_dragons and ZHONG in pungs and FA in pungs and f.flower_kind == BAI
-              and f.flowers >= 3)
+    meiren = (
+        not wild_dragons
+        and ZHONG in pungs
+        and FA in pungs
+        and f.flower_kind == BAI
+        and f.flowers >= 3
+    )
     simeiren = meiren and f.flowers >= 4
     sanmeiren = meiren and f.flowers == 3
     four_winds = not wind_wild and all(w in f.kinds for w in WINDS)
@@ -172,8 +198,12 @@ def bi_hu_limit(items: list[tuple[str, str, int]]) -> tuple[list[tuple[str, str,
     (RULES-NOTES §8 #11): a 三財神刻 is only its 三財神 (15) here.
     """
     one = [it for it in items if it[0] in ONE_TAI]
-    items = [("sancaishen", BIG_TAI["sancaishen"][0], BIG_TAI["sancaishen"][1])
-             if it[0] == "sancaishen_ke" else it for it in items]
+    items = [
+        ("sancaishen", BIG_TAI["sancaishen"][0], BIG_TAI["sancaishen"][1])
+        if it[0] == "sancaishen_ke"
+        else it
+        for it in items
+    ]
     caishen_fan = [it for it in items if it[0] in ("sancaishen", "sicaishen")]
     n = min(5, sum(v for _, _, v in one))
     if caishen_fan:
@@ -186,8 +216,16 @@ def bi_hu_limit(items: list[tuple[str, str, int]]) -> tuple[list[tuple[str, str,
     return one, n, 0
 
 
-def hua_count(*, gangtou: int, flowers: int, caishen_held: int, melds: list[tuple[str, int]],
-              concealed_pungs: list[int], seat_wind: int, caishen: int) -> list[tuple[str, int]]:
+def hua_count(
+    *,
+    gangtou: int,
+    flowers: int,
+    caishen_held: int,
+    melds: list[tuple[str, int]],
+    concealed_pungs: list[int],
+    seat_wind: int,
+    caishen: int,
+) -> list[tuple[str, int]]:
     """【花數計算】 of one player: (label, 花) items.
 
     ``melds`` are (kind, kind index) of the player's 明杠 / 暗杠 / 碰; ``concealed_pungs`` the
@@ -237,9 +275,17 @@ def hua_settlement(hua: list[int]) -> list[int]:
 # -- escape: 胡倒類型判斷 -----------------------------------------------------------------------
 
 
-def escape_best(*, concealed: list[int], caishen_count: int, melds: list[tuple[str, int]],
-                flowers: int, gangtou: int, seat_wind: int, flower_kind: int,
-                caishen: int) -> tuple[str, int]:
+def escape_best(
+    *,
+    concealed: list[int],
+    caishen_count: int,
+    melds: list[tuple[str, int]],
+    flowers: int,
+    gangtou: int,
+    seat_wind: int,
+    flower_kind: int,
+    caishen: int,
+) -> tuple[str, int]:
     """The largest 胡倒翻臺類型 a player could still make (財神 never substitute here).
 
     ``concealed`` are the natural kinds in hand (財神 excluded, counted in ``caishen_count``),
@@ -248,8 +294,7 @@ def escape_best(*, concealed: list[int], caishen_count: int, melds: list[tuple[s
     counts = [0] * 34
     for k in concealed:
         counts[k] += 1
-    pung_like = [k for kind, k in melds if kind != "chi"] + [k for k in range(34)
-                                                             if counts[k] >= 3]
+    pung_like = [k for kind, k in melds if kind != "chi"] + [k for k in range(34) if counts[k] >= 3]
     n_melds = len(melds)
     all_kinds = concealed + [k for _, k in melds]
     suits = {k // 9 for k in all_kinds if k < 27}
@@ -297,5 +342,14 @@ def escape_best(*, concealed: list[int], caishen_count: int, melds: list[tuple[s
     return max(found, key=lambda x: x[1])
 
 
-__all__ = ["BIG_TAI", "Facts", "ONE_TAI", "bi_hu_limit", "escape_best", "hua_count",
-           "hua_settlement", "tai_items", "tai_value"]
+__all__ = [
+    "BIG_TAI",
+    "Facts",
+    "ONE_TAI",
+    "bi_hu_limit",
+    "escape_best",
+    "hua_count",
+    "hua_settlement",
+    "tai_items",
+    "tai_value",
+]

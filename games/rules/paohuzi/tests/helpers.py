@@ -10,8 +10,9 @@ from games.rules.paohuzi.cards import card_name, deck, parse_card
 from games.rules.paohuzi.state import State
 
 
-def deal(cfg: Config, hands: dict[int, str], liang: str, wall: str = "",
-         fill_wall_first: bool = False) -> State:
+def deal(
+    cfg: Config, hands: dict[int, str], liang: str, wall: str = "", fill_wall_first: bool = False
+) -> State:
     """Deal with the given cards; the rest is spread round-robin (so no 坎 arises), then the
     墩 is ``wall`` followed by what is left."""
     given = {s: h.split() for s, h in hands.items()}

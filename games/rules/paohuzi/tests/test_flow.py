@@ -46,6 +46,7 @@ def _name(card: int) -> str:
 
 # -- 比牌 -------------------------------------------------------------------------------------
 
+
 def test_bi_example_2() -> None:
     """003 比牌 例 2: 一張小1，兩張小2，兩張小3，一張小4，兩張大2, taking a 小2."""
     got = ways("x1 x2 x2 x3 x3 x4 d2 d2 x9 d9", "x2")
@@ -81,22 +82,31 @@ def test_chi_with_bi_through_the_engine_and_bad_chi() -> None:
     view = RULESET.view(state, 1)
     chis = view["claim_options"]["chi"]
     assert {"chi": ["x2", "d2", "d2"], "bi": [["x1", "x2", "x3"], ["x2", "x3", "x4"]]} in [
-        {"chi": c["chi"], "bi": c["bi"]} for c in chis]
+        {"chi": c["chi"], "bi": c["bi"]} for c in chis
+    ]
     # a 吃 without the forced 比, or with cards not held, changes nothing
     err = refused(state, 1, {"type": "chi", "groups": [["x1", "x2", "x3"]]}, ErrorCode.ILLEGAL)
     assert "比" in err.message
-    refused(state, 1, {"type": "chi", "groups": [["x2", "x7", "x10"], ["x2", "x2", "d2"]]},
-            ErrorCode.NOT_HELD)
+    refused(
+        state,
+        1,
+        {"type": "chi", "groups": [["x2", "x7", "x10"], ["x2", "x2", "d2"]]},
+        ErrorCode.NOT_HELD,
+    )
     refused(state, 1, {"type": "chi", "groups": [["x1", "x2"]]}, ErrorCode.MALFORMED)
     # the two 比 in either order
-    act(state, 1, {"type": "chi",
-                   "groups": [["d2", "x2", "d2"], ["x2", "x3", "x4"], ["x1", "x2", "x3"]]})
+    act(
+        state,
+        1,
+        {"type": "chi", "groups": [["d2", "x2", "d2"], ["x2", "x3", "x4"], ["x1", "x2", "x3"]]},
+    )
     assert melds(state, 1) == [("chi", "x2 d2 d2"), ("bi", "x1 x2 x3"), ("bi", "x2 x3 x4")]
     assert "x2" not in hand(state, 1)
     assert state.phase == "discard" and state.turn == 1
 
 
 # -- 臭牌 -------------------------------------------------------------------------------------
+
 
 def test_chou_example() -> None:
     """003 臭牌 例: 一、二、二、三、貳; 上家打出二, not taken: never 吃/碰 二 again; a drawn 二
@@ -118,8 +128,11 @@ def test_chou_example() -> None:
 def test_chi_lost_to_peng_is_not_chou_and_lower_priority() -> None:
     """A 吃 that loses to another seat's 碰 waits for the 碰 (higher priority), the 碰 is laid
     down, and the lost 吃 does not make the card 臭 for that seat (seed 003 特殊 1)."""
-    hands = {0: "x2 x9 d9", 1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
-             2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7"}
+    hands = {
+        0: "x2 x9 d9",
+        1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
+        2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7",
+    }
     state = deal(Config(), hands, "d4", "x2")
     act(state, 0, {"type": "discard", "card": "x2"})
     assert RULESET.to_act(state) == {1, 2}
@@ -134,8 +147,11 @@ def test_chi_lost_to_peng_is_not_chou_and_lower_priority() -> None:
 def test_claim_after_window_or_with_lower_priority() -> None:
     """Once a 碰 is taken, a lower-priority 吃 is refused with LOWER_PRIORITY, a claim on the
     closed window with WINDOW_CLOSED, an out-of-turn discard with NOT_YOUR_TURN; no 臭 recorded."""
-    hands = {0: "x2 x9 d9", 1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
-             2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7"}
+    hands = {
+        0: "x2 x9 d9",
+        1: "x1 x3 x6 x6 x8 x8 d5 d5 d6 d8 d8 d9 x10 x10 d4 d4 x5 d1 d1 x4",
+        2: "x2 x2 x5 x7 x9 d2 d3 d5 d6 d7 d9 x10 d10 d10 x4 x6 d1 d3 d7 x7",
+    }
     state = deal(Config(), hands, "d4", "x2")
     act(state, 0, {"type": "discard", "card": "x2"})
     act(state, 2, {"type": "peng"})  # decides first: the 吃 of seat 1 cannot win any more
@@ -167,6 +183,7 @@ def test_nobody_takes_his_own_discard_kind() -> None:
 
 
 # -- 提 and 跑 -------------------------------------------------------------------------------
+
 
 def test_ti_at_the_deal_and_follow_on() -> None:
     """提 ①: four in hand are laid out after the 亮張; a 閑家 with a 提 needs no discard
@@ -322,6 +339,7 @@ def test_non_dealer_with_two_ti_skips_first_discard() -> None:
 
 # -- hu and its priorities ----------------------------------------------------------------
 
+
 def _to_first_draw(wall: str) -> object:
     state = deal(Config(), {0: H0, 1: H1, 2: H2}, "d5", wall)
     act(state, 0, {"type": "discard", "card": "d1"})
@@ -346,8 +364,10 @@ def test_own_draw_hu_first_and_zimo_scoring() -> None:
     assert f == 1  # 8 red, 10 大, 11 小: 平胡
     assert result.scores == (-3 * f * 3, 2 * 3 * f * 3, -3 * f * 3)
     assert sum(result.scores) == 0
-    assert result.extra["payments"] == [{"from": 0, "to": 1, "points": 9 * f},
-                                        {"from": 2, "to": 1, "points": 9 * f}]
+    assert result.extra["payments"] == [
+        {"from": 0, "to": 1, "points": 9 * f},
+        {"from": 2, "to": 1, "points": 9 * f},
+    ]
     labels = [line.label for line in result.lines]
     assert any(label.startswith("絞") for label in labels)
 
@@ -367,7 +387,9 @@ def test_xiajia_first_when_dealer_draws() -> None:
     """On a card the dealer draws and shows, the 下家 decides first: the 上家's hu waits until
     the 下家 passes, then wins (not 自摸) with a positive, zero-sum score."""
     state = _to_first_draw("d8 d8 x9")
-    while state.phase == "claim" and (state.window is None or state.window["card"] != parse_card("x9")):
+    while state.phase == "claim" and (
+        state.window is None or state.window["card"] != parse_card("x9")
+    ):
         pass_others(state)
     assert state.window["from"] == 0 and RULESET.to_act(state) == {1, 2}
     act(state, 2, {"type": "hu"})
@@ -431,6 +453,7 @@ def test_pao_applied_when_nobody_hus() -> None:
 
 # -- 天胡 ---------------------------------------------------------------------------------------
 
+
 def test_forced_tianhu_three_ti_dealer_first() -> None:
     """A dealer dealt three 提 wins a forced 天胡 at once: 底數 (息 × 2 − 12) ÷ 3 + 1 for the
     dealer's 自摸, zero-sum."""
@@ -472,6 +495,7 @@ def test_liang_passed_then_dealer_discards() -> None:
 
 
 # -- bad input ------------------------------------------------------------------------------
+
 
 def test_discard_of_kan_or_ti_card_refused() -> None:
     """A card of a 坎 may not be discarded (ILLEGAL), nor a card of a 提 (no longer in hand,

@@ -6,8 +6,25 @@ import itertools
 import random
 
 from games.rules.paohuzi.cards import (
-    CHI, CHOUWEI, JIANG, JIAO, JU, KAN, PAO, PENG, TI, WANG, WEI, WSUB, card_name, counts_of,
-    group_huxi, is_big, is_red, parse_card, parse_cards,
+    CHI,
+    CHOUWEI,
+    JIANG,
+    JIAO,
+    JU,
+    KAN,
+    PAO,
+    PENG,
+    TI,
+    WANG,
+    WEI,
+    WSUB,
+    card_name,
+    counts_of,
+    group_huxi,
+    is_big,
+    is_red,
+    parse_card,
+    parse_cards,
 )
 from games.rules.paohuzi.hu import best_partial_huxi, find_hu
 from games.rules.paohuzi.params import Config
@@ -56,8 +73,15 @@ def test_plain_hand_without_ti_has_no_jiang() -> None:
     assert hu is not None and hu.huxi == 3 + 6 + 3 + 6 + 0 + 0 + 3
     assert not any(t == JIANG for t, _ in hu.groups)
     # a pair instead of a group: no hu without a 跑/提
-    assert find_hu(counts_of(c("x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 x9 x9")),
-                   card="x8", self_drawn=False, config=HUNAN) is None
+    assert (
+        find_hu(
+            counts_of(c("x1 x2 x3 d1 d2 d3 x2 x7 x10 d2 d7 d10 x4 x5 x6 d4 d5 d6 x9 x9")),
+            card="x8",
+            self_drawn=False,
+            config=HUNAN,
+        )
+        is None
+    )
 
 
 def test_jiang_needed_with_ti() -> None:
@@ -112,6 +136,7 @@ def test_best_partial_huxi() -> None:
 
 # -- exhaustive check ------------------------------------------------------------------------
 
+
 def _all_groups() -> list[tuple[str, tuple[int, ...]]]:
     out = []
     for size in (0, 10):
@@ -136,12 +161,12 @@ def _brute(cards: list[int], need_jiang: bool) -> list[tuple[int, bool, list]]:
     first = cards[0]
     out = []
     rest_kinds = cards[1:]
-    candidates = [g for g in GROUPS]
+    candidates = list(GROUPS)
     if need_jiang:
         candidates += [(JIANG, (k, k)) for k in range(20)]
     seen = set()
     for gtype, members in candidates:
-        ids = [m for m in members]
+        ids = list(members)
         fid = first - WSUB if first >= WSUB else first
         if fid not in ids:
             continue
@@ -188,14 +213,19 @@ def _brute_best(hand: list[int], melds, card, self_drawn, cfg):
     free = [k for k in range(20) if counts[k] < 3 for _ in range(counts[k])]
     if card is not None:
         free.append(card)
-    real = [x for x in hand if x != WANG] + ([card] if card is not None else []) + [
-        x for _, m in melds for x in m]
+    real = (
+        [x for x in hand if x != WANG]
+        + ([card] if card is not None else [])
+        + [x for _, m in melds for x in m]
+    )
     red = sum(map(is_red, real))
     big = sum(map(is_big, real))
     best = None
     fixed_h += sum(group_huxi(KAN, [k]) for k in kans)
     for idents in itertools.product(range(20), repeat=wangs):
-        cards = sorted(free + [WSUB + i for i in idents], key=lambda x: x % WSUB if x >= WSUB else x)
+        cards = sorted(
+            free + [WSUB + i for i in idents], key=lambda x: x % WSUB if x >= WSUB else x
+        )
         cards = sorted(free) + [WSUB + i for i in idents]
         red_extra = sum(1 for i in idents if is_red(i))
         for h, dd, _ in _brute(cards, need_jiang):
@@ -203,12 +233,21 @@ def _brute_best(hand: list[int], melds, card, self_drawn, cfg):
             if total < cfg.min_huxi:
                 continue
             if cfg.variant == "hunan":
-                s = hunan_score(total, red, big, len(real) - big, dd and all(
-                    t not in (CHI,) for t, _ in melds), self_drawn=self_drawn, tianhu=False,
-                    haidi=False, cfg=cfg)
+                s = hunan_score(
+                    total,
+                    red,
+                    big,
+                    len(real) - big,
+                    dd and all(t not in (CHI,) for t, _ in melds),
+                    self_drawn=self_drawn,
+                    tianhu=False,
+                    haidi=False,
+                    cfg=cfg,
+                )
             else:
-                s = shuangwang_score(total, red + red_extra, self_drawn=self_drawn, shape="",
-                                     xing=0, cfg=cfg)
+                s = shuangwang_score(
+                    total, red + red_extra, self_drawn=self_drawn, shape="", xing=0, cfg=cfg
+                )
             key = (s.per_loser, total)
             if best is None or key > best:
                 best = key
@@ -351,5 +390,6 @@ def test_found_groups_use_exactly_the_cards() -> None:
             else:
                 assert len(set(ids)) == 1
         assert sum(1 for t, _ in hu.groups if t == JIANG) == (
-            1 if any(t in (TI, PAO) for t, _ in hu.groups) else 0)
+            1 if any(t in (TI, PAO) for t, _ in hu.groups) else 0
+        )
     assert checked > 30

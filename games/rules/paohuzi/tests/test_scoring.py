@@ -23,7 +23,8 @@ def test_hunan_dishu() -> None:
 def test_hunan_mingtang_table() -> None:
     """RULES-NOTES §7 defaults, added together; 平胡 = 1; 海底 +1 on 平胡, +2 on a 名堂胡."""
     fan = lambda red, big=10, small=11, dd=False, haidi=False: hunan_fans(  # noqa: E731
-        red, big, small, dd, haidi, H)[0]
+        red, big, small, dd, haidi, H
+    )[0]
     assert fan(5) == 1  # 平胡
     assert fan(10) == fan(12) == 2  # 紅胡
     assert fan(13) == fan(16) == 4  # 紅烏, flat
@@ -40,6 +41,7 @@ def test_hunan_mingtang_table() -> None:
 
 def test_shuangwang_fan_table() -> None:
     """000 三: colour × 胡法 — 紅胡王釣 8 (16 王闖), 黑胡王釣 16 (32), 點鉤王釣 12 (24)."""
+
     def fan(red: int, shape: str = "", self_drawn: bool = True) -> int:
         return shuangwang_score(15, red, self_drawn=self_drawn, shape=shape, xing=0, cfg=SW).fan
 
@@ -182,8 +184,14 @@ def test_huangzhuang_wang_penalty() -> None:
 def test_cap() -> None:
     """雙王 scoring: 囤 = ⌊(息 − 15) ÷ 3⌋ + 1 + 省 (60 息, 6 省 → 22) times the 番 (王闖 ×32)
     per loser; at the table the room cap (封頂 5) limits what the discarder pays."""
-    score = shuangwang_score(60, 0, self_drawn=True, shape="wangchuang", xing=6,
-                             cfg=Config(variant="shuangwang", base=1, cap=100))
+    score = shuangwang_score(
+        60,
+        0,
+        self_drawn=True,
+        shape="wangchuang",
+        xing=6,
+        cfg=Config(variant="shuangwang", base=1, cap=100),
+    )
     assert score.per_loser == (15 + 1 + 6) * 32
     state = _sw_state(fangpao=True)
     capped = Config(variant="shuangwang", base=2, fangpao=True, cap=5)
@@ -216,8 +224,9 @@ def test_next_dealer() -> None:
 def test_config_from_params() -> None:
     """Room parameters map onto Config (variant, cap as text, 加底, unknown keys ignored, 底 3 by
     default) and a bad variant, dealer seat or negative 底 raises ValueError."""
-    cfg = RULESET.config_from_params({"variant": "shuangwang", "cap": "600", "jiadi": 1,
-                                      "unknown": 5})
+    cfg = RULESET.config_from_params(
+        {"variant": "shuangwang", "cap": "600", "jiadi": 1, "unknown": 5}
+    )
     assert cfg.variant == "shuangwang" and cfg.cap == 600 and cfg.jiadi and cfg.base == 1
     assert RULESET.config_from_params({}).base == 3
     for bad in ({"variant": "x"}, {"dealer": 3}, {"base": -1}):

@@ -163,8 +163,13 @@ def test_round_cap_allows_compare_even_before_compare_round() -> None:
 
 def test_beans_all_in_rule() -> None:
     """No seat stakes beans it does not have; short of a call, it may 比牌 for what is left."""
-    state = deal(3, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d"], seat_beans=(3, 50, 50), dealer=2,
-                 compare_from_round=3)
+    state = deal(
+        3,
+        ["As Kh 9d", "2s 4d 7c", "3c 5h 8d"],
+        seat_beans=(3, 50, 50),
+        dealer=2,
+        compare_from_round=3,
+    )
     play(state, (0, CALL))  # 1 of its 2 left after the ante
     play(state, (1, raise_to(2)), (2, CALL))
     assert state.stakes[0] == 2
@@ -208,8 +213,11 @@ def test_dealer_sets_the_first_actor() -> None:
     """The seat after the dealer acts first, wrapping around the table (dealer 5 of 6 → seat
     0); a dealer index past the seat count is taken modulo it (dealer 8 of 6 → seat 3)."""
     for dealer, first in ((0, 1), (3, 4), (5, 0), (8, 3)):
-        state = deal(6, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d", "4c 6h 9s", "5c 7h Ts", "6c 8h Js"],
-                     dealer=dealer)
+        state = deal(
+            6,
+            ["As Kh 9d", "2s 4d 7c", "3c 5h 8d", "4c 6h 9s", "5c 7h Ts", "6c 8h Js"],
+            dealer=dealer,
+        )
         assert RULESET.to_act(state) == {first}
 
 
@@ -246,12 +254,21 @@ def test_ante_events_and_config_from_params() -> None:
     """Room parameters map onto Config (ante, chip levels, caps, beans, dealer; unknown keys
     ignored) and a new hand emits one ante event per seat, the seat after the dealer to act."""
     config = RULESET.config_from_params(
-        {"ante": 10, "chip_levels": [10, 20, 50], "unit_cap": 100, "round_cap": 5,
-         "compare_from_round": 3, "seat_beans": [500, 600], "dealer": 1, "unknown": "x"}
+        {
+            "ante": 10,
+            "chip_levels": [10, 20, 50],
+            "unit_cap": 100,
+            "round_cap": 5,
+            "compare_from_round": 3,
+            "seat_beans": [500, 600],
+            "dealer": 1,
+            "unknown": "x",
+        }
     )
     assert config.chip_levels == (10, 20, 50) and config.seat_beans == (500, 600)
     state = RULESET.new_game(config, "abc", 2)
     assert [e.data for e in ante_events(state)] == [
-        {"seat": 0, "amount": 10}, {"seat": 1, "amount": 10}
+        {"seat": 0, "amount": 10},
+        {"seat": 1, "amount": 10},
     ]
     assert RULESET.to_act(state) == {0}

@@ -148,9 +148,7 @@ def test_the_235_rule_is_pairwise_and_intransitive() -> None:
 
 def test_seed_straight_order() -> None:
     """AKQ > KQJ > … > 32A; QKA the highest and A23 the lowest straight (順金 alike)."""
-    straights = ["As 2h 3d"] + [
-        f"{ORDER[k]}s {ORDER[k + 1]}h {ORDER[k + 2]}d" for k in range(11)
-    ]
+    straights = ["As 2h 3d"] + [f"{ORDER[k]}s {ORDER[k + 1]}h {ORDER[k + 2]}d" for k in range(11)]
     for low, high in zip(straights, straights[1:]):
         assert compare(high, low) == 1, (high, low)
     assert hand_key("Qs Kh Ad") > hand_key("Js Qh Kd")

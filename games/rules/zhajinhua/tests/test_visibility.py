@@ -36,7 +36,11 @@ def test_a_compare_reveals_nothing_until_the_end() -> None:
     for seat in range(4):
         assert shown(RULESET.view(state, seat)) <= {seat}
     assert RULESET.view(state, 3)["log"][-1] == {
-        "type": "compare", "seat": 1, "target": 2, "amount": 4, "loser": 1,
+        "type": "compare",
+        "seat": 1,
+        "target": 2,
+        "amount": 4,
+        "loser": 1,
     }
 
 
@@ -95,9 +99,24 @@ def test_view_has_what_the_table_draws() -> None:
     actions, costs, log); after the folds it shows the result: winner and scores."""
     state = deal(3, ["As Kh 9d", "2s 4d 7c", "3c 5h 8d"], seat_beans=(100, 100, 100))
     view = RULESET.view(state, 1)
-    for key in ("phase", "to_act", "dealer", "ante", "unit", "unit_cap", "round_cap",
-                "compare_from_round", "chip_levels", "pot", "seats", "legal_actions",
-                "call_cost", "compare_fee", "round", "log"):
+    for key in (
+        "phase",
+        "to_act",
+        "dealer",
+        "ante",
+        "unit",
+        "unit_cap",
+        "round_cap",
+        "compare_from_round",
+        "chip_levels",
+        "pot",
+        "seats",
+        "legal_actions",
+        "call_cost",
+        "compare_fee",
+        "round",
+        "log",
+    ):
         assert key in view, key
     assert view["phase"] == "betting" and view["to_act"] == [1] and view["pot"] == 3
     assert view["legal_actions"][0] == CALL
