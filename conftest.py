@@ -27,6 +27,18 @@ def _close_server_sessions(django_db_setup, django_db_blocker):
                 )
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language (繁體中文): a test that renders in another one
+    must not leave its thread's language to the next test."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def make_user(db):
     from accounts import services

@@ -23,6 +23,17 @@ _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 # (tests/test_i18n_pages.py fails on such a term on any page).
 # fmt: off
 GLOSSARY: dict[str, str] = {
+    "紅胡": "red win",
+    "點胡": "one-red win",
+    "紅烏": "all-red win",
+    "烏胡": "no-red win",
+    "對對胡": "all-pairs win",
+    "大字胡": "big-character win",
+    "小字胡": "small-character win",
+    "海底胡": "last-card win",
+    "天胡": "heavenly win",
+    "地胡": "earthly win",
+    "自摸胡": "self-drawn win",
     "一": "small 1", "一句話": "run", "一條": "1 bamboo", "一筒": "1 dots",
     "一般高": "Pure Double Chow",
     "一色三同順": "Pure Triple Chow", "一色三步高": "Pure Shifted Chows",

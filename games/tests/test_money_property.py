@@ -218,7 +218,7 @@ class _Panel(HTMLParser):
 
 
 def _signed(text: str) -> int:
-    return int(text.replace("+", "").replace("−", "-"))
+    return int(text.replace("+", "").replace("−", "-").replace(",", ""))
 
 
 def panel_check(table_id: int, hand: Hand, user) -> dict[str, int]:

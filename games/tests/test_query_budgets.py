@@ -44,8 +44,10 @@ MOVE_STEADY = 7
 SEAT_TAKE = 14
 SEAT_TAKE_DEALS = 22  # +1: the deal's push reads the hand's last move (games/fx.py)
 TABLE_TICK_DEALS = 24  # +1: a fresh snapshot reads the hand's last move (games/fx.py)
-HAND_SETTLE = 38  # +1 last move (games/fx.py), +5 the hall's standings and tasks (hand_record)
-HAND_SETTLE_FIRST = 50
+# hand_settle: +1 the last move (games/fx.py), +5 the hall's standings and tasks, +1 the
+# balances pushed to the top bars after commit
+HAND_SETTLE = 39
+HAND_SETTLE_FIRST = 51
 HAND_SETTLE_AGAIN = 5
 WHEEL_BET = 20
 RECONNECT = 5  # +1: the fresh snapshot reads the hand's last move (games/fx.py)

@@ -115,7 +115,7 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     fx = [e["name"] for e in a.evaluate("window.__fx")]
     assert fx.count("chips") == 3 and fx[-1] == "spin", fx  # (an earlier round may have spun)
     shot(a, "dafengshou-spinning-desktop")
-    a.wait_for_selector(".wr-cell.lit", timeout=6000)  # and stops on the result
+    a.wait_for_selector(".wr-cell.lit", timeout=15000)  # and stops on the result
     shot(a, "dafengshou-result-desktop")
 
     # round 2: A 1000 on 稻穗; B 100 on 蘋果 and 10 on 橘子

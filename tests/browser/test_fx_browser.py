@@ -178,8 +178,9 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     assert me.evaluate("localStorage.getItem('leyou.fx.muted')") == "0"
 
     # my clock's last seconds: it turns urgent and ticks (seat 0 is to play, 4 s left)
-    table.seats.filter(index=0).update(deadline=timezone.now() + timedelta(seconds=4.5))
+    # (5.9 s: the clock shows 5 … 1 from 0.9 s to 5.9 s after this, time for a loaded reload)
+    table.seats.filter(index=0).update(deadline=timezone.now() + timedelta(seconds=5.9))
     me.reload()
-    me.wait_for_selector("#board .clock.fx-urgent", timeout=5000)
+    me.wait_for_selector("#board .clock.fx-urgent", timeout=7000)
     assert _wait_fx(me, "tick")[0] == {"name": "tick", "sound": True, "motion": True}
     shot(me, "fx-urgent-clock")
