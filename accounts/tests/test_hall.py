@@ -256,11 +256,12 @@ def test_a_settled_hand_counts_for_tasks_and_boards_once(
     hand, users = _settled_hand(room, make_user, django_capture_on_commit_callbacks)
     rows = {hs.user_id: hs for hs in HandSeat.objects.filter(hand=hand)}
     landlord_seat = next(line["seat"] for line in hand.result["lines"] if line["label"] == "地主")
-    for seat, user in enumerate(users):
+    for user in users:
         counts = dict(TaskProgress.objects.filter(user=user).values_list("task__code", "count"))
         assert counts.get("play1") == 1
         assert counts.get("win1", 0) == int(rows[user.pk].won)
-        assert counts.get("dizhu", 0) == int(seat == landlord_seat)
+        landlord_user = hand.players[landlord_seat]["user_id"]  # engine seat → player
+        assert counts.get("dizhu", 0) == int(user.pk == landlord_user)
         assert "mj" not in counts
         for period in ("day", "week"):
             st = Standing.objects.get(user=user, game="doudizhu", period=period)

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 EFFECTS = {
     "doudizhu": {"play", "pass"},
-    "zhajinhua": {"chips"},
+    "zhajinhua": {"look"},  # the 三張 bot looks at once; whether anyone bets depends on the deal
     "paohuzi": {"discard"},
     "mahjong_huanle": {"discard"},
     "mahjong_yongzhou": {"discard"},
