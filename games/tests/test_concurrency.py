@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connections  # connection: read by the skipif strings
+from django.db import connection, connections  # noqa: F401  (connection: read by the skipif strings)
 from django.utils import timezone
 
 from accounts.models import GameStat

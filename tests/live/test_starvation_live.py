@@ -107,13 +107,14 @@ def test_an_attacker_toggling_auto_does_not_starve_the_honest_players(servers, r
 
     sent0, accepted0 = _honest_round(table, honest, [], 1, PHASE, "base")
     # under the per-socket limit (8/s) and the per-user one (10/s): 9 toggles a second in all
-    sent1, accepted1 = _honest_round(table, honest, attackers, 9, PHASE, "attack")
+    # (his own turns wait while his toggles leave 托管 off: fewer positions, a longer phase)
+    sent1, accepted1 = _honest_round(table, honest, attackers, 9, 1.5 * PHASE, "attack")
     base, attack = accepted0 / max(sent0, 1), accepted1 / max(sent1, 1)
     print(
         f"\nhonest moves accepted: without attacker {accepted0}/{sent0} = {base:.0%}, "
         f"under attack {accepted1}/{sent1} = {attack:.0%}"
     )
-    assert sent0 >= 10 and sent1 >= 10
+    assert sent0 >= 10 and sent1 >= 6
     # all-at-once phases refuse a few honest moves either way (two seats act on one position);
     # before the fix the attack took acceptance from 75 % to 4 %
     assert attack >= min(base, 0.9) - 0.15
