@@ -17,7 +17,7 @@ import pytest
 from django.utils import timezone
 
 from games.engine import registry
-from games.models import Hand, HandEvent, Seat
+from games.models import Hand, HandEvent, Seat, Table
 from games.services import seating, tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
@@ -73,27 +73,47 @@ def test_tuoguan_plays_the_bot_at_a_real_table(
     with django_capture_on_commit_callbacks(execute=True):
         table = lobby_services.quick_join(user=user, room_id=room.pk)
         seating.bots_fill(table_id=table.pk)
-    Seat.objects.filter(table=table, user=user).update(auto=True)
-    hand = table.hands.get()
-    assert len(hand.players) == seats
+    assert len(table.hands.get().players) == seats
+    # connected (a player gone between hands stands up), in 托管
+    Seat.objects.filter(table=table, user=user).update(auto=True, connections=1)
+    auto_moves = bot_moves = auto_differs = hands = 0
+    while hands < 8 and (hands < 1 or not auto_differs):
+        moves = _hand_play(table.pk, user, ruleset, django_capture_on_commit_callbacks)
+        hands += 1
+        auto_moves += moves[0]
+        bot_moves += moves[1]
+        auto_differs += moves[2]
+        Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now())
+        with django_capture_on_commit_callbacks(execute=True):
+            seating.table_tick(table_id=table.pk)
+        Seat.objects.filter(table=table, user=user).update(auto=True)
+    assert auto_moves >= 1 and bot_moves >= 1
+    # were 托管 to play auto_action, some 托管 move would differ from the bot's
+    assert auto_differs >= 1, f"{game_id}: no 托管 move told bot_action from auto_action"
+
+
+def _hand_play(table_id: int, user: Any, ruleset: Any, capture: Any) -> tuple[int, int, int]:
+    """Play the current hand by the clock's step; return (托管 moves, bot moves, 托管 moves
+    where bot_action and auto_action differ). Every move is checked against bot_action."""
     auto_moves = bot_moves = auto_differs = 0
+    table, hand, state = current_state(table_id)
+    assert hand is not None, "no hand was dealt"
     for _ in range(2000):
-        table, playing, state = current_state(table.pk)
+        table, playing, state = current_state(table_id)
         if playing is None:
             break
-        to_act = sorted(ruleset.to_act(state))
-        e = to_act[0]
+        e = sorted(ruleset.to_act(state))[0]
         index = tables.table_seat(playing, e)
         seat = Seat.objects.get(table=table, index=index)
         expected = ruleset.bot_action(state, e)
         fallback = ruleset.auto_action(state, e)
         last_seq = playing.events.order_by("-seq").values_list("seq", flat=True).first() or 0
         Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now())
-        with django_capture_on_commit_callbacks(execute=True):
-            assert tables.due_seat_act(table_id=table.pk, seat_index=index) is True
+        with capture(execute=True):
+            assert tables.due_seat_act(table_id=table_id, seat_index=index) is True
         event = HandEvent.objects.filter(hand=playing, seq__gt=last_seq).order_by("seq").first()
-        assert event is not None and event.seat == e, (game_id, e, event)
-        assert event.action == expected, (game_id, state, e, event.action, expected)
+        assert event is not None and event.seat == e, (ruleset.game_id, e, event)
+        assert event.action == expected, (ruleset.game_id, state, e, event.action, expected)
         if seat.user_id == user.pk:
             assert event.by == "auto"
             auto_moves += 1
@@ -102,9 +122,7 @@ def test_tuoguan_plays_the_bot_at_a_real_table(
             assert seat.is_bot and event.by == "bot"
             bot_moves += 1
     else:
-        raise AssertionError(f"{game_id}: the hand did not finish")
+        raise AssertionError(f"{ruleset.game_id}: the hand did not finish")
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED and hand.settled_at is not None
-    assert auto_moves >= 1 and bot_moves >= 1
-    # were 托管 to play auto_action, some 托管 move would differ from the bot's
-    assert auto_differs >= 1, f"{game_id}: no 托管 move told bot_action from auto_action"
+    return auto_moves, bot_moves, auto_differs
