@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 
 from games import realtime, tasks
@@ -23,6 +23,8 @@ from games.services import dafengshou, presence, seating, tables
 logger = logging.getLogger("leyou.clock")
 _resent: dict[int, float] = {}
 _leases_checked = -1e9
+# the shortest sleep between sweeps (two deadlines a few ms apart are one sweep)
+_MIN_SLEEP = 0.005
 
 
 def sweep() -> int:
@@ -106,16 +108,38 @@ async def run_in_server(interval: float | None = None) -> None:
 
     interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
     while True:
+        wait = interval
         try:
-            await database_sync_to_async(_sweep_and_push)()
+            wait = await database_sync_to_async(_sweep_and_push)(interval)
         except Exception:
             logger.exception("in-server clock sweep failed")
-        await asyncio.sleep(interval)
+        await asyncio.sleep(max(wait, _MIN_SLEEP))
 
 
-def _sweep_and_push() -> None:
+def _sweep_and_push(interval: float) -> float:
+    """One sweep and its pushes; return how long to sleep before the next one."""
     sweep()
     _push_new_settlements(timezone.now())
+    return next_wait(interval)
+
+
+def next_wait(interval: float) -> float:
+    """Seconds until the next stored deadline (a seat's turn or bot think time, a table's fill
+    or next hand), at most ``interval``: the clock wakes at the deadline, not at the next fixed
+    poll, so a bot's move is not up to a whole interval late. A deadline already past (its step
+    failed, or the sweep's limit left it) waits for the regular interval, so it cannot spin the
+    loop."""
+    now = timezone.now()
+    soonest = [
+        Seat.objects.filter(deadline__gt=now).aggregate(m=Min("deadline"))["m"],
+        Table.objects.filter(fill_deadline__gt=now).aggregate(m=Min("fill_deadline"))["m"],
+        Table.objects.filter(next_hand_at__gt=now).aggregate(m=Min("next_hand_at"))["m"],
+    ]
+    wait = interval
+    for at in soonest:
+        if at is not None:
+            wait = min(wait, (at - now).total_seconds())
+    return max(0.0, wait)
 
 
 def run_forever(interval: float | None = None) -> None:
@@ -123,8 +147,9 @@ def run_forever(interval: float | None = None) -> None:
     logger.info("clock running every %.2fs", interval)
     while True:
         close_old_connections()
+        wait = interval
         try:
-            _sweep_and_push()
+            wait = _sweep_and_push(interval)
         except Exception:
             logger.exception("clock sweep failed")
-        time.sleep(interval)
+        time.sleep(max(wait, _MIN_SLEEP))
