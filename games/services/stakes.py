@@ -14,6 +14,9 @@ this module names no game and never imports ``tables``.
 * Escape (``Escape.FOLD``). The leaver pays the room's ``escape_penalty`` (at most what he has)
   to ``ledger.ESCAPE`` (key ``pot:<hand>:escape:<engine seat>``); ``tables`` then plays the
   ruleset's ``escape_action`` for his seat and the hand goes on.
+* Top bar. Whenever beans move here, each player they moved for is told his balance as the
+  transaction leaves it (``realtime.balances_changed`` on commit), so his top bar shows what he
+  holds now — his balance minus what he has put into the pot — without a reload (#14 §5).
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import transaction
+
+from games import realtime
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Event
@@ -43,18 +49,33 @@ def _transfer(legs: list[tuple[Any, int]], *, key: str, reason: str, kind: str) 
         ) from None
 
 
+def _balances_publish(hand: Hand, user_ids: Iterable[int]) -> None:
+    """On commit, tell the table's sockets these players' balances as this transaction leaves
+    them (each player's page swaps its top bar's #nav-beans)."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return
+    held = ledger_selectors.balances_for_users(wanted)
+    tops = {str(uid): int(held.get(uid, 0)) for uid in wanted}
+    table_id = hand.table_id
+    transaction.on_commit(lambda: realtime.balances_changed(table_id, tops))
+
+
 def _stakes_move(hand: Hand, events: Iterable[Event], *, key: str, reason: str) -> None:
     legs: list[tuple[Any, int]] = []
+    uids: list[int] = []
     total = 0
     for event in events:
         if event.type != "stake" or not event.data.get("amount"):
             continue
         uid = hand.players[event.data["seat"]]["user_id"]
         legs.append((ledger.account_for_user_id(uid), -event.data["amount"]))
+        uids.append(uid)
         total += event.data["amount"]
     if total:
         legs.append((ledger.system_account(ledger.POT), total))
         _transfer(legs, key=key, reason=reason, kind=ledger.TransferKind.STAKE)
+        _balances_publish(hand, uids)
 
 
 def opening_take(hand: Hand, events: Iterable[Event]) -> None:
@@ -100,6 +121,7 @@ def pot_pay(hand: Hand) -> None:
             reason=f"{_title(hand)} 鍋底 牌局 #{hand.pk}",
             kind=ledger.TransferKind.PAYOUT,
         )
+        _balances_publish(hand, [uid])
     penalties = _penalties(hand)
     moves = {}
     for e in range(len(hand.players)):

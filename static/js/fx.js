@@ -297,9 +297,12 @@
       const b = el.querySelector("b");
       const left = b ? parseInt(b.textContent, 10) : NaN;
       const urgent = !isNaN(left) && left <= 5 && left > 0;
-      el.classList.toggle("fx-urgent", urgent && motionOn());
-      const seat = el.closest("[data-seat]");
-      if (urgent && mine !== "" && seat && seat.dataset.seat === mine) {
+      // only a seat's clock, and only the viewer's own (not an opponent's, not the next hand's)
+      const seat = el.closest("[data-seat]:not(#board)");
+      const own = urgent && mine !== "" && !!seat && seat.dataset.seat === mine;
+      el.classList.toggle("fx-urgent", own && motionOn());
+      el.classList.toggle("fx-own-urgent", own);
+      if (own) {
         const k = el.dataset.deadline + ":" + left;
         if (k !== lastTick) { lastTick = k; play("tick"); }
       }

@@ -177,5 +177,100 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     me.click("#fx-mute")
     assert me.evaluate("localStorage.getItem('leyou.fx.muted')") == "0"
 
-    # (the urgent-clock check left this test on the merged tree: it timed out there and is
-    # to be restored with the turn clocks now in leyou.js; see the closing note)
+
+URGENT_STATE = """() => [...document.querySelectorAll('#board .clock[data-deadline]')]
+  .map((el) => ({
+  seat: (el.closest('[data-seat]:not(#board)') || {dataset: {}}).dataset.seat ?? null,
+  left: (el.querySelector('b') || {}).textContent,
+  urgent: el.classList.contains('fx-urgent'),
+  animation: getComputedStyle(el).animationName,
+}))"""
+
+
+def test_the_own_clock_turns_urgent_in_its_last_seconds(servers, browser):
+    """A room with an 8-second turn: in the last 5 s the clock of the player to act turns
+    ``fx-urgent`` on his own page (and ticks), while the same clock on an opponent's page does
+    not; under prefers-reduced-motion his clock has no animation but still counts down."""
+    from games.engine import registry
+    from games.services import tables
+    from games.tests.helpers import current_state
+
+    room = Room.objects.create(
+        name="快速場",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=1,
+        rake=0,
+        min_beans=0,
+        max_beans=None,
+        double_threshold=100000,
+        turn_seconds=8,
+        bot_wait_seconds=600,
+    )
+    users = [_user(10 + i) for i in range(3)]
+    table = None
+    for user in users:
+        table = lobby_services.quick_join(user=user, room_id=room.pk)
+    port = servers.daphne()  # no clock: the turn does not run out into a 托管 move
+    base = f"http://127.0.0.1:{port}"
+    by_uid = {u.pk: u for u in users}
+    # to a move of one seat after which one other seat is to act (not the moment when every
+    # seat answers at once), so an opponent's page shows a clock that is not his own
+    for _ in range(20):
+        _, hand, state = current_state(table.pk)
+        ruleset = registry.get(hand.game)
+        first = sorted(ruleset.to_act(state))[0]
+        action = ruleset.legal_actions(state, first)[0]
+        after = ruleset.state_from_json(hand.state)
+        ruleset.apply(after, first, action)
+        if len(ruleset.to_act(state)) == 1 and len(ruleset.to_act(after)) == 1:
+            break
+        tables.move_submit(
+            table_id=table.pk,
+            user=by_uid[hand.players[first]["user_id"]],
+            action=action,
+            expected_seq=None,
+            action_id=None,
+        )
+    nxt = sorted(ruleset.to_act(after))[0]  # whose 8 s the test watches
+    assert nxt != first
+    actor = by_uid[hand.players[nxt]["user_id"]]
+    other = by_uid[hand.players[next(e for e in range(3) if e != nxt)]["user_id"]]
+
+    def page_for(user, **options):
+        context = browser.new_context(viewport={"width": 1000, "height": 760}, **options)
+        name, value = login_cookie(user).split("=", 1)
+        context.add_cookies([{"name": name, "value": value, "url": base}])
+        page = context.new_page()
+        page.goto(f"{base}/games/table/{table.pk}/")
+        page.wait_for_selector("#conn.ok", state="attached", timeout=15000)
+        return page
+
+    mine, theirs = page_for(actor), page_for(other)
+    still = page_for(actor, reduced_motion="reduce")
+    # the first seat moves now that every page is open: the watched seat's 8 s start here
+    mover = by_uid[hand.players[first]["user_id"]]
+    tables.move_submit(
+        table_id=table.pk, user=mover, action=action, expected_seq=None, action_id=None
+    )
+    actor_seat = str(Table.objects.get(pk=table.pk).seats.get(user=actor).index)
+    mine.wait_for_selector(
+        f"#board [data-seat='{actor_seat}'] .clock.fx-urgent", state="attached", timeout=20000
+    )
+    shot(mine, "fx-urgent-clock")
+    clocks = mine.evaluate(URGENT_STATE)
+    assert [c["seat"] for c in clocks if c["urgent"]] == [actor_seat], clocks
+    assert _wait_fx(mine, "tick")[0] == {"name": "tick", "sound": True, "motion": True}
+    # the opponent sees the same clock counting, never urgent-animated on his page
+    seen = theirs.evaluate(URGENT_STATE)
+    assert any(c["seat"] == actor_seat and c["left"].isdigit() for c in seen), seen
+    assert not any(c["urgent"] for c in seen), seen
+    assert not [e for e in _fx(theirs) if e["name"] == "tick"]
+    # reduced motion: no animation on the clock, but it reads the seconds left (≤ 5)
+    still.wait_for_selector(f"#board [data-seat='{actor_seat}'] .clock.urgent", timeout=10000)
+    calm = [c for c in still.evaluate(URGENT_STATE) if c["seat"] == actor_seat]
+    assert calm and not calm[0]["urgent"] and calm[0]["animation"] == "none", calm
+    assert calm[0]["left"].isdigit() and 0 <= int(calm[0]["left"]) <= 5, calm
+    assert _wait_fx(still, "tick")[0] == {"name": "tick", "sound": True, "motion": False}

@@ -56,3 +56,47 @@ def test_leaving_mid_hand_says_in_the_lobby_what_it_cost(servers, browser):
     assert f"扣了 {-row.beans:,} 歡樂豆" in text, text
     assert int(page.inner_text("#nav-beans")) == balance_for_user(user)
     assert not errors
+
+
+def test_zhajinhua_top_bar_follows_the_pot_and_the_settlement(servers, browser):
+    """歡樂三張 (a pot game: the ledger takes each stake as it is made): when the player puts
+    chips into the pot his top bar drops by them at once — it shows his balance minus what he
+    has committed — and after the settlement it shows the new balance, with no reload."""
+    from games.engine import registry
+    from games.services import tables
+    from games.tests.helpers import current_state
+    from tests.browser.test_fit_all_games import _engine_seat
+
+    room = _room("zhajinhua")
+    port = servers.daphne("web")
+    user = _player("live-zjh")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    _drive("zhajinhua", table.pk, user, to_end=False)
+    _, hand, state = current_state(table.pk)
+    ruleset = registry.get(hand.game)
+    mine = _engine_seat(hand, user)
+    before = balance_for_user(user)
+    # the page opened after the 底注 was taken: the bar already shows the balance without it
+    page.wait_for_function(
+        f"document.querySelector('#nav-beans').textContent.trim() === '{before}'", timeout=10000
+    )
+    bets = [a for a in ruleset.legal_actions(state, mine) if a["type"] in ("call", "raise")]
+    assert bets, ruleset.legal_actions(state, mine)
+    tables.move_submit(
+        table_id=table.pk, user=user, action=bets[0], expected_seq=None, action_id=None
+    )
+    committed = balance_for_user(user)
+    assert committed < before  # the chips left his account for the pot
+    page.wait_for_function(
+        f"document.querySelector('#nav-beans').textContent.trim() === '{committed}'",
+        timeout=10000,
+    )
+    _drive("zhajinhua", table.pk, user, to_end=True)
+    page.wait_for_selector("#settlement .rake", state="attached", timeout=30000)
+    after = balance_for_user(user)
+    page.wait_for_function(
+        f"document.querySelector('#nav-beans').textContent.trim() === '{after}'", timeout=10000
+    )
+    assert not errors
