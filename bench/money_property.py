@@ -1,6 +1,6 @@
 """The money property test (``games/tests/test_money_property.py``) with hundreds of hands a game.
 
-Not part of the suite (the suite plays ``LEYOU_MONEY_HANDS`` = 8 a game). Runs that test through
+Not part of the suite (the suite plays ``LEYOU_MONEY_HANDS`` = 15 a game). Runs that test through
 ``scripts/test.sh`` (PostgreSQL, Redis) with ``--hands`` per game and prints, per game, the hands
 played and the checks made, and the wall time per game.
 

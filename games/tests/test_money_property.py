@@ -14,8 +14,8 @@ set at random, some near zero (0, 1, a few beans, about A). After each hand:
   remainder to the largest), then every player gives min(A, what he then holds);
 * the payments follow from the scores: each player's Σ received − Σ paid is his 積分.
 
-``LEYOU_MONEY_HANDS`` sets the hands per game (default 8 here; ``bench/money_property.py`` runs
-hundreds).
+``LEYOU_MONEY_HANDS`` sets the hands per game (default 15 here, fixed seeds;
+``bench/money_property.py`` runs hundreds).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from lobby.models import Room
 
 pytestmark = pytest.mark.django_db
 
-HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "8"))
+HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "15"))
 
 # (id, room fields): the nine table games; the wheel (大豐收) is the last test below
 GAMES = [
