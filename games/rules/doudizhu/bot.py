@@ -192,8 +192,8 @@ PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gai
 # 殘局: with at most ENDGAME_CARDS cards left in the three hands the search solves each sample
 # exactly (bot_search.Solver, ENDGAME_NODES positions a decision) among up to ENDGAME_WIDTH
 # candidates, and a farmer may overtake his partner's trick when the solver says so.
-ENDGAME_CARDS = 0
-ENDGAME_NODES = 0
+ENDGAME_CARDS = 20
+ENDGAME_NODES = 20_000
 ENDGAME_WIDTH = 8
 
 
@@ -322,7 +322,9 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if search:
         wide = _endgame(st)
         follow = ENDGAME_WIDTH if wide else SEARCH_FOLLOW
-        others = _top([p for _, p in ranked_f], follow) + (bombs if wide else bombs[:1] + bombs[-1:])
+        others = _top([p for _, p in ranked_f], follow) + (
+            bombs if wide else bombs[:1] + bombs[-1:]
+        )
         cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
         choice = _search(st, seat, _top(cands, follow + 3))
     return {"type": "pass"} if choice is None else _action(choice)
