@@ -29,6 +29,7 @@ Prints figures, asserts nothing. Usage::
 
     python bench/doudizhu_bot_rlcard.py [--deals 2000] [--roles landlord,farmers]
         [--variant classic] [--against rule|current] [--baseline HEAD] [--start 0]
+        [--set NAME=int ...] [--log deals.txt]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -65,19 +67,46 @@ def load_baseline(commit: str) -> Callable[..., dict[str, Any]]:
         text=True,
     ).stdout.split()
     names = [Path(f).stem for f in files if Path(f).name.startswith("bot") and f.endswith(".py")]
-    modules: dict[str, types.ModuleType] = {}
-    for name in sorted(names, key=lambda n: n != "bot_eval"):
-        source = subprocess.run(
+    sources = {
+        name: subprocess.run(
             ["git", "show", f"{commit}:games/rules/doudizhu/{name}.py"],
             cwd=ROOT,
             check=True,
             capture_output=True,
             text=True,
         ).stdout
+        for name in names
+    }
+
+    def needs(name: str) -> set[str]:
+        """The other bot modules ``name`` imports (either import form)."""
+        text = sources[name]
+        return {
+            other
+            for other in names
+            if other != name
+            and (
+                f"games.rules.doudizhu.{other}" in text
+                or re.search(rf"from games\.rules\.doudizhu import [^\n]*\b{other}\b", text)
+            )
+        }
+
+    modules: dict[str, types.ModuleType] = {}
+    pending = sorted(names)
+    while pending:  # a module after the ones it imports, so it gets the baseline's, not ours
+        ready = [n for n in pending if needs(n) <= set(modules)] or pending[:1]
+        name = ready[0]
+        pending.remove(name)
+        source = sources[name]
+        for other in modules:
+            source = re.sub(
+                rf"from games\.rules\.doudizhu import {other}\b",
+                f"import baseline_{other} as {other}",
+                source,
+            )
+            source = source.replace(f"games.rules.doudizhu.{other}", f"baseline_{other}")
         module = types.ModuleType(f"baseline_{name}")
         sys.modules[f"baseline_{name}"] = module
-        for other in modules:
-            source = source.replace(f"games.rules.doudizhu.{other}", f"baseline_{other}")
         exec(compile(source, f"{commit}:{name}.py", "exec"), module.__dict__)  # noqa: S102
         modules[name] = module
     return modules["bot"].choose
@@ -206,6 +235,7 @@ def main() -> None:
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--work", type=int, default=None, help="bot.SEARCH_WORK override")
     parser.add_argument("--set", action="append", help="NAME=int: override a bot.py constant")
+    parser.add_argument("--log", help="write one line per deal and role: deal role won (0/1)")
     args = parser.parse_args()
     counters = {"refused": 0, "unreadable_target": 0}
     if args.work is not None:
@@ -238,13 +268,17 @@ def main() -> None:
     deals = range(args.start, args.start + args.deals)
     t0 = time.perf_counter()
     load0 = os.getloadavg()[0]
+    log = open(args.log, "w") if args.log else None  # noqa: SIM115
     for i in deals:
         seed = f"bench-{args.variant}-{i}"
         for role in roles:
             players = [tested, other, other] if role == "landlord" else [other, tested, tested]
             reseed(i)
             winner = play_out(to_play(args.variant, seed), players)
-            wins[role] += (winner == 0) == (role == "landlord")
+            won = (winner == 0) == (role == "landlord")
+            wins[role] += won
+            if log is not None:
+                print(i, role, int(won), file=log, flush=True)
         if not args.no_reference:
             reseed(i)
             winner = play_out(to_play(args.variant, seed), [other, other, other])

@@ -189,6 +189,28 @@ SEARCH_CAP_MS = 150.0  # wall-clock cap of one search: the one load-dependent pa
 BID_SEARCH = False
 BID_CALL, BID_ROB, BID_DOUBLE = 0.5, 0.6, 0.65
 PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gain measured
+# 殘局: with at most ENDGAME_CARDS cards left in the three hands the search solves each sample
+# exactly (bot_search.Solver, ENDGAME_NODES positions a decision) among up to ENDGAME_WIDTH
+# candidates, and a farmer may overtake his partner's trick when the solver says so.
+ENDGAME_CARDS = 20
+ENDGAME_NODES = 20_000
+ENDGAME_WIDTH = 8
+
+
+def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
+    return bot_search.search(
+        st,
+        seat,
+        candidates,
+        work=SEARCH_WORK,
+        hard_ms=SEARCH_CAP_MS,
+        endgame_cards=ENDGAME_CARDS,
+        endgame_nodes=ENDGAME_NODES,
+    )
+
+
+def _endgame(st: Any) -> bool:
+    return ENDGAME_NODES > 0 and sum(len(h) for h in st.hands) <= ENDGAME_CARDS
 
 
 def _top(items: list[Any], n: int) -> list[Any]:
@@ -259,13 +281,8 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
             ranked.append((key, play))
         ranked.sort()
         if search:
-            chosen = bot_search.search(
-                st,
-                seat,
-                _top([p for _, p in ranked], SEARCH_LEAD),
-                work=SEARCH_WORK,
-                hard_ms=SEARCH_CAP_MS,
-            )
+            width = ENDGAME_WIDTH if _endgame(st) else SEARCH_LEAD
+            chosen = _search(st, seat, _top([p for _, p in ranked], width))
             if chosen is not None:
                 return _action(chosen)
         return _action(ranked[0][1])
@@ -275,7 +292,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if not options:
         return {"type": "pass"}
     partner_leads = seat != landlord and lead_seat != landlord
-    if partner_leads and not (search and PARTNER_SEARCH):
+    if partner_leads and not (search and (PARTNER_SEARCH or _endgame(st))):
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
@@ -291,9 +308,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     ranked_f.sort()
     if partner_leads:  # let the partner's trick run, unless the play-outs say take it over
         overtake = _top([p for _, p in ranked_f], 2)
-        chosen = bot_search.search(
-            st, seat, [None, *overtake], work=SEARCH_WORK, hard_ms=SEARCH_CAP_MS
-        )
+        chosen = _search(st, seat, [None, *overtake])
         return {"type": "pass"} if chosen is None else _action(chosen)
     best = ranked_f[0] if ranked_f else None
     bombs = [p for p in options if is_bomb(p)]
@@ -305,11 +320,13 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     elif bombs and (danger <= 4 or base <= 2):
         choice = bombs[0]
     if search:
-        others = _top([p for _, p in ranked_f], SEARCH_FOLLOW) + bombs[:1] + bombs[-1:]
-        cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
-        choice = bot_search.search(
-            st, seat, _top(cands, SEARCH_FOLLOW + 3), work=SEARCH_WORK, hard_ms=SEARCH_CAP_MS
+        wide = _endgame(st)
+        follow = ENDGAME_WIDTH if wide else SEARCH_FOLLOW
+        others = _top([p for _, p in ranked_f], follow) + (
+            bombs if wide else bombs[:1] + bombs[-1:]
         )
+        cands: list[str | None] = [choice] + [p for p in [None, *others] if p != choice]
+        choice = _search(st, seat, _top(cands, follow + 3))
     return {"type": "pass"} if choice is None else _action(choice)
 
 

@@ -222,6 +222,67 @@ def rollout(sim: Sim, limit: int = 200) -> int:
     return sim.landlord  # unreachable in practice (every trick ends)
 
 
+class OutOfNodes(Exception):
+    """The endgame solver's node count is spent."""
+
+
+class Solver:
+    """Exact endgame search (殘局): a perfect-information win / loss solver, every hand open.
+
+    The landlord's side plays against the farmers', each seat its side's best; plays that empty
+    the hand come first, then the fast policy's choice, then the rest weakest first, and the
+    side to move stops at its first winning play. Positions are memoised in a table that lives
+    for one decision, and the work is bounded by a count of positions expanded (not by time),
+    so a decision depends on its inputs alone and a replay reproduces it.
+    """
+
+    def __init__(self, nodes: int) -> None:
+        self.nodes_left = nodes
+        self.table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+
+    def solve(self, sim: Sim) -> bool | None:
+        """Whether the landlord's side wins ``sim`` with best play on both sides; ``None`` when
+        the node count ran out first. ``sim`` is not changed."""
+        try:
+            return self._value(sim)
+        except OutOfNodes:
+            return None
+
+    def _value(self, sim: Sim) -> bool:
+        h0, h1, h2 = sim.hands
+        key = (h0, h1, h2, sim.turn, sim.lead, sim.passes)
+        got = self.table.get(key)
+        if got is not None:
+            return got
+        if self.nodes_left <= 0:
+            raise OutOfNodes
+        self.nodes_left -= 1
+        seat = sim.turn
+        mover_is_landlord = seat == sim.landlord
+        hand = sim.hands[seat]
+        plays = legal_plays(hand, sim.lead, sim.laizi)
+        n = len(hand)
+        for play in plays:  # going out ends the hand at once
+            if play != "pass" and len(play.partition("/")[0]) == n:
+                self.table[key] = mover_is_landlord
+                return mover_is_landlord
+        first = fast_move(sim)
+        ordered: list[str | None] = [first]
+        for play in plays:
+            move = None if play == "pass" else play
+            if move != first:
+                ordered.append(move)
+        result = not mover_is_landlord  # unless one of his plays wins for his side
+        for move in ordered:
+            child = sim.copy()
+            child.move(move)
+            if self._value(child) == mover_is_landlord:
+                result = mover_is_landlord
+                break
+        self.table[key] = result
+        return result
+
+
 def decision_seed(st: Any, seat: int) -> int:
     """A seed from the hand's seed and this decision's place in the hand."""
     place = (
@@ -283,15 +344,20 @@ def search(
     work: int = 6000,
     max_samples: int = 48,
     hard_ms: float = 150.0,
+    endgame_cards: int = 0,
+    endgame_nodes: int = 0,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
     ``work`` bounds the simulated plays (about cards left × candidates × samples); the first
-    candidate is the heuristic's own and wins ties.
+    candidate is the heuristic's own and wins ties. With at most ``endgame_cards`` cards left
+    in the three hands, each sample is solved exactly (:class:`Solver`, ``endgame_nodes``
+    positions for the whole decision) and played out only once that count is spent.
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
     left = sum(len(h) for h in st.hands)
+    solver = Solver(endgame_nodes) if left <= endgame_cards and endgame_nodes > 0 else None
     per_sample = max(1, len(candidates) * left)
     samples = max(2, min(max_samples, work // per_sample))
     rng = random.Random(decision_seed(st, seat))
@@ -314,6 +380,10 @@ def search(
             sim = base.copy()
             won = sim.move(cand)
             if won is None:
+                exact = solver.solve(sim) if solver is not None else None
+                if exact is not None:
+                    wins[i] += exact == (seat == landlord)
+                    continue
                 won = rollout(sim)
             if (won == landlord) == (seat == landlord):
                 wins[i] += 1

@@ -11,7 +11,7 @@ import pytest
 
 from games.engine import budget
 from games.rules.doudizhu import RULESET, Config, State, bot, bot_search
-from games.rules.doudizhu.patterns import RANKS, counts_of, sort_cards
+from games.rules.doudizhu.patterns import RANKS, counts_of, legal_plays, sort_cards
 from games.rules.doudizhu.tests.test_bot import _playing
 
 
@@ -223,3 +223,87 @@ def test_bids_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch, sampled: bool
         assert len(decisions) == 1
         calls.append(decisions.pop())
     assert calls == [True, False]
+
+
+def _minimax(sim: bot_search.Sim) -> bool:
+    """Whether the landlord's side wins with best play: plain minimax, no table, no ordering."""
+    mover_is_landlord = sim.turn == sim.landlord
+    for play in legal_plays(sim.hands[sim.turn], sim.lead, sim.laizi):
+        child = sim.copy()
+        won = child.move(None if play == "pass" else play)
+        value = (won == sim.landlord) if won is not None else _minimax(child)
+        if value == mover_is_landlord:
+            return mover_is_landlord
+    return not mover_is_landlord
+
+
+def _deck() -> list[str]:
+    return [RANKS[r] for r in range(15) for _ in range(4 if r < 13 else 1)]
+
+
+def test_endgame_solver_agrees_with_plain_minimax() -> None:
+    """On 200 random open positions of two to four cards a hand the solver's win / loss (with its
+    table, move ordering and cut-offs) is the plain minimax's; both sides win some of them."""
+    rng = random.Random(3)
+    deck = _deck()
+    values = []
+    for _ in range(200):
+        rng.shuffle(deck)
+        n = rng.randint(2, 4)
+        hands = [sort_cards("".join(deck[i * n : (i + 1) * n])) for i in range(3)]
+        sim = bot_search.Sim(hands, 0, rng.randint(0, 2), None)
+        value = bot_search.Solver(10**6).solve(sim)
+        assert value == _minimax(sim.copy()), hands
+        assert sim.hands == hands  # the solver leaves its position alone
+        values.append(value)
+    assert 20 < sum(values) < 180
+
+
+def test_endgame_solver_stops_at_its_node_count() -> None:
+    """Out of nodes the solver says ``None`` (unknown) rather than guess; given enough, it
+    decides the same position."""
+    rng = random.Random(11)
+    deck = _deck()
+    rng.shuffle(deck)
+    hands = [sort_cards("".join(deck[i * 7 : (i + 1) * 7])) for i in range(3)]
+    sim = bot_search.Sim(hands, 0, 0, None)
+    assert bot_search.Solver(20).solve(sim) is None
+    assert bot_search.Solver(10**7).solve(sim) in (True, False)
+
+
+# (hands, seat to lead): open positions the sampled play-outs get wrong, with a forced win for
+# the side to lead that the exact endgame search finds
+FORCED_WINS = [
+    (["79TQKR", "459T", "59A2"], 0),
+    (["57R", "3566", "489T22"], 2),
+    (["8QKKA", "669QA2", "33458"], 0),
+    (["89Q", "469TA", "457KK"], 2),
+]
+
+
+@pytest.mark.parametrize(("hands", "turn"), FORCED_WINS)
+def test_endgame_search_finds_a_forced_win(
+    monkeypatch: pytest.MonkeyPatch, hands: list[str], turn: int
+) -> None:
+    """Every hand shown (明牌) and every other card played, the position is open: the seat to
+    lead has a forced win (checked by plain minimax). With the endgame search the bot's lead
+    keeps it; without (play-outs by the fast policy only) it is lost."""
+    deck = _deck()
+    for ch in "".join(hands):
+        deck.remove(ch)
+    st = _playing(hands, turn, played=("".join(deck), "", ""))
+    st.mingpai = [True, True, True]
+    wins_for_mover = turn == st.landlord
+
+    def value_after(action: dict[str, Any]) -> bool:
+        assert action["type"] == "play", action
+        sim = bot_search.Sim(list(st.hands), st.landlord, turn, None)
+        won = sim.move(action["cards"])
+        return (won == st.landlord) if won is not None else _minimax(sim)
+
+    assert _minimax(bot_search.Sim(list(st.hands), st.landlord, turn, None)) == wins_for_mover
+    monkeypatch.setattr(bot, "ENDGAME_NODES", 0)
+    assert value_after(RULESET.bot_action(st, turn)) != wins_for_mover
+    monkeypatch.setattr(bot, "ENDGAME_CARDS", 20)
+    monkeypatch.setattr(bot, "ENDGAME_NODES", 20_000)
+    assert value_after(RULESET.bot_action(st, turn)) == wins_for_mover
