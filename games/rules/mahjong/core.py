@@ -987,8 +987,7 @@ class MahjongRuleset(Ruleset[Any, State]):
             for a in legal:
                 if a["type"] in ("angang", "jiagang"):
                     return a
-            best: tuple[Any, ...] | None = None
-            choice: Action = legal[0]
+            scored: list[tuple[int, bool, int, str, Action]] = []
             for a in legal:
                 if a["type"] != "discard":
                     continue
@@ -996,7 +995,25 @@ class MahjongRuleset(Ruleset[Any, State]):
                 rest = list(hand)
                 rest.remove(t)
                 sh = self._shanten_of(state, seat, rest)
-                key = (sh, t in wild, _keep_value(t, rest))
+                scored.append((sh, t in wild, _keep_value(t, rest), t, a))
+            if not scored:
+                return legal[0]
+            low = min(x[:2] for x in scored)
+            tied = [x for x in scored if x[:2] == low]
+            if len(tied) == 1:
+                return tied[0][4]
+            # ukeire (進張): among the tied discards, the most tiles really left that lower the
+            # shanten (4 − own copies − copies face up), then the keep value
+            best: tuple[int, int, str] | None = None
+            choice: Action = tied[0][4]
+            seen: dict[str, int] = {}
+            # bounded: the four tied discards of lowest keep value (the decision budget)
+            tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
+            for sh, _w, keep, t, a in tied:
+                rest = list(hand)
+                rest.remove(t)
+                left = self._ukeire(state, seat, rest, sh, wild, seen)
+                key = (-left, keep, t)
                 if best is None or key < best:
                     best, choice = key, a
             return choice
@@ -1032,6 +1049,29 @@ class MahjongRuleset(Ruleset[Any, State]):
                 if after < now:
                     return a
         return {"type": "pass"}
+
+    def _ukeire(
+        self,
+        state: State,
+        seat: int,
+        rest: list[str],
+        sh: int,
+        wild: frozenset[str],
+        seen: dict[str, int],
+    ) -> int:
+        """進張: unseen copies of the kinds whose draw lowers the shanten of ``rest``."""
+        total = 0
+        for k in botlib.useful_kinds([t for t in rest if t not in wild]):
+            if k in wild:
+                continue
+            if k not in seen:
+                seen[k] = self.visible_count(state, k) + state.hands[seat].count(k)
+            left = 4 - seen[k]
+            if left <= 0:
+                continue
+            if self._shanten_of(state, seat, rest + [k]) < sh:
+                total += left
+        return total
 
     # == serialisation and testing ==============================================================
     def state_to_json(self, state: State) -> dict[str, Any]:
