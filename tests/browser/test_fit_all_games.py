@@ -19,6 +19,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from accounts.models import User
 from games.engine import registry
@@ -326,6 +327,21 @@ def test_every_table_fits_every_size_and_the_settlement_shows(servers, browser, 
     live.wait_for_url(re.compile(rf"/games/replay/{hand.pk}/"))
 
 
+def _scrolled_probe(page, selector: str, i: int) -> dict:
+    """Scroll the i-th match into view and probe it. The wheel's panel is re-rendered by the
+    socket when a round opens or closes, which can detach the element between the two steps:
+    then the fresh element is located again (a finger would simply find the new button)."""
+    for attempt in range(5):
+        try:
+            page.locator(selector).nth(i).scroll_into_view_if_needed(timeout=5000)
+            return page.evaluate(PROBE, [selector, False])[i]
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc) or attempt == 4:
+                raise
+            page.wait_for_timeout(200)
+    raise AssertionError("unreachable")
+
+
 def test_the_wheel_fits_every_size(servers, browser):
     """大豐收 at every size: no sideways scroll; every chip and every crop's bet button is on
     screen (scrolled to, as a finger would) and hit at its centre; the round's hash shows."""
@@ -374,8 +390,7 @@ def test_the_wheel_fits_every_size(servers, browser):
             count = page.locator(selector).count()
             assert count, selector
             for i in range(count):
-                page.locator(selector).nth(i).scroll_into_view_if_needed()
-                found = page.evaluate(PROBE, [f"{selector}", False])[i]
+                found = _scrolled_probe(page, selector, i)
                 if not (found["inside"] and found["hit"]):
                     failures.append(
                         f"{w}x{h} {found['what']} at {found['rect']}: "
