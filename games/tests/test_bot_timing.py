@@ -32,6 +32,9 @@ TURN_BY_TURN = {"doudizhu", "zhajinhua"}
 def test_bot_moves_come_after_think_time_and_within_the_bound(
     game_id: str, make_user: Any, monkeypatch: Any
 ) -> None:
+    """The clock's own loop plays a hand of bots and one 托管 seat: every bot move comes within
+    think time + decision budget + slack of the move before it, and (turn by turn) never before
+    the think time."""
     monkeypatch.setitem(settings.LEYOU, "BOT_THINK_SECONDS", THINK)
     monkeypatch.setitem(settings.LEYOU, "AUTO_PLAY_SECONDS", THINK)
     ruleset = registry.get(game_id)

@@ -24,6 +24,7 @@ def _table(room: Any, make_user: Any) -> Table:
 
 
 def test_without_deadlines_the_clock_sleeps_its_interval(room: Any, make_user: Any) -> None:
+    """With no deadline stored anywhere the clock sleeps its whole interval."""
     _table(room, make_user)
     assert clock.next_wait(2.0) == 2.0
 
