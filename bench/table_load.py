@@ -74,7 +74,22 @@ def log(msg: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
+# BENCH_PORTS="8110-8119": the servers take ports of that range (a shared machine's share),
+# else any free port the system gives.
+PORT_RANGE = os.environ.get("BENCH_PORTS", "")
+
+
 def free_port() -> int:
+    if PORT_RANGE:
+        low, _, high = PORT_RANGE.partition("-")
+        for port in range(int(low), int(high or low) + 1):
+            with closing(socket.socket()) as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise RuntimeError(f"no free port in BENCH_PORTS={PORT_RANGE}")
     with closing(socket.socket()) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

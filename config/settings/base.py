@@ -219,6 +219,10 @@ LEYOU = {
     "DB_THREADS": env.env_int("LEYOU_DB_THREADS", 6) if env.DATABASE_URL else 0,
     # 大廳: a lobby socket renews its 在大廳 mark and looks at its friends list this often
     "LOBBY_PRESENCE_SECONDS": float(env.env_str("LEYOU_LOBBY_PRESENCE_SECONDS", "20")),
+    # Board fragments ({% memo %}, games/templatetags/board_memo.py): rendered once per distinct
+    # input and process instead of once per socket; VERIFY renders each one both ways (tests).
+    "BOARD_MEMO": env.env_bool("LEYOU_BOARD_MEMO", True),
+    "BOARD_MEMO_VERIFY": False,
 }
 
 LOGGING = {

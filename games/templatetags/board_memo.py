@@ -1,0 +1,130 @@
+"""``{% memo a b.c … %}…{% endmemo %}``: a board fragment rendered once per distinct input.
+
+A table's change is rendered once per socket (every seat its own view), and most of a board
+is the same for every seat and for many changes in a row: the seat boxes, an opponent's card
+count and last play, the header. ``memo`` renders its body from the variables it names and
+nothing else, and keeps the result per process keyed by those values (and the language), so
+the second seat to render the same inputs reuses the first one's HTML.
+
+Why this cannot show a seat anything it would not have seen: the body is rendered in a
+context that holds only the named values (``b.c`` becomes ``{"b": {"c": …}}``), so its output
+is a function of those values alone, and a stored fragment is reused only for a viewer whose
+own context has exactly the same values. A name the body reads but the tag does not list
+renders as missing; ``LEYOU["BOARD_MEMO_VERIFY"]`` (on in the tests) renders every fragment
+both ways and raises when they differ, and ``LEYOU["BOARD_MEMO"] = False`` turns the tag into
+a plain pass-through (the path the boards had before).
+
+The key is the named values as JSON (``1``, ``1.0``, ``True`` and ``"1"`` differ); a value that
+is not plain data (a lazy translation, an object) makes that render skip the store and render
+the body with the full context. JSON does not tell a tuple from a list, an int dict key from a
+str one, or a safe string from a plain one: the values come from the snapshot (decoded JSON)
+and the board extras, where each name always holds one type, and the verifying tests would
+see a fragment that differs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.template.base import VariableDoesNotExist
+from django.utils import translation
+
+register = template.Library()
+
+_MISSING = object()
+_STORE_MAX = 20_000  # fragments per process (a few KiB each); cleared when full
+_store: dict[tuple, str] = {}
+_uids = itertools.count()
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+def _key_text(inputs: dict[str, Any]) -> str | None:
+    """The inputs as JSON (None when a value is not plain data: that render is not stored)."""
+    try:
+        return json.dumps(inputs, ensure_ascii=False, check_circular=False, default=_refuse)
+    except (TypeError, ValueError):
+        return None
+
+
+def memo_store_clear() -> None:
+    """Forget every stored fragment (tests; a template reload does not need it)."""
+    _store.clear()
+
+
+class MemoNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, paths: list[str]) -> None:
+        self.nodelist = nodelist
+        self.paths = paths
+        self.variables = [template.Variable(p) for p in paths]
+        self.parents = {p.split(".")[0]: template.Variable(p.split(".")[0]) for p in paths}
+        self.uid = next(_uids)
+
+    def _inputs(self, context: template.Context) -> dict[str, Any]:
+        """The named values, as nested dicts (``view.to_act`` → ``{"view": {"to_act": …}}``)."""
+        values: dict[str, Any] = {}
+        for path, variable in zip(self.paths, self.variables, strict=True):
+            try:
+                value = variable.resolve(context)
+            except VariableDoesNotExist:
+                value = _MISSING
+            head, *rest = path.split(".")
+            if not rest:
+                if value is not _MISSING:
+                    values[head] = value
+                continue
+            try:
+                parent = self.parents[head].resolve(context)
+            except VariableDoesNotExist:
+                continue
+            if not isinstance(parent, dict):
+                raise template.TemplateSyntaxError(
+                    f"memo: {head!r} is not a dict, name it whole instead of {path!r}"
+                )
+            node = values.setdefault(head, {})
+            for key in rest[:-1]:
+                node = node.setdefault(key, {})
+            if value is not _MISSING:
+                node[rest[-1]] = value
+        return values
+
+    def render(self, context: template.Context) -> str:
+        conf = settings.LEYOU
+        if not conf.get("BOARD_MEMO", True):
+            return self.nodelist.render(context)
+        inputs = self._inputs(context)
+        text = _key_text(inputs)
+        if text is None:
+            return self.nodelist.render(context)
+        key = (self.uid, translation.get_language(), context.autoescape, text)
+        html = _store.get(key)
+        if html is None:
+            html = self.nodelist.render(context.new(inputs))
+            if len(_store) >= _STORE_MAX:
+                _store.clear()
+            _store[key] = html
+        if conf.get("BOARD_MEMO_VERIFY", False):
+            full = self.nodelist.render(context)
+            if full != html:
+                raise AssertionError(
+                    f"memo fragment (line {self.token.lineno if self.token else '?'} of "
+                    f"{self.origin.name if self.origin else '?'}) reads more than {self.paths}"
+                )
+        return html
+
+
+@register.tag
+def memo(parser: template.base.Parser, token: template.base.Token) -> MemoNode:
+    """``{% memo name other.key … %}`` … ``{% endmemo %}`` (see the module docstring)."""
+    paths = token.split_contents()[1:]
+    if not paths:
+        raise template.TemplateSyntaxError("memo names at least one variable")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, paths)
