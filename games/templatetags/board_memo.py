@@ -63,29 +63,53 @@ class MemoNode(template.Node):
         self.nodelist = nodelist
         self.paths = paths
         self.variables = [template.Variable(p) for p in paths]
-        self.parents = {p.split(".")[0]: template.Variable(p.split(".")[0]) for p in paths}
+        self.split = [tuple(p.split(".")) for p in paths]
         self.uid = next(_uids)
+
+    def _resolve(self, context: template.Context, i: int) -> tuple[Any, Any]:
+        """(the path's head, its value), ``_MISSING`` for either when it does not exist.
+
+        Plain dicts and lists are walked directly, as Django's lookup would (a dict key
+        first, then a list index); anything else goes through ``Variable.resolve``."""
+        head, *rest = self.split[i]
+        try:
+            parent = context[head]
+        except KeyError:
+            return _MISSING, _MISSING
+        value = parent
+        for bit in rest:
+            if type(value) is dict and bit in value:
+                value = value[bit]
+            elif type(value) is list and bit.isdigit() and int(bit) < len(value):
+                value = value[int(bit)]
+            else:
+                try:
+                    value = self.variables[i].resolve(context)
+                except VariableDoesNotExist:
+                    value = _MISSING
+                break
+        if callable(value):  # Django calls it: leave that to Variable.resolve
+            try:
+                value = self.variables[i].resolve(context)
+            except VariableDoesNotExist:
+                value = _MISSING
+        return parent, value
 
     def _inputs(self, context: template.Context) -> dict[str, Any]:
         """The named values, as nested dicts (``view.to_act`` → ``{"view": {"to_act": …}}``)."""
         values: dict[str, Any] = {}
-        for path, variable in zip(self.paths, self.variables, strict=True):
-            try:
-                value = variable.resolve(context)
-            except VariableDoesNotExist:
-                value = _MISSING
-            head, *rest = path.split(".")
+        for i, (head, *rest) in enumerate(self.split):
+            parent, value = self._resolve(context, i)
             if not rest:
                 if value is not _MISSING:
                     values[head] = value
                 continue
-            try:
-                parent = self.parents[head].resolve(context)
-            except VariableDoesNotExist:
+            if parent is _MISSING or parent is None:
                 continue
-            if not isinstance(parent, dict):
+            if not isinstance(parent, dict | list):  # ``seats.0.auto``: {"seats": {"0": …}}
                 raise template.TemplateSyntaxError(
-                    f"memo: {head!r} is not a dict, name it whole instead of {path!r}"
+                    f"memo: {head!r} is neither a dict nor a list: name it whole, not "
+                    f"{self.paths[i]!r}"
                 )
             node = values.setdefault(head, {})
             for key in rest[:-1]:

@@ -52,9 +52,10 @@ def memo_plain(settings):
 def test_every_seat_gets_the_same_board_with_and_without_the_fragment_store(
     game_id: str, make_user: Any, memo_plain: None
 ) -> None:
-    """A whole live hand of the game: after every action, every seat's board and the
-    spectator's are byte-identical rendered from the full context (the old path) and with the
-    fragment store (warm from the other seats and the earlier steps), in every language."""
+    """The waiting board, then a whole live hand of the game: after every action, every seat's
+    board and the spectator's are byte-identical rendered from the full context (the old path)
+    and with the fragment store (warm from the other seats and the earlier steps), in every
+    language."""
     from games.models import Hand, Seat
     from games.selectors.tables import table_snapshot
     from games.services import seating, tables
@@ -76,6 +77,10 @@ def test_every_seat_gets_the_same_board_with_and_without_the_fragment_store(
     )
     users = [make_user(beans=100_000) for _ in range(seats)]
     table = lobby_services.quick_join(user=users[0], room_id=room.pk)
+    waiting = table_snapshot(table.pk)  # no hand yet: the waiting board, for a seat and a watcher
+    assert waiting is not None and waiting["hand"] is None
+    for seat, user in ((0, users[0]), (None, None)):
+        assert _render(waiting, seat, user, memo=True) == _render(waiting, seat, user, memo=False)
     for user in users[1:]:
         seating.seat_take(table_id=table.pk, user=user)
     languages = [code for code, _ in django_settings.LANGUAGES]
