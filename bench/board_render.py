@@ -117,7 +117,7 @@ def main() -> None:
         "ratio_median": round(off / on, 2),
         "move_submit_cpu_ms_median": round(1000 * statistics.median(move_cpu), 2),
         "load": [round(x, 1) for x in os.getloadavg()],
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     print(json.dumps(result, ensure_ascii=False))
 
