@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.levels import level_for_score
 from accounts.models import (
@@ -52,8 +53,14 @@ def profile_for_user(user) -> dict:
         }
         for s in GameStat.objects.filter(user=user).order_by("game")
     ]
+    from games.selectors.spectating import watch_preference
+
     history = balance_history_for_user(user)
     return {
+        # 隱私: who sees where he is (his friends' lists), and 允許觀戰
+        "presence_setting": presence_setting(user.pk),
+        "presence_choices": presence_choices(),
+        "allow_watching": watch_preference(user),
         "beans": balance_for_user(user),
         "stats": stats,
         "chart": balance_chart(history),
@@ -129,6 +136,19 @@ def is_following(user: User, other: User) -> bool:
     return Follow.objects.filter(follower_id=user.pk, followee_id=other.pk).exists()
 
 
+# the privacy choices as a player reads them (the model's labels are the admin's, untranslated)
+PRESENCE_LABELS = {
+    PresenceVisibility.FOLLOWERS: gettext_lazy("關注我的人"),
+    PresenceVisibility.FRIENDS: gettext_lazy("互相關注的好友"),
+    PresenceVisibility.NOBODY: gettext_lazy("不公開"),
+}
+
+
+def presence_choices() -> list[tuple[str, Any]]:
+    """(value, label in the reader's language) for 誰能看到我在哪裡."""
+    return [(value, PRESENCE_LABELS[value]) for value in PresenceVisibility.values]
+
+
 def presence_setting(user_id: int) -> str:
     row = Privacy.objects.filter(user_id=user_id).values_list("presence", flat=True).first()
     return row or PresenceVisibility.FRIENDS
@@ -153,12 +173,23 @@ def presence_for_users(user_ids: list[int]) -> dict[int, dict[str, Any]]:
             where[uid] = {"kind": "lobby"}
     for lease in SeatLease.objects.filter(user_id__in=user_ids).select_related("table"):
         where[lease.user_id] = _at_table("watching", lease.table)
-    for seat in (
+    seats = list(
         Seat.objects.filter(user_id__in=user_ids)
         .exclude(table__status=Table.Status.CLOSED)
         .select_related("table")
-    ):
-        where[seat.user_id] = _at_table("table", seat.table)
+    )
+    # a friend's table gets a 觀戰 link only while it may be watched: public, and nobody
+    # seated there has turned 允許觀戰 off
+    refusing = set(
+        Seat.objects.filter(
+            table_id__in=[s.table_id for s in seats],
+            user__watch_preference__allow_watching=False,
+        ).values_list("table_id", flat=True)
+    )
+    for seat in seats:
+        at = _at_table("table", seat.table)
+        at["watchable"] = at["table_id"] is not None and seat.table_id not in refusing
+        where[seat.user_id] = at
     return where
 
 
