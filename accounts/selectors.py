@@ -113,6 +113,21 @@ def lobby_key(user_id: int) -> str:
     return f"hall:lobby:{user_id}"
 
 
+# -- leaderboards' cache version (lobby/leaderboards.py caches each board's top rows) --------
+
+STANDINGS_CACHE = LOBBY_PRESENCE_CACHE  # shared by every process, so one bump reaches them all
+
+
+def standings_key(game: str) -> str:
+    return f"hall:standings:{game}"
+
+
+def standings_version(game: str) -> int:
+    """The version of the game's standings: changed by every settlement that counts a hand of
+    it (``accounts.services.standings_changed``); a cached board of another version is stale."""
+    return int(caches[STANDINGS_CACHE].get(standings_key(game)) or 0)
+
+
 def is_blocked(viewer: User | int | None, other: User | int | None) -> bool:
     """Has ``viewer`` blocked ``other``? (No invitations, no quick phrases seen from him.)
 

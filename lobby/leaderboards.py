@@ -15,11 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.core.cache import caches
+from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.models import GameStat, Standing
+from accounts import selectors as account_selectors
+from accounts.models import GameStat, Standing, User
 
 TOP = 100
 PERIODS = ("today", "week", "all")
@@ -62,13 +65,80 @@ def period_start(period: str, now: datetime | None = None) -> date | None:
     return None
 
 
+# A board's top rows stay cached this long at most, even if no settlement says they changed
+# (a standings row edited by hand in the admin, say); a settlement changes the version at once.
+CACHE_SECONDS = 60
+
+
 def _board(game: str, period: str, metric: str, now: datetime | None) -> tuple[QuerySet, str]:
+    """The board's rows as a queryset, and the column ranked (the bench reads its plans)."""
     if period == "all":
         rows = GameStat.objects.filter(game=game, user__is_bot=False, hands__gt=0)
         return rows, "score"
     start = period_start(period, now)
     kind = Standing.Period.DAY if period == "today" else Standing.Period.WEEK
     return Standing.objects.filter(game=game, period=kind, start=start), metric
+
+
+def _board_sql(
+    game: str, period: str, metric: str, now: datetime | None, alias: str = "s"
+) -> tuple[str, str, list, str]:
+    """The board's rows as SQL: FROM (the rows aliased ``alias``), WHERE, its parameters, and
+    the column ranked."""
+    if period == "all":
+        bots = f"{alias}_user"  # all time: the players' GameStat rows, bots left out
+        return (
+            f"{GameStat._meta.db_table} {alias} JOIN {User._meta.db_table} {bots} "
+            f"ON {bots}.id = {alias}.user_id AND NOT {bots}.is_bot",
+            f"{alias}.game = %s AND {alias}.hands > 0",
+            [game],
+            "score",
+        )
+    kind = Standing.Period.DAY if period == "today" else Standing.Period.WEEK
+    return (
+        f"{Standing._meta.db_table} {alias}",
+        f'{alias}.game = %s AND {alias}.period = %s AND {alias}."start" = %s',
+        [game, str(kind), period_start(period, now)],
+        metric,
+    )
+
+
+def _read(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
+) -> tuple[list[tuple], tuple | None]:
+    """One statement: the top ``TOP`` rows (when ``top``) and the viewer's own row with the
+    number of rows ranked above him (his rank is that + 1). Rows: (user id, nickname,
+    username, total, hands); the viewer's also the count above him."""
+    rows_from, where, params, column = _board_sql(game, period, metric, now)
+    above_from, above_where, _, _ = _board_sql(game, period, metric, now, alias="a")
+    users = User._meta.db_table
+    own = (
+        f"SELECT 1, s.user_id, u.nickname, u.username, s.{column}, s.hands, "
+        f"(SELECT count(*) FROM {above_from} WHERE {above_where} AND a.{column} > s.{column}) "
+        f"FROM {rows_from} JOIN {users} u ON u.id = s.user_id "
+        f"WHERE {where} AND s.user_id = %s"
+    )
+    sql, args = own, [*params, *params, viewer_id or 0]
+    if top:
+        sql = (
+            f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL FROM "
+            f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
+            f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t "
+            f"JOIN {users} u ON u.id = t.user_id UNION ALL ({own})"
+        )
+        args = [*params, *args]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        found = cursor.fetchall()
+    rows = sorted((tuple(r[1:6]) for r in found if r[0] == 0), key=lambda r: (-r[3], r[0]))
+    mine = next((tuple(r[1:7]) for r in found if r[0] == 1), None)
+    return rows, mine
+
+
+def _cache_key(game: str, period: str, metric: str, now: datetime | None) -> str:
+    start = period_start(period, now)
+    version = account_selectors.standings_version(game)
+    return f"lb:{game}:{period}:{metric}:{start}:{version}"
 
 
 def leaderboard(
@@ -81,7 +151,11 @@ def leaderboard(
 ) -> dict:
     """The board's top rows and the viewer's own row (``mine``: None without a hand in it).
 
-    Raises BadBoard for an unknown game, period or metric (beans are ranked per day and week).
+    One statement: the top rows, the viewer's row and his rank together; or, when the top
+    rows are cached (per board and standings version, in the shared cache, for at most
+    ``CACHE_SECONDS``; every settlement that counts a hand of the game changes the version),
+    only the viewer's row and rank. Raises BadBoard for an unknown game, period or metric
+    (beans are ranked per day and week).
     """
     if game not in GAMES:
         raise BadBoard(gettext("沒有這個遊戲的排行榜"))
@@ -89,9 +163,16 @@ def leaderboard(
         raise BadBoard(gettext("沒有這個時段"))
     if metric not in METRICS or (metric == "beans" and period == "all"):
         raise BadBoard(gettext("沒有這個排行"))
-    rows, column = _board(game, period, metric, now)
-    fields = ("user_id", "user__nickname", "user__username", column, "hands")
-    top = list(rows.order_by(f"-{column}", "user_id").values_list(*fields)[:TOP])
+    cache = caches[account_selectors.STANDINGS_CACHE]
+    key = _cache_key(game, period, metric, now)
+    top = cache.get(key)
+    if top is None:
+        top, own = _read(game, period, metric, now, viewer_id, top=True)
+        cache.set(key, top, timeout=CACHE_SECONDS)
+    elif viewer_id and not any(r[0] == viewer_id for r in top):
+        _, own = _read(game, period, metric, now, viewer_id, top=False)
+    else:
+        own = None
     out: list[Row] = []
     rank = 0
     previous: int | None = None
@@ -109,17 +190,14 @@ def leaderboard(
             )
         )
     mine = next((r for r in out if r.is_viewer), None)
-    if mine is None and viewer_id:
-        own = rows.filter(user_id=viewer_id).values_list(*fields).first()
-        if own is not None:
-            uid, nickname, username, total, hands = own
-            better = rows.filter(**{f"{column}__gt": total}).count()
-            mine = Row(
-                rank=better + 1,
-                user_id=uid,
-                name=nickname or username,
-                total=total,
-                hands=hands,
-                is_viewer=True,
-            )
+    if mine is None and own is not None:
+        uid, nickname, username, total, hands, better = own
+        mine = Row(
+            rank=better + 1,
+            user_id=uid,
+            name=nickname or username,
+            total=total,
+            hands=hands,
+            is_viewer=True,
+        )
     return {"game": game, "period": period, "metric": metric, "rows": out, "mine": mine}
