@@ -103,12 +103,11 @@ def _board_sql(
     )
 
 
-def _read(
+def board_statement(
     game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
-) -> tuple[list[tuple], tuple | None]:
-    """One statement: the top ``TOP`` rows (when ``top``) and the viewer's own row with the
-    number of rows ranked above him (his rank is that + 1). Rows: (user id, nickname,
-    username, total, hands); the viewer's also the count above him."""
+) -> tuple[str, list]:
+    """The board's one statement and its parameters: the top ``TOP`` rows (when ``top``) and
+    the viewer's own row with the number of rows ranked above him (his rank is that + 1)."""
     rows_from, where, params, column = _board_sql(game, period, metric, now)
     above_from, above_where, _, _ = _board_sql(game, period, metric, now, alias="a")
     users = User._meta.db_table
@@ -118,15 +117,24 @@ def _read(
         f"FROM {rows_from} JOIN {users} u ON u.id = s.user_id "
         f"WHERE {where} AND s.user_id = %s"
     )
-    sql, args = own, [*params, *params, viewer_id or 0]
-    if top:
-        sql = (
-            f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL FROM "
-            f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
-            f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t "
-            f"JOIN {users} u ON u.id = t.user_id UNION ALL ({own})"
-        )
-        args = [*params, *args]
+    args = [*params, *params, viewer_id or 0]
+    if not top:
+        return own, args
+    sql = (
+        f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL FROM "
+        f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
+        f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t "
+        f"JOIN {users} u ON u.id = t.user_id UNION ALL ({own})"
+    )
+    return sql, [*params, *args]
+
+
+def _read(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
+) -> tuple[list[tuple], tuple | None]:
+    """Run the board's statement. Rows: (user id, nickname, username, total, hands); the
+    viewer's also the count above him."""
+    sql, args = board_statement(game, period, metric, now, viewer_id, top)
     with connection.cursor() as cursor:
         cursor.execute(sql, args)
         found = cursor.fetchall()
