@@ -12,6 +12,7 @@ midnight (today) or local Monday midnight (this week).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -106,41 +107,48 @@ def _board_sql(
 def board_statement(
     game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
 ) -> tuple[str, list]:
-    """The board's one statement and its parameters: the top ``TOP`` rows (when ``top``) and
-    the viewer's own row with the number of rows ranked above him (his rank is that + 1)."""
+    """The board's one statement and its parameters.
+
+    Its rows: ``(0, user id, nickname, username, total, hands, NULL)`` for each of the top
+    ``TOP`` (when ``top``); ``(1, …, NULL)`` for the viewer's own row; and (when ``top``) one
+    ``(2, NULL …, totals)`` with every total of the board, ascending, from which any viewer's
+    rank is counted without another statement (it is cached with the top rows).
+    """
     rows_from, where, params, column = _board_sql(game, period, metric, now)
-    above_from, above_where, _, _ = _board_sql(game, period, metric, now, alias="a")
     users = User._meta.db_table
+    name = (
+        f"JOIN LATERAL (SELECT nickname, username FROM {users} WHERE id = {{0}}.user_id) u ON true"
+    )
     own = (
-        f"SELECT 1, s.user_id, u.nickname, u.username, s.{column}, s.hands, "
-        f"(SELECT count(*) FROM {above_from} WHERE {above_where} AND a.{column} > s.{column}) "
-        f"FROM {rows_from} JOIN {users} u ON u.id = s.user_id "
-        f"WHERE {where} AND s.user_id = %s"
+        f"SELECT 1, s.user_id, u.nickname, u.username, s.{column}, s.hands, NULL::bigint[] "
+        f"FROM {rows_from} {name.format('s')} WHERE {where} AND s.user_id = %s"
     )
-    args = [*params, *params, viewer_id or 0]
     if not top:
-        return own, args
+        return own, [*params, viewer_id or 0]
     sql = (
-        f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL FROM "
+        f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL::bigint[] FROM "
         f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
-        f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t "
-        f"JOIN {users} u ON u.id = t.user_id UNION ALL ({own})"
+        f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t {name.format('t')} "
+        f"UNION ALL ({own}) UNION ALL "
+        f"SELECT 2, NULL, NULL, NULL, NULL, NULL, array_agg(s.{column} ORDER BY s.{column}) "
+        f"FROM {rows_from} WHERE {where}"
     )
-    return sql, [*params, *args]
+    return sql, [*params, *params, viewer_id or 0, *params]
 
 
 def _read(
     game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
-) -> tuple[list[tuple], tuple | None]:
-    """Run the board's statement. Rows: (user id, nickname, username, total, hands); the
-    viewer's also the count above him."""
+) -> tuple[list[tuple], list[int] | None, tuple | None]:
+    """Run the board's statement: (top rows, every total ascending, the viewer's row); rows are
+    (user id, nickname, username, total, hands); without ``top`` only the viewer's row."""
     sql, args = board_statement(game, period, metric, now, viewer_id, top)
     with connection.cursor() as cursor:
         cursor.execute(sql, args)
         found = cursor.fetchall()
     rows = sorted((tuple(r[1:6]) for r in found if r[0] == 0), key=lambda r: (-r[3], r[0]))
-    mine = next((tuple(r[1:7]) for r in found if r[0] == 1), None)
-    return rows, mine
+    totals = next((list(r[6] or []) for r in found if r[0] == 2), None)
+    mine = next((tuple(r[1:6]) for r in found if r[0] == 1), None)
+    return rows, totals, mine
 
 
 def _cache_key(game: str, period: str, metric: str, now: datetime | None) -> str:
@@ -159,11 +167,12 @@ def leaderboard(
 ) -> dict:
     """The board's top rows and the viewer's own row (``mine``: None without a hand in it).
 
-    One statement: the top rows, the viewer's row and his rank together; or, when the top
-    rows are cached (per board and standings version, in the shared cache, for at most
-    ``CACHE_SECONDS``; every settlement that counts a hand of the game changes the version),
-    only the viewer's row and rank. Raises BadBoard for an unknown game, period or metric
-    (beans are ranked per day and week).
+    One statement: the top rows, the viewer's row and every total of the board (his rank is
+    counted from those); or, when the top rows and totals are cached (per board and
+    standings version, in the shared cache, for at most ``CACHE_SECONDS``; every settlement
+    that counts a hand of the game changes the version), only the viewer's row, by its
+    unique key — none at all for a viewer in the top. Raises BadBoard for an unknown game,
+    period or metric (beans are ranked per day and week).
     """
     if game not in GAMES:
         raise BadBoard(gettext("沒有這個遊戲的排行榜"))
@@ -173,14 +182,15 @@ def leaderboard(
         raise BadBoard(gettext("沒有這個排行"))
     cache = caches[account_selectors.STANDINGS_CACHE]
     key = _cache_key(game, period, metric, now)
-    top = cache.get(key)
-    if top is None:
-        top, own = _read(game, period, metric, now, viewer_id, top=True)
-        cache.set(key, top, timeout=CACHE_SECONDS)
-    elif viewer_id and not any(r[0] == viewer_id for r in top):
-        _, own = _read(game, period, metric, now, viewer_id, top=False)
+    cached = cache.get(key)
+    own = None
+    if cached is None:
+        top, totals, own = _read(game, period, metric, now, viewer_id, top=True)
+        cache.set(key, (top, totals), timeout=CACHE_SECONDS)
     else:
-        own = None
+        top, totals = cached
+        if viewer_id and not any(r[0] == viewer_id for r in top):
+            _, _, own = _read(game, period, metric, now, viewer_id, top=False)
     out: list[Row] = []
     rank = 0
     previous: int | None = None
@@ -199,7 +209,9 @@ def leaderboard(
         )
     mine = next((r for r in out if r.is_viewer), None)
     if mine is None and own is not None:
-        uid, nickname, username, total, hands, better = own
+        uid, nickname, username, total, hands = own
+        # competition rank: 1 + how many totals of the board are above his
+        better = len(totals or ()) - bisect_right(totals or (), total)
         mine = Row(
             rank=better + 1,
             user_id=uid,
