@@ -6,7 +6,8 @@ Benchmark, not a test. Uses its own PostgreSQL database (``BENCH_PG_DB``, defaul
 settled hands spread evenly over the last ``--days`` days, half of them 斗地主 (3 seats) and
 the rest over the other five games (3 or 4 seats), each seat with a score and a bean result.
 Builds the rows the settlement keeps from the same hands (``accounts.Standing`` per day and
-week, ``accounts.GameStat``), vacuums them (as autovacuum would have), then times every board of ``lobby.leaderboards.leaderboard``
+week, ``accounts.GameStat``), vacuums them (as autovacuum would have), then times every
+board of ``lobby.leaderboards.leaderboard``
 (6 games × today / week by score and beans, all time by score) ``--repeat`` times each, for a
 viewer outside the top 100, and prints the
 median and p95 per (period, metric) and overall, and the plan of the slowest board.
