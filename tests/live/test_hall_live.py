@@ -152,7 +152,8 @@ def test_watch_list_is_live_and_drops_a_table_whose_player_turns_watching_off(se
     players and 0 watching), when a watcher opens the table (1 watching), when a seated player
     turns 允許觀戰 off (the table is gone at once; a new watcher's socket is refused with
     ``watching_off`` and the page with 403 and the reason), when he turns it on again (back),
-    and when the table finishes (gone). A private table never appears; no form, no token."""
+    and when the table finishes (gone). A private table never appears; no form, no token. The
+    viewer's friends list says his friend is watching as soon as the friend's socket opens."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("the push crosses processes through the Redis channel layer")
     from games.services import seating, spectators
@@ -161,6 +162,8 @@ def test_watch_list_is_live_and_drops_a_table_whose_player_turns_watching_off(se
     room = _room()
     viewer, player, watcher = (make_user(beans=5000) for _ in range(3))
     owner = make_user(beans=5000)
+    account_services.follow_create(user=viewer, other_id=watcher.pk)  # friends: his presence
+    account_services.follow_create(user=watcher, other_id=viewer.pk)
     port = servers.daphne("web", 8121)
     with _lobby(port, login_cookie(viewer)) as ws:
         private = lobby_services.private_create(user=owner, room_id=room.pk)
@@ -177,6 +180,9 @@ def test_watch_list_is_live_and_drops_a_table_whose_player_turns_watching_off(se
         with ws_connect(port, table.pk, login_cookie(watcher)) as table_ws:
             assert recv_json(table_ws)["type"] != "error"
             _watch_frame(ws, lambda w: f'data-table="{table.pk}" data-watchers="1"' in w)
+            # his friend's list says he is watching, long before the 20 s presence beat
+            friends = _frames_until(ws, "presence-watching")
+            assert 'id="friend-list"' in friends and f'data-user="{watcher.pk}"' in friends
             spectators.watching_set(user=player, allow=False)
             _watch_frame(ws, lambda w: f'data-table="{table.pk}"' not in w)
         # the watcher comes back: refused, with the reason, socket and page alike
