@@ -169,4 +169,3 @@ def test_a_board_is_one_statement_then_cached_until_a_hand_settles(
     fresh = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
     assert {r.user_id for r in fresh["rows"]} <= {u.pk for u in players + more}
     assert fresh["mine"].rank == len(players) + len(more) + 1
-
