@@ -112,7 +112,7 @@ def board_statement(
 
     Its rows: ``(0, user id, nickname, username, total, hands, NULL)`` for each of the top
     ``TOP`` (when ``top``); ``(1, …, NULL)`` for the viewer's own row; and (when ``top``) one
-    ``(2, NULL …, totals)`` with every total of the board, ascending, from which any viewer's
+    ``(2, NULL …, totals)`` with every total of the board, descending, from which any viewer's
     rank is counted without another statement (it is cached with the top rows).
     """
     rows_from, where, params, column = _board_sql(game, period, metric, now)
@@ -131,8 +131,10 @@ def board_statement(
         f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
         f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t {name.format('t')} "
         f"UNION ALL ({own}) UNION ALL "
-        f"SELECT 2, NULL, NULL, NULL, NULL, NULL, array_agg(s.{column} ORDER BY s.{column}) "
-        f"FROM {rows_from} WHERE {where}"
+        # in the index's order (no sort): descending, reversed in Python
+        f"SELECT 2, NULL, NULL, NULL, NULL, NULL, array_agg(d.total) FROM "
+        f"(SELECT s.{column} AS total FROM {rows_from} WHERE {where} "
+        f"ORDER BY s.{column} DESC) d"
     )
     return sql, [*params, *params, viewer_id or 0, *params]
 
@@ -147,7 +149,7 @@ def _read(
         cursor.execute(sql, args)
         found = cursor.fetchall()
     rows = sorted((tuple(r[1:6]) for r in found if r[0] == 0), key=lambda r: (-r[3], r[0]))
-    totals = next((list(r[6] or []) for r in found if r[0] == 2), None)
+    totals = next((list(reversed(r[6] or [])) for r in found if r[0] == 2), None)
     mine = next((tuple(r[1:6]) for r in found if r[0] == 1), None)
     return rows, totals, mine
 
