@@ -28,6 +28,20 @@ def _close_server_sessions(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def _leaderboards_fresh():
+    """Each test reads its own leaderboards: the boards cached by an earlier test (in this
+    process and in the shared cache, which outlives the test's rolled-back rows) are left
+    behind by a new standings version of every game."""
+    from accounts import services
+    from lobby import leaderboards
+
+    leaderboards._local.clear()
+    for game in leaderboards.GAMES:
+        services.standings_changed(game)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in the default language (繁體中文): a test that renders in another one
     must not leave its thread's language to the next test."""

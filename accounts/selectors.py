@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.levels import level_for_score
 from accounts.models import (
@@ -52,8 +53,14 @@ def profile_for_user(user) -> dict:
         }
         for s in GameStat.objects.filter(user=user).order_by("game")
     ]
+    from games.selectors.spectating import watch_preference
+
     history = balance_history_for_user(user)
     return {
+        # 隱私: who sees where he is (his friends' lists), and 允許觀戰
+        "presence_setting": presence_setting(user.pk),
+        "presence_choices": presence_choices(),
+        "allow_watching": watch_preference(user),
         "beans": balance_for_user(user),
         "stats": stats,
         "chart": balance_chart(history),
@@ -106,6 +113,21 @@ def lobby_key(user_id: int) -> str:
     return f"hall:lobby:{user_id}"
 
 
+# -- leaderboards' cache version (lobby/leaderboards.py caches each board's top rows) --------
+
+STANDINGS_CACHE = LOBBY_PRESENCE_CACHE  # shared by every process, so one bump reaches them all
+
+
+def standings_key(game: str) -> str:
+    return f"hall:standings:{game}"
+
+
+def standings_version(game: str) -> int:
+    """The version of the game's standings: changed by every settlement that counts a hand of
+    it (``accounts.services.standings_changed``); a cached board of another version is stale."""
+    return int(caches[STANDINGS_CACHE].get(standings_key(game)) or 0)
+
+
 def is_blocked(viewer: User | int | None, other: User | int | None) -> bool:
     """Has ``viewer`` blocked ``other``? (No invitations, no quick phrases seen from him.)
 
@@ -127,6 +149,19 @@ def blocked_ids_for(viewer_id: int) -> frozenset[int]:
 
 def is_following(user: User, other: User) -> bool:
     return Follow.objects.filter(follower_id=user.pk, followee_id=other.pk).exists()
+
+
+# the privacy choices as a player reads them (the model's labels are the admin's, untranslated)
+PRESENCE_LABELS = {
+    PresenceVisibility.FOLLOWERS: gettext_lazy("關注我的人"),
+    PresenceVisibility.FRIENDS: gettext_lazy("互相關注的好友"),
+    PresenceVisibility.NOBODY: gettext_lazy("不公開"),
+}
+
+
+def presence_choices() -> list[tuple[str, Any]]:
+    """(value, label in the reader's language) for 誰能看到我在哪裡."""
+    return [(value, PRESENCE_LABELS[value]) for value in PresenceVisibility.values]
 
 
 def presence_setting(user_id: int) -> str:
@@ -153,12 +188,23 @@ def presence_for_users(user_ids: list[int]) -> dict[int, dict[str, Any]]:
             where[uid] = {"kind": "lobby"}
     for lease in SeatLease.objects.filter(user_id__in=user_ids).select_related("table"):
         where[lease.user_id] = _at_table("watching", lease.table)
-    for seat in (
+    seats = list(
         Seat.objects.filter(user_id__in=user_ids)
         .exclude(table__status=Table.Status.CLOSED)
         .select_related("table")
-    ):
-        where[seat.user_id] = _at_table("table", seat.table)
+    )
+    # a friend's table gets a 觀戰 link only while it may be watched: public, and nobody
+    # seated there has turned 允許觀戰 off
+    refusing = set(
+        Seat.objects.filter(
+            table_id__in=[s.table_id for s in seats],
+            user__watch_preference__allow_watching=False,
+        ).values_list("table_id", flat=True)
+    )
+    for seat in seats:
+        at = _at_table("table", seat.table)
+        at["watchable"] = at["table_id"] is not None and seat.table_id not in refusing
+        where[seat.user_id] = at
     return where
 
 

@@ -203,6 +203,11 @@ def hand_record(hand_id: int) -> int:
         counted = [row for row in seats if row.user_id in new]
         if not counted:
             return 0
+        # the leaderboards' cached tops are stale: now (a board read inside this transaction's
+        # window would then be cached under the new version from rows not yet committed) and
+        # again once the rows are committed, so no board cached meanwhile outlives the commit
+        standings_changed(hand.game)
+        transaction.on_commit(lambda: standings_changed(hand.game))
         standing = Standing._meta.db_table
         cursor.execute(
             f'INSERT INTO {standing} (user_id, game, period, "start", score, beans, hands) '
@@ -234,6 +239,17 @@ def hand_record(hand_id: int) -> int:
                 [v for uid, task_id in hits for v in (uid, task_id, day)],
             )
     return len(hits)
+
+
+def standings_changed(game: str) -> None:
+    """The game's standings (``Standing``, ``GameStat``) changed: cached boards are stale.
+
+    The version is a fresh random number in the shared cache (every process reads it), so a
+    board cached before the change is never read again (it expires on its own).
+    """
+    from accounts.selectors import STANDINGS_CACHE, standings_key
+
+    caches[STANDINGS_CACHE].set(standings_key(game), secrets.randbits(62), timeout=None)
 
 
 def _task_hit(task: TaskDefinition, row: Any, result: dict[str, Any]) -> bool:

@@ -16,4 +16,5 @@ urlpatterns += [
     path("u/<int:user_id>/", views.public_profile, name="public_profile"),
     path("u/<int:user_id>/<slug:action>/", views.relation, name="relation"),
     path("privacy/", views.privacy, name="privacy"),
+    path("watching/", views.watching, name="watching"),
 ]

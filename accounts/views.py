@@ -90,6 +90,14 @@ def relation(request, user_id: int, action: str):
     return redirect(back or "accounts:public_profile", **({} if back else {"user_id": user_id}))
 
 
+def _back(request, default: str):
+    """Where a settings form returns: its ``next`` when it is on this site, else ``default``."""
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect(default)
+
+
 @login_required
 @require_POST
 def privacy(request):
@@ -99,4 +107,27 @@ def privacy(request):
         messages.error(request, error.message)
     else:
         messages.success(request, gettext("隱私設定已更新"))
-    return redirect("lobby:home")
+    return _back(request, "lobby:home")
+
+
+WATCH_CHOICES = {"1": True, "0": False}
+
+
+@login_required
+@require_POST
+def watching(request):
+    """允許觀戰 on or off (``allow`` = 1 / 0) from the profile page; anything else is refused
+    with a message and changes nothing. Off: his table's watchers are sent away at once and the
+    lobby's watch list drops it."""
+    from games.services import spectators
+
+    choice = WATCH_CHOICES.get(request.POST.get("allow", ""))
+    if choice is None:
+        messages.error(request, gettext("沒有這個觀戰選項"))
+    else:
+        spectators.watching_set(user=request.user, allow=choice)
+        messages.success(
+            request,
+            gettext("已允許觀戰") if choice else gettext("已關閉觀戰：沒有人能觀看你的牌桌"),
+        )
+    return _back(request, "accounts:profile")

@@ -65,3 +65,9 @@ class TooManySockets(TableError):
     """One user holds too many sockets on one table (the extra one is closed with 1008)."""
 
     code = "too_many_sockets"
+
+
+class BadWatchChoice(TableError):
+    """允許觀戰 set to something that is neither on nor off (nothing is changed)."""
+
+    code = "bad_watch_choice"

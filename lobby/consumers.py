@@ -5,6 +5,12 @@ invitation to a friend's table is pushed there at once, and while a socket is op
 marked 在大廳 for his friends' lists; every ``LEYOU["LOBBY_PRESENCE_SECONDS"]`` his own
 friends list is read and pushed (out of band, no form) when it changed.
 
+A logged-in visitor's push on a lobby change (a seat taken or left, a table started or closed,
+a watcher come or gone, a player's 允許觀戰 changed) also carries the watch list (觀戰,
+``#watch-list``: the running public tables nobody seated refuses to be watched, each with its
+watcher count) and, when where his friends are has changed, his friends list; everything is
+worded in the visitor's language (his stored choice, else the switch's cookie).
+
 Only the counts are pushed (out-of-band swaps by id), never the forms: those carry the
 visitor's CSRF token and belong to the page the visitor loaded.
 """
@@ -19,9 +25,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from games.consumers.base import socket_language
 from games.realtime import LOBBY_GROUP
 from lobby import selectors
 from lobby.realtime import user_group
@@ -36,6 +44,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.last_push = 0.0
         self.pending = False
         self.presence_task: asyncio.Task | None = None
+        self.friends_html: str | None = None  # the friends list as last rendered
+        self.language = socket_language(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
@@ -55,17 +65,21 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def _presence_loop(self) -> None:
         """Mark the player 在大廳 while this socket is open (friends' lists read the mark), and
         push his friends list when where they are has changed since the last look."""
-        last: str | None = None
         while True:
             try:
                 await database_sync_to_async(account_services.lobby_presence_mark)(self.user_id)
-                html = await database_sync_to_async(self._render_friends)()
-                if last is not None and html != last:
-                    await self.send(text_data=html)
-                last = html
+                await self._friends_push()
             except Exception:
                 logger.warning("lobby presence beat failed", exc_info=True)
             await asyncio.sleep(settings.LEYOU["LOBBY_PRESENCE_SECONDS"])
+
+    async def _friends_push(self) -> None:
+        """Send the friends list when it differs from the last one rendered (the first
+        rendering is the page's own: nothing is sent for it)."""
+        html = await database_sync_to_async(self._render_friends)()
+        if self.friends_html is not None and html != self.friends_html:
+            await self.send(text_data=html)
+        self.friends_html = html
 
     def _render_friends(self) -> str:
         from accounts.models import User
@@ -73,14 +87,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
         user = User.objects.get(pk=self.user_id)
         table = game_selectors.table_for_user(user)
-        return render_to_string(
-            "lobby/_friend_list.html",
-            {
-                "friends": account_selectors.friends_for_user(user),
-                "oob": True,
-                "can_invite": table is not None and table.is_private,
-            },
-        )
+        with translation.override(self.language):
+            return render_to_string(
+                "lobby/_friend_list.html",
+                {
+                    "friends": account_selectors.friends_for_user(user),
+                    "oob": True,
+                    "can_invite": table is not None and table.is_private,
+                },
+            )
 
     async def lobby_invitation(self, event: dict) -> None:
         """An invitation to this player: his invitation list, swapped in out of band."""
@@ -91,13 +106,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         from accounts.models import User
 
         user = User.objects.get(pk=self.user_id)
-        return render_to_string(
-            "lobby/_invitations.html",
-            {
-                "invitations": account_selectors.invitations_for_user(user),
-                "oob": True,
-            },
-        )
+        with translation.override(self.language):
+            return render_to_string(
+                "lobby/_invitations.html",
+                {
+                    "invitations": account_selectors.invitations_for_user(user),
+                    "oob": True,
+                },
+            )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         return  # the lobby socket only listens
@@ -113,6 +129,19 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.last_push = time.monotonic()
         html = await database_sync_to_async(self._render)()
         await self.send(text_data=html)
+        if self.user_id is not None:  # a friend may have sat down, left or begun watching
+            await self._friends_push()
 
     def _render(self) -> str:
-        return render_to_string("lobby/_room_counts.html", {"games": selectors.rooms_with_counts()})
+        from games.selectors import spectating
+
+        with translation.override(self.language):
+            html = render_to_string(
+                "lobby/_room_counts.html", {"games": selectors.rooms_with_counts()}
+            )
+            if self.user_id is not None:  # the watch list is shown to logged-in players
+                html += render_to_string(
+                    "lobby/_watch_list.html",
+                    {"watchable": spectating.tables_watchable(), "oob": True},
+                )
+        return html

@@ -12,14 +12,19 @@ midnight (today) or local Monday midnight (this week).
 
 from __future__ import annotations
 
+import time
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.core.cache import caches
+from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.models import GameStat, Standing
+from accounts import selectors as account_selectors
+from accounts.models import GameStat, Standing, User
 
 TOP = 100
 PERIODS = ("today", "week", "all")
@@ -62,13 +67,116 @@ def period_start(period: str, now: datetime | None = None) -> date | None:
     return None
 
 
+# A board's top rows stay cached this long at most, even if no settlement says they changed
+# (a standings row edited by hand in the admin, say); a settlement changes the version at once.
+CACHE_SECONDS = 60
+
+
 def _board(game: str, period: str, metric: str, now: datetime | None) -> tuple[QuerySet, str]:
+    """The board's rows as a queryset, and the column ranked (the bench reads its plans)."""
     if period == "all":
         rows = GameStat.objects.filter(game=game, user__is_bot=False, hands__gt=0)
         return rows, "score"
     start = period_start(period, now)
     kind = Standing.Period.DAY if period == "today" else Standing.Period.WEEK
     return Standing.objects.filter(game=game, period=kind, start=start), metric
+
+
+def _board_sql(
+    game: str, period: str, metric: str, now: datetime | None, alias: str = "s"
+) -> tuple[str, str, list, str]:
+    """The board's rows as SQL: FROM (the rows aliased ``alias``), WHERE, its parameters, and
+    the column ranked."""
+    if period == "all":
+        bots = f"{alias}_user"  # all time: the players' GameStat rows, bots left out
+        return (
+            f"{GameStat._meta.db_table} {alias} JOIN {User._meta.db_table} {bots} "
+            f"ON {bots}.id = {alias}.user_id AND NOT {bots}.is_bot",
+            f"{alias}.game = %s AND {alias}.hands > 0",
+            [game],
+            "score",
+        )
+    kind = Standing.Period.DAY if period == "today" else Standing.Period.WEEK
+    return (
+        f"{Standing._meta.db_table} {alias}",
+        f'{alias}.game = %s AND {alias}.period = %s AND {alias}."start" = %s',
+        [game, str(kind), period_start(period, now)],
+        metric,
+    )
+
+
+def board_statement(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
+) -> tuple[str, list]:
+    """The board's one statement and its parameters.
+
+    Its rows: ``(0, user id, nickname, username, total, hands, NULL)`` for each of the top
+    ``TOP`` (when ``top``); ``(1, …, NULL)`` for the viewer's own row; and (when ``top``) one
+    ``(2, NULL …, totals)`` with every total of the board, descending, from which any viewer's
+    rank is counted without another statement (it is cached with the top rows).
+    """
+    rows_from, where, params, column = _board_sql(game, period, metric, now)
+    users = User._meta.db_table
+    name = (
+        f"JOIN LATERAL (SELECT nickname, username FROM {users} WHERE id = {{0}}.user_id) u ON true"
+    )
+    own = (
+        f"SELECT 1, s.user_id, u.nickname, u.username, s.{column}, s.hands, NULL::bigint[] "
+        f"FROM {rows_from} {name.format('s')} WHERE {where} AND s.user_id = %s"
+    )
+    if not top:
+        return own, [*params, viewer_id or 0]
+    sql = (
+        f"SELECT 0, t.user_id, u.nickname, u.username, t.total, t.hands, NULL::bigint[] FROM "
+        f"(SELECT s.user_id, s.{column} AS total, s.hands FROM {rows_from} WHERE {where} "
+        f"ORDER BY s.{column} DESC, s.user_id LIMIT {TOP}) t {name.format('t')} "
+        f"UNION ALL ({own}) UNION ALL "
+        # in the index's order (no sort): descending, reversed in Python
+        f"SELECT 2, NULL, NULL, NULL, NULL, NULL, array_agg(d.total) FROM "
+        f"(SELECT s.{column} AS total FROM {rows_from} WHERE {where} "
+        f"ORDER BY s.{column} DESC) d"
+    )
+    return sql, [*params, *params, viewer_id or 0, *params]
+
+
+def _read(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
+) -> tuple[list[tuple], list[int] | None, tuple | None]:
+    """Run the board's statement: (top rows, every total ascending, the viewer's row); rows are
+    (user id, nickname, username, total, hands); without ``top`` only the viewer's row."""
+    sql, args = board_statement(game, period, metric, now, viewer_id, top)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        found = cursor.fetchall()
+    rows = sorted((tuple(r[1:6]) for r in found if r[0] == 0), key=lambda r: (-r[3], r[0]))
+    totals = next((list(reversed(r[6] or [])) for r in found if r[0] == 2), None)
+    mine = next((tuple(r[1:6]) for r in found if r[0] == 1), None)
+    return rows, totals, mine
+
+
+# This process's copy of the boards it read lately, by the same key (which names the
+# standings version): a warm read then costs one cache round trip (the version) instead of two.
+_local: dict[str, tuple[float, tuple]] = {}
+_LOCAL_MAX = 256
+
+
+def _local_get(key: str) -> tuple | None:
+    entry = _local.get(key)
+    if entry is None or entry[0] < time.monotonic():
+        return None
+    return entry[1]
+
+
+def _local_put(key: str, board: tuple) -> None:
+    if len(_local) >= _LOCAL_MAX:
+        _local.clear()
+    _local[key] = (time.monotonic() + CACHE_SECONDS, board)
+
+
+def _cache_key(game: str, period: str, metric: str, now: datetime | None) -> str:
+    start = period_start(period, now)
+    version = account_selectors.standings_version(game)
+    return f"lb:{game}:{period}:{metric}:{start}:{version}"
 
 
 def leaderboard(
@@ -81,7 +189,12 @@ def leaderboard(
 ) -> dict:
     """The board's top rows and the viewer's own row (``mine``: None without a hand in it).
 
-    Raises BadBoard for an unknown game, period or metric (beans are ranked per day and week).
+    One statement: the top rows, the viewer's row and every total of the board (his rank is
+    counted from those); or, when the top rows and totals are cached (per board and
+    standings version, in the shared cache, for at most ``CACHE_SECONDS``; every settlement
+    that counts a hand of the game changes the version), only the viewer's row, by its
+    unique key — none at all for a viewer in the top. Raises BadBoard for an unknown game,
+    period or metric (beans are ranked per day and week).
     """
     if game not in GAMES:
         raise BadBoard(gettext("沒有這個遊戲的排行榜"))
@@ -89,9 +202,22 @@ def leaderboard(
         raise BadBoard(gettext("沒有這個時段"))
     if metric not in METRICS or (metric == "beans" and period == "all"):
         raise BadBoard(gettext("沒有這個排行"))
-    rows, column = _board(game, period, metric, now)
-    fields = ("user_id", "user__nickname", "user__username", column, "hands")
-    top = list(rows.order_by(f"-{column}", "user_id").values_list(*fields)[:TOP])
+    cache = caches[account_selectors.STANDINGS_CACHE]
+    key = _cache_key(game, period, metric, now)
+    cached = _local_get(key)
+    if cached is None:
+        cached = cache.get(key)
+        if cached is not None:
+            _local_put(key, cached)
+    own = None
+    if cached is None:
+        top, totals, own = _read(game, period, metric, now, viewer_id, top=True)
+        cache.set(key, (top, totals), timeout=CACHE_SECONDS)
+        _local_put(key, (top, totals))
+    else:
+        top, totals = cached
+        if viewer_id and not any(r[0] == viewer_id for r in top):
+            _, _, own = _read(game, period, metric, now, viewer_id, top=False)
     out: list[Row] = []
     rank = 0
     previous: int | None = None
@@ -109,17 +235,16 @@ def leaderboard(
             )
         )
     mine = next((r for r in out if r.is_viewer), None)
-    if mine is None and viewer_id:
-        own = rows.filter(user_id=viewer_id).values_list(*fields).first()
-        if own is not None:
-            uid, nickname, username, total, hands = own
-            better = rows.filter(**{f"{column}__gt": total}).count()
-            mine = Row(
-                rank=better + 1,
-                user_id=uid,
-                name=nickname or username,
-                total=total,
-                hands=hands,
-                is_viewer=True,
-            )
+    if mine is None and own is not None:
+        uid, nickname, username, total, hands = own
+        # competition rank: 1 + how many totals of the board are above his
+        better = len(totals or ()) - bisect_right(totals or (), total)
+        mine = Row(
+            rank=better + 1,
+            user_id=uid,
+            name=nickname or username,
+            total=total,
+            hands=hands,
+            is_viewer=True,
+        )
     return {"game": game, "period": period, "metric": metric, "rows": out, "mine": mine}

@@ -14,7 +14,6 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.exceptions import AccountError
-from accounts.models import PresenceVisibility
 from config.client_address import client_address
 from games.engine import registry
 from games.exceptions import TableError
@@ -130,7 +129,7 @@ def _hall_context(user) -> dict:
         "checkin": account_selectors.checkin_status(user),
         "tasks": account_selectors.tasks_for_user(user),
         "presence_setting": account_selectors.presence_setting(user.pk),
-        "presence_choices": PresenceVisibility.choices,
+        "presence_choices": account_selectors.presence_choices(),
         "can_invite": _at_private_table(user),
     }
 

@@ -21,6 +21,7 @@ import asyncio
 import logging
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import chat_rendering, frames, rendering
@@ -100,9 +101,9 @@ class ChatSpectatorMixin:
             allow = await db(spectators.watching_set)(
                 user=self.user, allow=frames.flag_field(message, "on")
             )
-            await self.send(  # type: ignore[attr-defined]
-                text_data=chat_rendering.watch_toggle_frame(allow, as_json=self.as_json)
-            )
+            with translation.override(self.language):  # type: ignore[attr-defined]
+                frame = chat_rendering.watch_toggle_frame(allow, as_json=self.as_json)
+            await self.send(text_data=frame)  # type: ignore[attr-defined]
 
     async def _mutes_push(self) -> None:
         def read() -> tuple[frozenset[int], list[dict[str, Any]]]:
@@ -112,9 +113,9 @@ class ChatSpectatorMixin:
             )
 
         self.hidden, muted = await db(read)()
-        await self.send(  # type: ignore[attr-defined]
-            text_data=chat_rendering.mutes_frame(muted, as_json=self.as_json)
-        )
+        with translation.override(self.language):  # type: ignore[attr-defined]
+            frame = chat_rendering.mutes_frame(muted, as_json=self.as_json)
+        await self.send(text_data=frame)  # type: ignore[attr-defined]
 
     # -- group messages ---------------------------------------------------------------------
     async def table_chat(self, event: dict[str, Any]) -> None:
@@ -134,9 +135,9 @@ class ChatSpectatorMixin:
 
     async def table_watchers(self, event: dict[str, Any]) -> None:
         if not getattr(self, "closing", False):
-            await self.send(  # type: ignore[attr-defined]
-                text_data=chat_rendering.watchers_frame(event["count"], as_json=self.as_json)
-            )
+            with translation.override(self.language):  # type: ignore[attr-defined]
+                frame = chat_rendering.watchers_frame(event["count"], as_json=self.as_json)
+            await self.send(text_data=frame)  # type: ignore[attr-defined]
 
     async def table_watch_closed(self, event: dict[str, Any]) -> None:
         if self.seat_now is None and not getattr(self, "closing", False):
@@ -184,10 +185,11 @@ class ChatSpectatorMixin:
                 return None, None, None, None
         hand = snapshot["hand"]
         key = (hand["id"] if hand else 0, snapshot["table"]["seq"])
-        if self.as_json:
-            frame = rendering.render_json(snapshot, None, self.user)
-        else:
-            frame = rendering.render_html(snapshot, None, self.user)
+        with translation.override(self.language):  # type: ignore[attr-defined]  # his language
+            if self.as_json:
+                frame = rendering.render_json(snapshot, None, self.user)
+            else:
+                frame = rendering.render_html(snapshot, None, self.user)
         return frame, key, reveal_at, False
 
     async def watcher_push(self) -> None:

@@ -193,5 +193,5 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         tables.seq_bump(table)
         tables.table_close_if_empty(table)
         table.save()
-        tables.table_notify(table)
+        tables.table_notify(table, lobby=True)  # a seat freed, maybe a table closed
         return True

@@ -177,7 +177,8 @@ def test_watching_off_refuses_watchers_and_hides_the_table_from_the_lobby(
 
 
 def test_watcher_count_counts_unseated_users_with_a_socket(room, make_user, sent):
-    """Watchers are users with a lease at the table and no seat (one per user)."""
+    """Watchers are users with a lease at the table and no seat (one per user); the count goes
+    to the table's sockets and the lobby is told (its watch list shows the count)."""
     table, users = _full_table(room, make_user)
     watcher = make_user()
     now = timezone.now()
@@ -185,7 +186,8 @@ def test_watcher_count_counts_unseated_users_with_a_socket(room, make_user, sent
         SeatLease.objects.create(key=key, table=table, user=user, process="p", renewed_at=now)
     assert spectating.watchers_count(table.pk) == 1
     assert spectators.watchers_announce(table_id=table.pk) == 1
-    assert sent[-1][1] == {"type": "table.watchers", "count": 1}
+    assert (f"table.{table.pk}", {"type": "table.watchers", "count": 1}) in sent
+    assert sent[-1] == ("lobby", {"type": "lobby.changed"})  # the lobby's watch list shows it
     assert [t["watchers"] for t in spectating.tables_watchable() if t["id"] == table.pk] == [1]
 
 

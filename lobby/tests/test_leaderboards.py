@@ -11,6 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import selectors as account_selectors
+from accounts import services as account_services
 from accounts.models import Standing
 from games.models import HandSeat, Seat
 from games.tests.test_tables_service import _full_table, _play_out
@@ -128,3 +130,42 @@ def test_leaderboard_page_links_rows_to_profiles_and_shows_my_rank(make_user, mo
     ).content.decode()
     assert reverse("accounts:public_profile", args=[users[0].pk]) in html
     assert "第 3 名" in html
+
+
+def test_a_board_is_one_statement_then_cached_until_a_hand_settles(
+    room, make_user, django_capture_on_commit_callbacks, django_assert_num_queries, monkeypatch
+):
+    """Cold, a board (top rows, the viewer's row and his rank) is one SQL statement; warm,
+    a viewer in the top reads nothing and one outside it only his row and rank (one
+    statement); a settled hand of the game changes the standings' version, so the next read
+    shows the new totals at once; another game's settlement leaves this board cached."""
+    players = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)
+    monkeypatch.setattr(leaderboards, "TOP", len(players))  # the outsider is below the top
+    outsider = make_user()
+    Standing.objects.create(
+        user=outsider,
+        game="doudizhu",
+        period="day",
+        start=timezone.localdate(),
+        score=-10_000,
+        hands=1,
+    )
+    with django_assert_num_queries(1):
+        cold = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
+    assert cold["mine"].rank == len(players) + 1
+    with django_assert_num_queries(0):
+        warm = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=players[0].pk)
+    assert warm["mine"] is not None and warm["mine"].user_id == players[0].pk
+    with django_assert_num_queries(1):
+        again = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
+    assert again["rows"] == cold["rows"] and again["mine"] == cold["mine"]
+    version = account_selectors.standings_version("doudizhu")
+    account_services.standings_changed("paohuzi")
+    assert account_selectors.standings_version("doudizhu") == version
+    with django_assert_num_queries(0):
+        leaderboards.leaderboard(game="doudizhu", period="today")
+    more = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)
+    assert account_selectors.standings_version("doudizhu") != version
+    fresh = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
+    assert {r.user_id for r in fresh["rows"]} <= {u.pk for u in players + more}
+    assert fresh["mine"].rank == len(players) + len(more) + 1
