@@ -47,6 +47,8 @@ COMMON = {
 }
 ROOMS: dict[str, dict] = {
     "doudizhu": {"name": "經典場", "game": "doudizhu", "variant": "classic", "seats": 3},
+    "doudizhu_laizi": {"name": "癩子場", "game": "doudizhu", "variant": "laizi", "seats": 3},
+    "doudizhu_menzhua": {"name": "悶抓場", "game": "doudizhu", "variant": "menzhua", "seats": 3},
     "zhajinhua": {
         "name": "歡樂三張",
         "game": "zhajinhua",
@@ -164,11 +166,12 @@ def _engine_seat(hand: Hand, user: User) -> int:
 
 
 def _choose(key: str, ruleset, state, seat: int, mine: bool) -> dict:
-    """The move a seat makes: in 斗地主 the player calls and robs the landlord (20 cards) and
-    the others let him; everywhere else the engine's 托管 move."""
-    if key == "doudizhu":
+    """The move a seat makes: in 斗地主 the player looks at his cards (悶抓場), calls and robs
+    the landlord (20 cards) and the others let him; everywhere else the engine's 托管 move."""
+    if key.startswith("doudizhu"):
         legal = ruleset.legal_actions(state, seat)
         for wanted in (
+            {"type": "look"},
             {"type": "bid", "call": mine},
             {"type": "rob", "rob": mine},
             {"type": "double", "double": False},
@@ -184,7 +187,7 @@ def _players_turn(key: str, ruleset, state, seat: int) -> bool:
     if seat not in ruleset.to_act(state):
         return False
     view = ruleset.view(state, seat)
-    if key == "doudizhu":
+    if key.startswith("doudizhu"):
         return view["phase"] == "playing" and len(view["hand"]) == 20
     if key.startswith("mahjong"):
         return view["phase"] == "turn" and view.get("current") == seat
