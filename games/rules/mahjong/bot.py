@@ -19,12 +19,16 @@ except ImportError:  # pragma: no cover
 
 
 @lru_cache(maxsize=1 << 16)
-def _partials(counts: tuple[int, ...], start: int, suited: bool) -> dict[tuple[int, int], int]:
+def _partials(
+    counts: tuple[int, ...], start: int, suited: bool, dead: int = 0
+) -> dict[tuple[int, int], int]:
     """(sets, pair) → best number of partial sets of one suit (or the honours), from ``start``.
 
     ``counts`` is the suit's own counts (9 kinds, or the 7 honours with ``suited`` false): a
     suit's decompositions do not depend on the other suits, so the cache is small and shared
-    by every hand holding the same tiles of that suit."""
+    by every hand holding the same tiles of that suit. ``dead`` is a bit mask of the suit's
+    kinds no draw can bring (every copy seen, or out of play): a partial set waiting only on
+    dead kinds is no partial set (a pair still is the pair)."""
     n = len(counts)
     i = start
     while i < n and counts[i] == 0:
@@ -47,20 +51,24 @@ def _partials(counts: tuple[int, ...], start: int, suited: bool) -> dict[tuple[i
             lst[k] -= 1
         return tuple(lst)
 
+    def live(k: int) -> bool:
+        return 0 <= k < n and not dead >> k & 1
+
     c = counts[i]
     if c >= 3:
-        merge(_partials(take(i, i, i), i, suited), 1, 0, 0)
+        merge(_partials(take(i, i, i), i, suited, dead), 1, 0, 0)
     if suited and i <= 6 and counts[i + 1] and counts[i + 2]:
-        merge(_partials(take(i, i + 1, i + 2), i, suited), 1, 0, 0)
+        merge(_partials(take(i, i + 1, i + 2), i, suited, dead), 1, 0, 0)
     if c >= 2:
-        sub = _partials(take(i, i), i, suited)
+        sub = _partials(take(i, i), i, suited, dead)
         merge(sub, 0, 1, 0)
-        merge(sub, 0, 0, 1)
-    if suited and i <= 7 and counts[i + 1]:
-        merge(_partials(take(i, i + 1), i, suited), 0, 0, 1)
-    if suited and i <= 6 and counts[i + 2]:
-        merge(_partials(take(i, i + 2), i, suited), 0, 0, 1)
-    merge(_partials(take(i), i, suited), 0, 0, 0)  # leave it as a single
+        if live(i):
+            merge(sub, 0, 0, 1)
+    if suited and i <= 7 and counts[i + 1] and (live(i - 1) or live(i + 2)):
+        merge(_partials(take(i, i + 1), i, suited, dead), 0, 0, 1)
+    if suited and i <= 6 and counts[i + 2] and live(i + 1):
+        merge(_partials(take(i, i + 2), i, suited, dead), 0, 0, 1)
+    merge(_partials(take(i), i, suited, dead), 0, 0, 0)  # leave it as a single
     return out
 
 
@@ -89,28 +97,31 @@ def _value(states: dict[tuple[int, int], int], wilds: int, sets: int) -> int:
     return max(-1, best - wilds)
 
 
-def _tables(counts: tuple[int, ...]) -> list[dict[tuple[int, int], int]]:
-    return [_partials(counts[lo:hi], 0, suited) for lo, hi, suited in _GROUPS]
+def _tables(counts: tuple[int, ...], dead: int) -> list[dict[tuple[int, int], int]]:
+    return [
+        _partials(counts[lo:hi], 0, suited, dead >> lo & ((1 << (hi - lo)) - 1))
+        for lo, hi, suited in _GROUPS
+    ]
 
 
-def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int) -> int:
+def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int, dead: int = 0) -> int:
     """Shanten of the regular shape needing ``sets`` sets and a pair; -1 is a win.
 
     The suits are searched apart (:func:`_partials`) and combined keeping, for each (sets
     capped at ``sets``, pair), the most partial sets — exact, since more partials never
-    raise the count."""
+    raise the count. ``dead``: a bit per kind (bit k for kind k) no draw can bring."""
     states: dict[tuple[int, int], int] = {(0, 0): 0}
-    for table in _tables(counts):
+    for table in _tables(counts, dead):
         states = _combine(states, table, sets)
     return _value(states, wilds, sets)
 
 
 def shanten_after_draws(
-    counts: tuple[int, ...], wilds: int, sets: int, kinds: list[int]
+    counts: tuple[int, ...], wilds: int, sets: int, kinds: list[int], dead: int = 0
 ) -> list[int]:
     """``regular_shanten`` of ``counts`` plus one tile of each of ``kinds`` (for 進張): the
     groups a draw does not touch are combined once, so each kind costs one combination."""
-    tables = _tables(counts)
+    tables = _tables(counts, dead)
     start: dict[tuple[int, int], int] = {(0, 0): 0}
     others: list[dict[tuple[int, int], int]] = []
     for g in range(len(_GROUPS)):
@@ -125,7 +136,7 @@ def shanten_after_draws(
         lo, hi, suited = _GROUPS[g]
         group = list(counts[lo:hi])
         group[k - lo] += 1
-        table = _partials(tuple(group), 0, suited)
+        table = _partials(tuple(group), 0, suited, dead >> lo & ((1 << (hi - lo)) - 1))
         out.append(_value(_combine(others[g], table, sets), wilds, sets))
     return out
 

@@ -96,8 +96,6 @@ class State:
     passed_hu: list[bool] = field(default_factory=list)
     discard_count: int = 0
     claims_made: int = 0
-    # every discard in order, [seat, tile] (public: what the bot's defence reads)
-    river_log: list[list[Any]] = field(default_factory=list)
     vars: dict[str, Any] = field(default_factory=dict)
     outcome: dict[str, Any] | None = None
 
@@ -539,7 +537,6 @@ class MahjongRuleset(Ruleset[Any, State]):
         state.after_kong = False
         state.must_discard = False
         state.discard_count += 1
-        state.river_log.append([seat, tile])
         events = [Event("discard", {"seat": seat, "tile": tile})]
         options = self._claim_options(state, seat, tile)
         if any(options):

@@ -1,27 +1,29 @@
 """The mahjong bot's decisions (``MahjongRuleset.bot_action``; 托管 plays the same code).
 
-One :class:`Decision` per call: it holds what does not change while the bot weighs its options
-(the wild kinds, the sets still needed, the melds as PyMahjongGB packs, the tiles face up) and a
-shanten cache keyed by the natural tiles, so each (hand, wilds) state is counted once per
-decision. The searches are bounded so a decision stays inside the budget of issue #16 (p95 <
-50 ms, p99 < 200 ms): the 進張 count looks at the kinds next to held tiles only.
+One :class:`Decision` per call holds what does not change while the bot weighs its options (the
+wild kinds, the sets still needed, the melds as PyMahjongGB packs, the copies it can account
+for) and a shanten cache keyed by the natural tiles, so each (hand, wilds) state is counted
+once per decision; the 進張 count combines the untouched suits once and re-searches only the
+drawn tile's suit (:func:`botlib.shanten_after_draws`). That keeps a decision inside issue #16's
+budget (p95 < 50 ms, p99 < 200 ms).
 
 Turn:
 
 1. 胡 whenever legal.
-2. 暗槓 / 加槓 when the 槓 does not raise the shanten (a 槓 that breaks a sequence is skipped).
+2. 暗槓 / 加槓 — with ``kong_check`` only when the 槓 does not raise the shanten.
 3. Discard: the tiles whose removal leaves the lowest shanten (a 財神 only if nothing else
    does); among them the most 進張 — for each kind whose draw lowers the shanten, the copies
-   really left (4 − own − face up); then the variant's *danger* of the tile (see below); then the
-   keep value (isolated honours and terminals go first).
+   really left (4 − the copies the bot can see) — over every tied discard (``ukeire_all``) or
+   the four of lowest keep value; then the keep value (isolated honours and terminals first).
+   With ``dead`` the kinds no draw can bring (every copy seen; 樂清's 杠頭 and flower kinds)
+   make no partial set and count no 進張.
 
-Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted), and — when
-``claim_wider`` — also at equal shanten if the 進張 after the meld is clearly larger.
+Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
+``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
+present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
 
-Defence (``defend``): from the point where the wall is short and the bot is still far from
-ready, among the discards within one 進張-step of the best it prefers the tile least likely to
-feed a win: copies face up, honours over suited tiles, the seat's own earlier discards.
-Deterministic: no randomness at all, the order of ties is the hand's sorted order.
+The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
+(docs/performance.md). No randomness at all: ties go to the hand's sorted order.
 """
 
 from __future__ import annotations
@@ -41,13 +43,19 @@ DEFAULTS: dict[str, Any] = {
     "ukeire_all": True,  # 進張 over every tied discard (else the four of lowest keep value)
     "kong_check": True,  # 暗槓 / 加槓 only when the shanten does not rise
     "claim_wider": False,  # claim at equal shanten when the 進張 grows
-    "defend": 0,  # 0 none · 1 safety breaks 進張 ties · 2 進張 − w × unsafe seats · 3 and fold
-    "defend_w": 4,
-    "defend_from": 8,  # discards made in the hand before the defence starts
-    "fold_from": 24,
-    "fold_shanten": 2,
+    "gang_equal": False,
+    "wider_mult": 2,
+    "wider_add": 4,
+    "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
 }
-TUNING: dict[str, dict[str, Any]] = {}
+# measured per variant (docs/performance.md, 2026-12-03 evening): 歡樂 / 永州 keep the bot of
+# the 11:28 measurement (進張 over the four tied discards of lowest keep value, every 槓, no
+# dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten
+TUNING: dict[str, dict[str, Any]] = {
+    "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
+    "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False},
+    "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
+}
 
 
 def option(game_id: str, name: str) -> Any:
@@ -68,7 +76,9 @@ class Decision:
         self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
         self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
         self._seen: dict[str, int] = {}
-        self._unsafe: dict[str, int] | None = None
+        self.dead = 0
+        if option(ruleset.game_id, "dead"):
+            self._count_all()
 
     def shanten(self, tiles: list[str], extra: int = 0) -> int:
         """Shanten of concealed ``tiles`` (wilds among them) with ``extra`` hypothetical melds."""
@@ -79,11 +89,44 @@ class Decision:
         if hit is not None:
             return hit
         if extra or not self.gb:
-            value = botlib.regular_shanten(counts_of(naturals), wilds, self.sets - extra)
+            value = botlib.regular_shanten(counts_of(naturals), wilds, self.sets - extra, self.dead)
         else:
             value = botlib.shanten(list(naturals), wilds, self.packs, self.sets, True)
         self._cache[key] = value
         return value
+
+    def _count_all(self) -> None:
+        """Every copy the bot can account for: its hand and melds, every river and exposed
+        meld, every exposed flower (樂清: 白板 / 杠頭 are kinds) and the tiles set aside; and
+        the dead mask of the kinds no draw can bring (a kind the variant treats as a flower
+        never stays in a hand)."""
+        state, seat = self.state, self.seat
+        n: dict[str, int] = {}
+
+        def add(tiles: list[str]) -> None:
+            for t in tiles:
+                n[t] = n.get(t, 0) + 1
+
+        add(state.hands[seat])
+        for s, melds in enumerate(state.melds):
+            for m in melds:
+                if m["kind"] != "angang" or s == seat:
+                    add(m["tiles"])
+        for river in state.discards:
+            add(river)
+        for fl in state.flowers:
+            add(fl)
+        add(list(state.vars.get("set_aside", [])))
+        from games.engine.tiles import KINDS
+
+        for k, kind in enumerate(KINDS):
+            if kind in self.wild:
+                continue
+            if self.r.tile_is_flower(state, kind):
+                n[kind] = 4
+            if n.get(kind, 0) >= 4:
+                self.dead |= 1 << k
+        self._seen = {kind: min(4, n.get(kind, 0)) for kind in KINDS}
 
     def seen(self, kind: str) -> int:
         """Copies of ``kind`` the bot can see: face up on the table and in its own hand."""
@@ -109,28 +152,9 @@ class Decision:
             len(rest) - len(naturals),
             self.sets - extra,
             [KIND_INDEX[k] for k in kinds],
+            self.dead,
         )
         return sum(4 - self.seen(k) for k, a in zip(kinds, after) if a < sh)
-
-    def unsafe(self) -> dict[str, int]:
-        """For each kind, how many other seats may still win on it: a seat's hand has not
-        changed since its last discard, so a tile discarded after that without that seat
-        winning on it cannot be its winning tile now (for a seat that always wins when it
-        can)."""
-        if self._unsafe is not None:
-            return self._unsafe
-        log = self.state.river_log
-        passed: list[set[str]] = []
-        for o in range(self.state.seats):
-            if o == self.seat:
-                continue
-            last = max((i for i, (s, _t) in enumerate(log) if s == o), default=-1)
-            passed.append({t for _s, t in log[last + 1 :]})
-        out: dict[str, int] = {}
-        for t in set(self.state.hands[self.seat]):
-            out[t] = sum(1 for p in passed if t not in p)
-        self._unsafe = out
-        return out
 
     def best_after_meld(self, rest: list[str]) -> tuple[int, int]:
         """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it."""
@@ -194,31 +218,17 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         rest.remove(t)
         scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
     low = min(x[:2] for x in scored)
-    defend = option(gid, "defend")
-    n = d.state.discard_count
-    if defend >= 3 and n >= option(gid, "fold_from") and low[0] >= option(gid, "fold_shanten"):
-        # far from ready late in the hand: the safest tile, then the lowest shanten
-        unsafe = d.unsafe()
-        return min(scored, key=lambda x: (unsafe[x[3]], x[1], x[0], x[2], x[3]))[4]
     tied = [x for x in scored if x[:2] == low]
     if len(tied) == 1:
         return tied[0][4]
     if not option(gid, "ukeire_all"):
         tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
-    weigh = defend > 0 and n >= option(gid, "defend_from")
-    unsafe = d.unsafe() if weigh else {}
-    w = option(gid, "defend_w")
-    best: tuple[int, int, int, str] | None = None
+    best: tuple[int, int, str] | None = None
     choice: Action = tied[0][4]
     for sh, _w, keep, t, a in tied:
         rest = list(hand)
         rest.remove(t)
-        uk = d.ukeire(rest, sh)
-        danger = unsafe.get(t, 0)
-        if defend == 1 or not weigh:
-            key = (-uk, danger, keep, t)
-        else:
-            key = (-uk + w * danger, 0, keep, t)
+        key = (-d.ukeire(rest, sh), keep, t)
         if best is None or key < best:
             best, choice = key, a
     return choice
@@ -249,13 +259,17 @@ def _claim(d: Decision, legal: list[Action]) -> Action:
                 rest.remove(tile)
         if a["type"] == "gang":
             after = d.shanten(rest, 1)
-            if after < now:
-                return a
+            if after < now or (after == now and option(d.r.game_id, "gang_equal")):
+                return a  # a 明槓 at equal shanten is a free draw
             continue
         after, uk = d.best_after_meld(rest)
         if after < now:
             return a
-        if wider and after == now and uk >= 2 * now_uk + 4:
+        if (
+            wider
+            and after == now
+            and uk >= option(d.r.game_id, "wider_mult") * now_uk + option(d.r.game_id, "wider_add")
+        ):
             return a
     return {"type": "pass"}
 
