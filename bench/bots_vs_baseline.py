@@ -9,7 +9,8 @@ and the baseline fills every other seat. Reported per game:
 * the bot's score per hand (三張: beans; others: the game's points) with a 95 % normal CI;
 * the no-winner (荒莊 / 流局) rate of the same seeds with the bot in every seat and with the
   baseline in every seat;
-* the bot's decision time p50 / p95 / p99 (wall, ms) over every bot decision of the run, and the
+* the bot's decision time p50 / p95 / p99 / max over every bot decision of the run, in wall
+  time and in the process's CPU time (``time.process_time``), and the
   machine load (``os.getloadavg``) at the start and the end (2 cores shared by 8 engineers).
 
 Usage: python bench/bots_vs_baseline.py --game paohuzi_hunan --hands 1000 --seed b16
@@ -89,17 +90,22 @@ def play(
     players: list[Player],
     times: list[float] | None = None,
     timed: int = -1,
+    cpu: list[float] | None = None,
 ) -> Any:
-    """Play one hand, seat s by players[s]; return the Result. Bot times go to ``times``."""
+    """Play one hand, seat s by players[s]; return the Result. Bot times go to ``times``
+    (wall) and ``cpu`` (this process's CPU time, ``time.process_time``)."""
     state = ruleset.new_game(config, seed, seats)
     for _ in range(5000):
         if ruleset.is_over(state):
             return ruleset.result(state)
         seat = min(ruleset.to_act(state))
         t0 = time.perf_counter()
+        c0 = time.process_time()
         action = players[seat](ruleset, state, seat)
         if seat == timed and times is not None:
             times.append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu.append(time.process_time() - c0)
         ruleset.apply(state, seat, action)
     raise RuntimeError(f"hand {seed} did not end")
 
@@ -119,10 +125,11 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
     decided = 0
     scores: list[float] = []
     times: list[float] = []
+    cpu: list[float] = []
     for h in range(hands):
         me = h % seats
         players = [bot if s == me else base for s in range(seats)]
-        res = play(ruleset, config, f"{seed}-{h}", seats, players, times, me)
+        res = play(ruleset, config, f"{seed}-{h}", seats, players, times, me, cpu)
         wins += me in res.winners
         decided += bool(res.winners)
         scores.append(res.scores[me])
@@ -157,6 +164,10 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
         "p95_ms": pct(times, 0.95),
         "p99_ms": pct(times, 0.99),
         "max_ms": max(times) * 1000 if times else 0.0,
+        "cpu_p50_ms": pct(cpu, 0.5),
+        "cpu_p95_ms": pct(cpu, 0.95),
+        "cpu_p99_ms": pct(cpu, 0.99),
+        "cpu_max_ms": max(cpu) * 1000 if cpu else 0.0,
         "load_start": load0,
         "load_end": os.getloadavg()[0],
         "wall_s": time.perf_counter() - t_start,
@@ -168,6 +179,8 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
         f"[{mean - half:+.2f}, {mean + half:+.2f}] no-winner bots {out['nowin_bots']:.1%} "
         f"baselines {out['nowin_baselines']:.1%} | decision ms p50 {out['p50_ms']:.2f} "
         f"p95 {out['p95_ms']:.2f} p99 {out['p99_ms']:.2f} max {out['max_ms']:.1f} "
+        f"(cpu p50 {out['cpu_p50_ms']:.2f} p95 {out['cpu_p95_ms']:.2f} "
+        f"p99 {out['cpu_p99_ms']:.2f} max {out['cpu_max_ms']:.1f}) "
         f"| load {load0:.1f}->{out['load_end']:.1f} {out['wall_s']:.0f}s",
         flush=True,
     )

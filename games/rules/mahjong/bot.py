@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.rules.mahjong.tiles import N_KINDS, counts_of, is_suited_index
+from games.rules.mahjong.tiles import N_KINDS, counts_of
 
 try:  # the C extension; bots fall back to the counts search without it
     import MahjongGB as _GB
@@ -19,12 +19,21 @@ except ImportError:  # pragma: no cover
 
 
 @lru_cache(maxsize=1 << 16)
-def _partials(counts: tuple[int, ...], start: int) -> dict[tuple[int, int], int]:
-    """(sets, pair) → best number of partial sets, over the kinds from ``start`` on."""
+def _partials(
+    counts: tuple[int, ...], start: int, suited: bool, dead: int = 0
+) -> dict[tuple[int, int], int]:
+    """(sets, pair) → best number of partial sets of one suit (or the honours), from ``start``.
+
+    ``counts`` is the suit's own counts (9 kinds, or the 7 honours with ``suited`` false): a
+    suit's decompositions do not depend on the other suits, so the cache is small and shared
+    by every hand holding the same tiles of that suit. ``dead`` is a bit mask of the suit's
+    kinds no draw can bring (every copy seen, or out of play): a partial set waiting only on
+    dead kinds is no partial set (a pair still is the pair)."""
+    n = len(counts)
     i = start
-    while i < N_KINDS and counts[i] == 0:
+    while i < n and counts[i] == 0:
         i += 1
-    if i >= N_KINDS:
+    if i >= n:
         return {(0, 0): 0}
     out: dict[tuple[int, int], int] = {}
 
@@ -42,33 +51,94 @@ def _partials(counts: tuple[int, ...], start: int) -> dict[tuple[int, int], int]
             lst[k] -= 1
         return tuple(lst)
 
+    def live(k: int) -> bool:
+        return 0 <= k < n and not dead >> k & 1
+
     c = counts[i]
-    suited = is_suited_index(i)
-    pos = i % 9
     if c >= 3:
-        merge(_partials(take(i, i, i), i), 1, 0, 0)
-    if suited and pos <= 6 and counts[i + 1] and counts[i + 2]:
-        merge(_partials(take(i, i + 1, i + 2), i), 1, 0, 0)
+        merge(_partials(take(i, i, i), i, suited, dead), 1, 0, 0)
+    if suited and i <= 6 and counts[i + 1] and counts[i + 2]:
+        merge(_partials(take(i, i + 1, i + 2), i, suited, dead), 1, 0, 0)
     if c >= 2:
-        merge(_partials(take(i, i), i), 0, 1, 0)
-        merge(_partials(take(i, i), i), 0, 0, 1)
-    if suited and pos <= 7 and counts[i + 1]:
-        merge(_partials(take(i, i + 1), i), 0, 0, 1)
-    if suited and pos <= 6 and counts[i + 2]:
-        merge(_partials(take(i, i + 2), i), 0, 0, 1)
-    merge(_partials(take(i), i), 0, 0, 0)  # leave it as a single
+        sub = _partials(take(i, i), i, suited, dead)
+        merge(sub, 0, 1, 0)
+        if live(i):
+            merge(sub, 0, 0, 1)
+    if suited and i <= 7 and counts[i + 1] and (live(i - 1) or live(i + 2)):
+        merge(_partials(take(i, i + 1), i, suited, dead), 0, 0, 1)
+    if suited and i <= 6 and counts[i + 2] and live(i + 1):
+        merge(_partials(take(i, i + 2), i, suited, dead), 0, 0, 1)
+    merge(_partials(take(i), i, suited, dead), 0, 0, 0)  # leave it as a single
     return out
 
 
-def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int) -> int:
-    """Shanten of the regular shape needing ``sets`` sets and a pair; -1 is a win."""
+_GROUPS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, N_KINDS, False))
+
+
+def _combine(
+    a: dict[tuple[int, int], int], b: dict[tuple[int, int], int], sets: int
+) -> dict[tuple[int, int], int]:
+    """The (sets capped at ``sets``, pair) → most partials table of two disjoint groups."""
+    out: dict[tuple[int, int], int] = {}
+    for (m, p), t in a.items():
+        for (m2, p2), t2 in b.items():
+            if p + p2 > 1:
+                continue
+            key = (min(sets, m + m2), p + p2)
+            if out.get(key, -1) < t + t2:
+                out[key] = t + t2
+    return out
+
+
+def _value(states: dict[tuple[int, int], int], wilds: int, sets: int) -> int:
     best = 99
-    for (m, p), t in _partials(counts, 0).items():
-        m = min(m, sets)
-        t = min(t, sets - m)
-        value = 2 * (sets - m) - t - p
-        best = min(best, value)
+    for (m, p), t in states.items():
+        best = min(best, 2 * (sets - m) - min(t, sets - m) - p)
     return max(-1, best - wilds)
+
+
+def _tables(counts: tuple[int, ...], dead: int) -> list[dict[tuple[int, int], int]]:
+    return [
+        _partials(counts[lo:hi], 0, suited, dead >> lo & ((1 << (hi - lo)) - 1))
+        for lo, hi, suited in _GROUPS
+    ]
+
+
+def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int, dead: int = 0) -> int:
+    """Shanten of the regular shape needing ``sets`` sets and a pair; -1 is a win.
+
+    The suits are searched apart (:func:`_partials`) and combined keeping, for each (sets
+    capped at ``sets``, pair), the most partial sets — exact, since more partials never
+    raise the count. ``dead``: a bit per kind (bit k for kind k) no draw can bring."""
+    states: dict[tuple[int, int], int] = {(0, 0): 0}
+    for table in _tables(counts, dead):
+        states = _combine(states, table, sets)
+    return _value(states, wilds, sets)
+
+
+def shanten_after_draws(
+    counts: tuple[int, ...], wilds: int, sets: int, kinds: list[int], dead: int = 0
+) -> list[int]:
+    """``regular_shanten`` of ``counts`` plus one tile of each of ``kinds`` (for 進張): the
+    groups a draw does not touch are combined once, so each kind costs one combination."""
+    tables = _tables(counts, dead)
+    start: dict[tuple[int, int], int] = {(0, 0): 0}
+    others: list[dict[tuple[int, int], int]] = []
+    for g in range(len(_GROUPS)):
+        states = start
+        for h, table in enumerate(tables):
+            if h != g:
+                states = _combine(states, table, sets)
+        others.append(states)
+    out = []
+    for k in kinds:
+        g = next(i for i, (lo, hi, _s) in enumerate(_GROUPS) if lo <= k < hi)
+        lo, hi, suited = _GROUPS[g]
+        group = list(counts[lo:hi])
+        group[k - lo] += 1
+        table = _partials(tuple(group), 0, suited, dead >> lo & ((1 << (hi - lo)) - 1))
+        out.append(_value(_combine(others[g], table, sets), wilds, sets))
+    return out
 
 
 def shanten(
@@ -100,4 +170,4 @@ def useful_kinds(naturals: list[str]) -> set[str]:
     return out
 
 
-__all__ = ["regular_shanten", "shanten", "useful_kinds"]
+__all__ = ["regular_shanten", "shanten", "shanten_after_draws", "useful_kinds"]

@@ -38,6 +38,7 @@ from games.engine.params import variant_check
 from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import bot as botlib
+from games.rules.mahjong import play as botplay
 from games.rules.mahjong.hands import full_caps, is_win, waits
 from games.rules.mahjong.tiles import ALL_TILES, counts_of, is_flower, sort_tiles
 
@@ -975,80 +976,9 @@ class MahjongRuleset(Ruleset[Any, State]):
         return ("GANG", tiles[0], rel if rel else 1)
 
     def bot_action(self, state: State, seat: int) -> Action:
-        """Win when possible; discard toward the lowest shanten; claim when it lowers shanten."""
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
-        if {"type": "hu"} in legal:
-            return {"type": "hu"}
-        wild = self.wild_kinds(state)
-        hand = state.hands[seat]
-        if state.phase == "turn":
-            for a in legal:
-                if a["type"] in ("angang", "jiagang"):
-                    return a
-            scored: list[tuple[int, bool, int, str, Action]] = []
-            for a in legal:
-                if a["type"] != "discard":
-                    continue
-                t = a["tile"]
-                rest = list(hand)
-                rest.remove(t)
-                sh = self._shanten_of(state, seat, rest)
-                scored.append((sh, t in wild, _keep_value(t, rest), t, a))
-            if not scored:
-                return legal[0]
-            low = min(x[:2] for x in scored)
-            tied = [x for x in scored if x[:2] == low]
-            if len(tied) == 1:
-                return tied[0][4]
-            # ukeire (進張): among the tied discards, the most tiles really left that lower the
-            # shanten (4 − own copies − copies face up), then the keep value
-            best: tuple[int, int, str] | None = None
-            choice: Action = tied[0][4]
-            seen: dict[str, int] = {}
-            # bounded: the four tied discards of lowest keep value (the decision budget)
-            tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
-            for sh, _w, keep, t, a in tied:
-                rest = list(hand)
-                rest.remove(t)
-                left = self._ukeire(state, seat, rest, sh, wild, seen)
-                key = (-left, keep, t)
-                if best is None or key < best:
-                    best, choice = key, a
-            return choice
-        if state.phase == "robkong":
-            return {"type": "pass"}
-        now = self._shanten_of(state, seat, hand[:-1] if len(hand) % 3 == 2 else hand)
-        claim = state.claim or {}
-        tile = claim["tile"]
-        for a in legal:
-            if a["type"] in ("peng", "gang", "chi"):
-                rest = list(hand)
-                if a["type"] == "chi":
-                    for t in a["tiles"]:
-                        rest.remove(t)
-                else:
-                    for _ in range(3 if a["type"] == "gang" else 2):
-                        rest.remove(tile)
-                if a["type"] == "gang":
-                    after = self._shanten_of(state, seat, rest, melds_extra=1)
-                else:
-                    after = min(
-                        (
-                            self._shanten_of(
-                                state,
-                                seat,
-                                [x for j, x in enumerate(rest) if j != i],
-                                melds_extra=1,
-                            )
-                            for i in range(len(rest))
-                        ),
-                        default=99,
-                    )
-                if after < now:
-                    return a
-        return {"type": "pass"}
+        """The bot (and 托管): :func:`games.rules.mahjong.play.bot_action` — win when possible,
+        discard toward the lowest shanten and the most 進張, claim when it lowers the shanten."""
+        return botplay.bot_action(self, state, seat)
 
     def _ukeire(
         self,

@@ -1,0 +1,277 @@
+"""The mahjong bot's decisions (``MahjongRuleset.bot_action``; 托管 plays the same code).
+
+One :class:`Decision` per call holds what does not change while the bot weighs its options (the
+wild kinds, the sets still needed, the melds as PyMahjongGB packs, the copies it can account
+for) and a shanten cache keyed by the natural tiles, so each (hand, wilds) state is counted
+once per decision; the 進張 count combines the untouched suits once and re-searches only the
+drawn tile's suit (:func:`botlib.shanten_after_draws`). That keeps a decision inside issue #16's
+budget (p95 < 50 ms, p99 < 200 ms).
+
+Turn:
+
+1. 胡 whenever legal.
+2. 暗槓 / 加槓 — with ``kong_check`` only when the 槓 does not raise the shanten.
+3. Discard: the tiles whose removal leaves the lowest shanten (a 財神 only if nothing else
+   does); among them the most 進張 — for each kind whose draw lowers the shanten, the copies
+   really left (4 − the copies the bot can see) — over every tied discard (``ukeire_all``) or
+   the four of lowest keep value; then the keep value (isolated honours and terminals first).
+   With ``dead`` the kinds no draw can bring (every copy seen; 樂清's 杠頭 and flower kinds)
+   make no partial set and count no 進張.
+
+Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
+``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
+present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
+
+The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
+(docs/performance.md). No randomness at all: ties go to the hand's sorted order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.rules.mahjong import bot as botlib
+from games.rules.mahjong.tiles import KIND_INDEX, counts_of
+
+if TYPE_CHECKING:
+    from games.rules.mahjong.core import MahjongRuleset, State
+
+Action = dict[str, Any]
+
+# per-variant tuning (game_id → options); the defaults are the measured best (docs/performance.md)
+DEFAULTS: dict[str, Any] = {
+    "ukeire_all": True,  # 進張 over every tied discard (else the four of lowest keep value)
+    "kong_check": True,  # 暗槓 / 加槓 only when the shanten does not rise
+    "claim_wider": False,  # claim at equal shanten when the 進張 grows
+    "gang_equal": False,
+    "wider_mult": 2,
+    "wider_add": 4,
+    "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
+}
+# measured per variant (docs/performance.md, 2026-12-03 evening): 歡樂 / 永州 keep the bot of
+# the 11:28 measurement (進張 over the four tied discards of lowest keep value, every 槓, no
+# dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten
+TUNING: dict[str, dict[str, Any]] = {
+    "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
+    "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False},
+    "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
+}
+
+
+def option(game_id: str, name: str) -> Any:
+    return TUNING.get(game_id, {}).get(name, DEFAULTS[name])
+
+
+class Decision:
+    """What one bot decision needs, computed once."""
+
+    def __init__(self, ruleset: MahjongRuleset, state: State, seat: int) -> None:
+        self.r = ruleset
+        self.state = state
+        self.seat = seat
+        cfg = ruleset.cfg(state)
+        self.wild = ruleset.wild_kinds(state)
+        self.sets = ruleset.hand_size(cfg) // 3 - len(state.melds[seat])
+        self.gb = ruleset.hand_size(cfg) == 13 and bool(ruleset.shapes(cfg))
+        self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
+        self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
+        self._seen: dict[str, int] = {}
+        self.dead = 0
+        if option(ruleset.game_id, "dead"):
+            self._count_all()
+
+    def shanten(self, tiles: list[str], extra: int = 0) -> int:
+        """Shanten of concealed ``tiles`` (wilds among them) with ``extra`` hypothetical melds."""
+        naturals = tuple(sorted(t for t in tiles if t not in self.wild))
+        wilds = len(tiles) - len(naturals)
+        key = (naturals, wilds, extra)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if extra or not self.gb:
+            value = botlib.regular_shanten(counts_of(naturals), wilds, self.sets - extra, self.dead)
+        else:
+            value = botlib.shanten(list(naturals), wilds, self.packs, self.sets, True)
+        self._cache[key] = value
+        return value
+
+    def _count_all(self) -> None:
+        """Every copy the bot can account for: its hand and melds, every river and exposed
+        meld, every exposed flower (樂清: 白板 / 杠頭 are kinds) and the tiles set aside; and
+        the dead mask of the kinds no draw can bring (a kind the variant treats as a flower
+        never stays in a hand)."""
+        state, seat = self.state, self.seat
+        n: dict[str, int] = {}
+
+        def add(tiles: list[str]) -> None:
+            for t in tiles:
+                n[t] = n.get(t, 0) + 1
+
+        add(state.hands[seat])
+        for s, melds in enumerate(state.melds):
+            for m in melds:
+                if m["kind"] != "angang" or s == seat:
+                    add(m["tiles"])
+        for river in state.discards:
+            add(river)
+        for fl in state.flowers:
+            add(fl)
+        add(list(state.vars.get("set_aside", [])))
+        from games.engine.tiles import KINDS
+
+        for k, kind in enumerate(KINDS):
+            if kind in self.wild:
+                continue
+            if self.r.tile_is_flower(state, kind):
+                n[kind] = 4
+            if n.get(kind, 0) >= 4:
+                self.dead |= 1 << k
+        self._seen = {kind: min(4, n.get(kind, 0)) for kind in KINDS}
+
+    def seen(self, kind: str) -> int:
+        """Copies of ``kind`` the bot can see: face up on the table and in its own hand."""
+        n = self._seen.get(kind)
+        if n is None:
+            n = self.r.visible_count(self.state, kind) + self.state.hands[self.seat].count(kind)
+            self._seen[kind] = n
+        return n
+
+    def ukeire(self, rest: list[str], sh: int, extra: int = 0) -> int:
+        """進張: copies really left of the kinds whose draw lowers the shanten of ``rest``."""
+        kinds = []
+        for k in sorted(botlib.useful_kinds([t for t in rest if t not in self.wild])):
+            if k not in self.wild and self.seen(k) < 4:
+                kinds.append(k)
+        if not kinds:
+            return 0
+        naturals = [t for t in rest if t not in self.wild]
+        # a drawn hand (3k+2 tiles) is always counted by the regular search, as PyMahjongGB
+        # counts 13 tiles only
+        after = botlib.shanten_after_draws(
+            counts_of(naturals),
+            len(rest) - len(naturals),
+            self.sets - extra,
+            [KIND_INDEX[k] for k in kinds],
+            self.dead,
+        )
+        return sum(4 - self.seen(k) for k, a in zip(kinds, after) if a < sh)
+
+    def best_after_meld(self, rest: list[str]) -> tuple[int, int]:
+        """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it."""
+        best: tuple[int, int] | None = None
+        for t in sorted(set(rest)):
+            after = list(rest)
+            after.remove(t)
+            sh = self.shanten(after, 1)
+            key = (sh, 0)
+            if best is not None and key[0] > best[0]:
+                continue
+            key = (sh, -self.ukeire(after, sh, 1)) if option(self.r.game_id, "claim_wider") else key
+            if best is None or key < best:
+                best = key
+        if best is None:
+            return 99, 0
+        return best[0], -best[1]
+
+
+def bot_action(ruleset: MahjongRuleset, state: State, seat: int) -> Action:
+    """The bot's action for ``seat`` (which must be to act); see the module docstring."""
+    from games.engine.errors import ErrorCode, IllegalAction
+
+    legal = ruleset.legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "not this seat's decision now")
+    if {"type": "hu"} in legal:
+        return {"type": "hu"}
+    d = Decision(ruleset, state, seat)
+    if state.phase == "turn":
+        return _turn(d, legal)
+    if state.phase == "robkong":
+        return {"type": "pass"}
+    return _claim(d, legal)
+
+
+def _turn(d: Decision, legal: list[Action]) -> Action:
+    from games.rules.mahjong.core import _keep_value
+
+    hand = d.state.hands[d.seat]
+    gid = d.r.game_id
+    discards = [a for a in legal if a["type"] == "discard"]
+    kongs = [a for a in legal if a["type"] in ("angang", "jiagang")]
+    if kongs:
+        if not option(gid, "kong_check") or not discards:
+            return kongs[0]
+        now = min(_rest_shanten(d, hand, a["tile"]) for a in discards)
+        for a in kongs:
+            rest = [t for t in hand if t != a["tile"]] if a["type"] == "angang" else list(hand)
+            if a["type"] == "jiagang":
+                rest.remove(a["tile"])
+            # after a 槓 the seat draws again: its hand is 3k+1 with one set fewer to make
+            if d.shanten(rest, 1 if a["type"] == "angang" else 0) <= now:
+                return a
+    if not discards:
+        return legal[0]
+    scored: list[tuple[int, bool, int, str, Action]] = []
+    for a in discards:
+        t = a["tile"]
+        rest = list(hand)
+        rest.remove(t)
+        scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
+    low = min(x[:2] for x in scored)
+    tied = [x for x in scored if x[:2] == low]
+    if len(tied) == 1:
+        return tied[0][4]
+    if not option(gid, "ukeire_all"):
+        tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
+    best: tuple[int, int, str] | None = None
+    choice: Action = tied[0][4]
+    for sh, _w, keep, t, a in tied:
+        rest = list(hand)
+        rest.remove(t)
+        key = (-d.ukeire(rest, sh), keep, t)
+        if best is None or key < best:
+            best, choice = key, a
+    return choice
+
+
+def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
+    rest = list(hand)
+    rest.remove(tile)
+    return d.shanten(rest)
+
+
+def _claim(d: Decision, legal: list[Action]) -> Action:
+    state = d.state
+    hand = state.hands[d.seat]
+    now = d.shanten(hand[:-1] if len(hand) % 3 == 2 else hand)
+    tile = (state.claim or {})["tile"]
+    wider = option(d.r.game_id, "claim_wider")
+    now_uk = d.ukeire(hand, now) if wider else 0
+    for a in legal:
+        if a["type"] not in ("peng", "gang", "chi"):
+            continue
+        rest = list(hand)
+        if a["type"] == "chi":
+            for t in a["tiles"]:
+                rest.remove(t)
+        else:
+            for _ in range(3 if a["type"] == "gang" else 2):
+                rest.remove(tile)
+        if a["type"] == "gang":
+            after = d.shanten(rest, 1)
+            if after < now or (after == now and option(d.r.game_id, "gang_equal")):
+                return a  # a 明槓 at equal shanten is a free draw
+            continue
+        after, uk = d.best_after_meld(rest)
+        if after < now:
+            return a
+        if (
+            wider
+            and after == now
+            and uk >= option(d.r.game_id, "wider_mult") * now_uk + option(d.r.game_id, "wider_add")
+        ):
+            return a
+    return {"type": "pass"}
+
+
+__all__ = ["DEFAULTS", "TUNING", "Decision", "bot_action"]
