@@ -330,7 +330,7 @@ def _moves(hand: str, lead: str | None, laizi: str | None) -> tuple[list[str | N
         n = len(hand)
         out = any(p != "pass" and len(p.partition("/")[0]) == n for p in plays)
         got = _remember(_MOVES, key, ([None if p == "pass" else p for p in plays], out))
-    return got  # type: ignore[no-any-return]
+    return got
 
 
 def _take(hand: str, play: str) -> str:
