@@ -195,6 +195,9 @@ PARTNER_SEARCH = False  # overtaking the partner when the search says so: no gai
 ENDGAME_CARDS = 20
 ENDGAME_NODES = 20_000
 ENDGAME_WIDTH = 8
+# reading the opponents' passes when dealing the samples (bot_search.pass_limits), per role
+INFER_LANDLORD = True
+INFER_FARMER = False
 
 
 def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
@@ -206,6 +209,7 @@ def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
         hard_ms=SEARCH_CAP_MS,
         endgame_cards=ENDGAME_CARDS,
         endgame_nodes=ENDGAME_NODES,
+        infer=INFER_LANDLORD if seat == st.landlord else INFER_FARMER,
     )
 
 

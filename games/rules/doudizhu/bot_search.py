@@ -85,12 +85,8 @@ class Sim:
             else:
                 self.turn = (seat + 1) % 3
             return None
-        cards = play.partition("/")[0]
-        hand = self.hands[seat]
-        for ch in cards:
-            hand = hand.replace(ch, "", 1)
-        self.hands[seat] = hand
-        self.played[seat] += cards
+        hand = self.hands[seat] = _take(self.hands[seat], play)
+        self.played[seat] += play.partition("/")[0]
         self.lead, self.lead_seat, self.passes = play, seat, 0
         if not hand:
             return seat
@@ -115,30 +111,38 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def fast_move(sim: Sim) -> str | None:
     """The fast policy's play for the seat to move (``None`` = pass); cached per situation."""
-    seat = sim.turn
-    hand = sim.hands[seat]
-    laizi = sim.laizi
-    last = sim.lead
-    ll = sim.landlord
+    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat)
+
+
+def _fast(
+    hands: list[str] | tuple[str, ...],
+    ll: int,
+    seat: int,
+    laizi: str | None,
+    last: str | None,
+    lead_seat: int,
+) -> str | None:
+    """:func:`fast_move` on the position's parts (the solver has no :class:`Sim`)."""
+    hand = hands[seat]
     if seat == ll:
-        danger = min(len(sim.hands[(seat + 1) % 3]), len(sim.hands[(seat + 2) % 3]))
+        danger = min(len(hands[(seat + 1) % 3]), len(hands[(seat + 2) % 3]))
     else:
-        danger = len(sim.hands[ll])
+        danger = len(hands[ll])
     if last is None:
         feed = 0
         if seat != ll and danger > 2:
-            feed = len(sim.hands[3 - seat - ll])
+            feed = len(hands[3 - seat - ll])
             feed = feed if feed <= 2 else 0
         key = (hand, laizi, danger == 1, feed)
         got = _LEAD.get(key)
         if got is None:
             got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1, feed))
         return got
-    if seat != ll and sim.lead_seat != ll:
+    if seat != ll and lead_seat != ll:
         mode = 0  # the partner's trick: only go out
     elif danger <= 2:
         mode = 1
-    elif danger <= 4 or len(sim.hands[sim.lead_seat]) <= 4:
+    elif danger <= 4 or len(hands[lead_seat]) <= 4:
         mode = 2
     elif danger == 5 or len(hand) <= 6:
         mode = 3
@@ -249,38 +253,96 @@ class Solver:
             return None
 
     def _value(self, sim: Sim) -> bool:
-        h0, h1, h2 = sim.hands
-        key = (h0, h1, h2, sim.turn, sim.lead, sim.passes)
+        return self._node(
+            sim.hands[0],
+            sim.hands[1],
+            sim.hands[2],
+            sim.turn,
+            sim.lead,
+            sim.lead_seat,
+            sim.passes,
+            sim.landlord,
+            sim.laizi,
+        )
+
+    def _node(
+        self,
+        h0: str,
+        h1: str,
+        h2: str,
+        seat: int,
+        lead: str | None,
+        lead_seat: int,
+        passes: int,
+        ll: int,
+        laizi: str | None,
+    ) -> bool:
+        """The value of one position, its parts passed apart (no :class:`Sim` is built)."""
+        key = (h0, h1, h2, seat, lead, passes)
         got = self.table.get(key)
         if got is not None:
             return got
         if self.nodes_left <= 0:
             raise OutOfNodes
         self.nodes_left -= 1
-        seat = sim.turn
-        mover_is_landlord = seat == sim.landlord
-        hand = sim.hands[seat]
-        plays = legal_plays(hand, sim.lead, sim.laizi)
-        n = len(hand)
-        for play in plays:  # going out ends the hand at once
-            if play != "pass" and len(play.partition("/")[0]) == n:
-                self.table[key] = mover_is_landlord
-                return mover_is_landlord
-        first = fast_move(sim)
-        ordered: list[str | None] = [first]
-        for play in plays:
-            move = None if play == "pass" else play
-            if move != first:
-                ordered.append(move)
+        mover_is_landlord = seat == ll
+        hands = (h0, h1, h2)
+        hand = hands[seat]
+        moves, out = _moves(hand, lead, laizi)
+        if out:  # going out ends the hand at once
+            self.table[key] = mover_is_landlord
+            return mover_is_landlord
+        first = _fast(hands, ll, seat, laizi, lead, lead_seat)
+        nxt = (seat + 1) % 3
         result = not mover_is_landlord  # unless one of his plays wins for his side
-        for move in ordered:
-            child = sim.copy()
-            child.move(move)
-            if self._value(child) == mover_is_landlord:
+        for move in (first, *[m for m in moves if m != first]):
+            if move is None:
+                if passes == 1:
+                    value = self._node(h0, h1, h2, lead_seat, None, -1, 0, ll, laizi)
+                else:
+                    value = self._node(h0, h1, h2, nxt, lead, lead_seat, passes + 1, ll, laizi)
+            else:
+                rest = _take(hand, move)
+                if seat == 0:
+                    value = self._node(rest, h1, h2, nxt, move, 0, 0, ll, laizi)
+                elif seat == 1:
+                    value = self._node(h0, rest, h2, nxt, move, 1, 0, ll, laizi)
+                else:
+                    value = self._node(h0, h1, rest, nxt, move, 2, 0, ll, laizi)
+            if value == mover_is_landlord:
                 result = mover_is_landlord
                 break
         self.table[key] = result
         return result
+
+
+_MOVES: dict[tuple[str, str | None, str | None], tuple[list[str | None], bool]] = {}
+_TAKE: dict[tuple[str, str], str] = {}
+
+
+def _moves(hand: str, lead: str | None, laizi: str | None) -> tuple[list[str | None], bool]:
+    """The legal moves (``None`` = pass, weakest first, as :func:`legal_plays` orders them) and
+    whether one of them empties the hand; cached."""
+    key = (hand, lead, laizi)
+    got = _MOVES.get(key)
+    if got is None:
+        plays = legal_plays(hand, lead, laizi)
+        n = len(hand)
+        out = any(p != "pass" and len(p.partition("/")[0]) == n for p in plays)
+        got = _remember(_MOVES, key, ([None if p == "pass" else p for p in plays], out))
+    return got
+
+
+def _take(hand: str, play: str) -> str:
+    """``hand`` less the cards of ``play``; cached."""
+    key = (hand, play)
+    got = _TAKE.get(key)
+    if got is None:
+        got = hand
+        for ch in play.partition("/")[0]:
+            got = got.replace(ch, "", 1)
+        _remember(_TAKE, key, got)
+    return got
 
 
 def decision_seed(st: Any, seat: int) -> int:
@@ -319,9 +381,122 @@ def unseen_and_known(st: Any, seat: int) -> tuple[list[int], list[list[int]]]:
     return unseen, known
 
 
-def sample_hands(st: Any, seat: int, rng: random.Random) -> list[str]:
-    """One determinisation: the other seats' hands, consistent with all this seat has seen."""
+def pass_limits(st: Any, seat: int) -> list[list[str]]:
+    """Per other seat, the plays of *its opponents* it passed on (``st.passed_on``): the plays it
+    is taken to have held nothing of the same kind to beat. A pass on the partner's play says
+    nothing (a farmer lets his partner's trick run) and is not read."""
+    passed = getattr(st, "passed_on", None) or [[], [], []]
+    out: list[list[str]] = [[], [], []]
+    for s in range(3):
+        if s == seat:
+            continue
+        for item in passed[s]:
+            who, _, play = item.partition(":")
+            if (int(who) == st.landlord) != (s == st.landlord):
+                out[s].append(play)
+    return out
+
+
+_CAP_BY_KIND = {"single": 0, "pair": 1, "trio": 2}
+
+
+def _caps(limits: list[str], laizi: str | None) -> tuple[list[int], list[str]]:
+    """Per rank the most cards a seat that passed on ``limits`` may hold (a pass on a single,
+    pair or trio caps every higher rank below one, two or three cards), and the passed plays
+    that are checked whole (:func:`_beats_any`) instead: chains, trios with kickers, planes.
+    A pass on a bomb is not read (a bomb is often kept back)."""
+    cap = [4] * 15
+    checked: list[str] = []
+    for play in limits:
+        kind, rank, tier = play_info(play, laizi)
+        if tier or not kind:
+            continue
+        most = _CAP_BY_KIND.get(kind)
+        if most is None:
+            checked.append(play)
+            continue
+        for r in range(rank + 1, 15 if kind == "single" else TWO + 1):
+            cap[r] = min(cap[r], most)
+    return cap, checked
+
+
+def _beats_any(hand: str, plays: list[str], laizi: str | None) -> int:
+    """How many of ``plays`` the sorted ``hand`` could beat with a play of the same kind."""
+    bad = 0
+    for play in plays:
+        kind = play_info(play, laizi)[0]
+        for answer in legal_plays(hand, play, laizi):
+            if answer != "pass" and play_info(answer, laizi)[0] == kind:
+                bad += 1
+                break
+    return bad
+
+
+def sample_hands(
+    st: Any, seat: int, rng: random.Random, infer: bool = False, tries: int = 6
+) -> list[str]:
+    """One determinisation: the other seats' hands, consistent with all this seat has seen.
+
+    With ``infer`` the passes are read too (:func:`pass_limits`): the hidden cards are dealt
+    highest rank first, each to a seat with room for it (chosen in proportion to the cards it
+    still needs, which without limits is a uniform deal), and a deal that breaks a limit anyway
+    is dealt again, up to ``tries`` times (then the one that breaks the fewest is kept: a
+    player may pass on a play he could beat).
+    """
     unseen, known = unseen_and_known(st, seat)
+    hidden = [s for s in range(3) if s != seat]
+    limits = pass_limits(st, seat) if infer else [[], [], []]
+    if not any(limits[s] for s in hidden):
+        return _plain_deal(st, seat, unseen, known, rng)
+    caps = {}
+    checked = {}
+    for s in hidden:
+        caps[s], checked[s] = _caps(limits[s], st.laizi)
+    best: list[str] | None = None
+    best_bad = 1 << 30
+    total = sum(len(st.hands[s]) - sum(known[s]) for s in hidden)
+    for _ in range(tries):
+        pool = [RANKS[r] for r in range(14, -1, -1) for _ in range(max(0, unseen[r]))]
+        if len(pool) > total:  # a real hand has exactly the cards needed; a test may not
+            rng.shuffle(pool)
+            pool = sorted(pool[:total], key=IDX.__getitem__, reverse=True)
+        counts = {s: known[s][:] for s in hidden}
+        need = {s: len(st.hands[s]) - sum(known[s]) for s in hidden}
+        dealt: dict[int, list[str]] = {s: [] for s in hidden}
+        bad = 0
+        # within a rank the order does not matter; across ranks, highest (most limited) first
+        for ch in pool:
+            r = IDX[ch]
+            room = [s for s in hidden if need[s] > 0 and counts[s][r] < caps[s][r]]
+            if not room:
+                room = [s for s in hidden if need[s] > 0]
+                bad += 1
+            if len(room) == 1:
+                to = room[0]
+            else:
+                a, b = room
+                to = a if rng.randrange(need[a] + need[b]) < need[a] else b
+            dealt[to].append(ch)
+            counts[to][r] += 1
+            need[to] -= 1
+        hands = [""] * 3
+        hands[seat] = st.hands[seat]
+        for s in hidden:
+            own = "".join(RANKS[r] * known[s][r] for r in range(15))
+            hands[s] = "".join(sorted(own + "".join(dealt[s]), key=IDX.__getitem__))
+            if checked[s]:
+                bad += _beats_any(hands[s], checked[s], st.laizi)
+        if bad < best_bad:
+            best, best_bad = hands, bad
+            if bad == 0:
+                break
+    assert best is not None
+    return best
+
+
+def _plain_deal(
+    st: Any, seat: int, unseen: list[int], known: list[list[int]], rng: random.Random
+) -> list[str]:
     pool = [RANKS[r] for r in range(15) for _ in range(max(0, unseen[r]))]
     rng.shuffle(pool)
     hands = [""] * 3
@@ -346,6 +521,7 @@ def search(
     hard_ms: float = 150.0,
     endgame_cards: int = 0,
     endgame_nodes: int = 0,
+    infer: bool = False,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -374,7 +550,7 @@ def search(
     landlord = st.landlord
     wins = [0] * len(candidates)
     for _ in range(samples):
-        hands = sample_hands(st, seat, rng)
+        hands = sample_hands(st, seat, rng, infer)
         base = Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
         for i, cand in enumerate(candidates):
             sim = base.copy()

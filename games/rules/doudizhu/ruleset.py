@@ -91,6 +91,9 @@ class State:
     passes: int = 0
     plays_count: list[int] = field(default_factory=lambda: [0] * 3)
     played: list[str] = field(default_factory=lambda: ["", "", ""])
+    # per seat, every play it passed on, as "<seat that made it>:<cards>[/<reading>]" (public:
+    # every seat saw the pass; the bot infers from it what the seat cannot hold)
+    passed_on: list[list[str]] = field(default_factory=lambda: [[], [], []])
     bombs: list[dict[str, int]] = field(default_factory=list)
     winner: int | None = None
     spring: bool = False
@@ -622,6 +625,13 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         if st.lead is None:
             raise IllegalAction(ErrorCode.MUST_PLAY, "you lead: you must play")
         st.last[seat] = "pass"
+        lead = st.lead
+        shown = (
+            lead["cards"]
+            if lead["cards"] == lead["reading"]
+            else (f"{lead['cards']}/{lead['reading']}")
+        )
+        st.passed_on[seat].append(f"{lead['seat']}:{shown}")
         st.passes += 1
         if st.passes == 2:
             st.turn = st.lead["seat"]

@@ -113,6 +113,60 @@ def test_samples_fit_everything_seen() -> None:
             assert all(c[r] >= known[s][r] for r in range(15))
 
 
+def _open(hands: list[str], passed: list[list[str]]) -> State:
+    """Seat 0 landlord to lead with ``hands``, every other card played, the given passes."""
+    rest = _deck()
+    for ch in "".join(hands):
+        rest.remove(ch)
+    st = _playing(hands, 0, played=("".join(rest), "", ""))
+    st.passed_on = passed
+    return st
+
+
+def test_samples_read_the_opponents_passes() -> None:
+    """With inference on, a farmer who passed on the landlord's single Q holds no card above
+    it, nor a pair above his passed 9s, in any sample (his partner gets those cards), and the
+    samples still fit everything seen; without it some samples give him such cards. The other
+    farmer's pass on his partner's play is not read."""
+    st = _open(["3456789TJQKA", "3344556677889", "TTJJQQKKAA222"], [[], ["0:Q", "0:99"], ["1:5"]])
+    assert bot_search.pass_limits(st, 0) == [[], ["Q", "99"], []]
+    rng = random.Random(4)
+    free = 0
+    for _ in range(30):
+        hands = bot_search.sample_hands(st, 0, rng, infer=True)
+        c = counts_of(hands[1])
+        assert sum(c[RANKS.index("K") :]) == 0, hands
+        assert all(c[r] <= 1 for r in range(RANKS.index("T"), RANKS.index("2") + 1)), hands
+        assert sorted(hands[1] + hands[2]) == sorted(st.hands[1] + st.hands[2])
+        assert [len(h) for h in hands] == [len(h) for h in st.hands]
+        plain = bot_search.sample_hands(st, 0, rng)
+        free += sum(counts_of(plain[1])[RANKS.index("K") :]) > 0
+    assert free > 0
+
+
+def test_samples_keep_a_pass_that_cannot_be_honoured() -> None:
+    """When no deal fits every pass (both farmers passed on a single 3, so neither may hold a
+    higher card), a sample is still dealt, with every seat's count and the unseen cards."""
+    st = _open(["3456789TJQKA", "3344556677889", "TTJJQQKKAA222"], [[], ["0:3"], ["0:3"]])
+    hands = bot_search.sample_hands(st, 0, random.Random(1), infer=True)
+    assert sorted(hands[1] + hands[2]) == sorted(st.hands[1] + st.hands[2])
+    assert [len(h) for h in hands] == [len(h) for h in st.hands]
+
+
+def test_a_pass_on_a_trio_with_a_kicker_is_checked_whole() -> None:
+    """A pass on a trio with a single (no rank cap: the kicker matters) is checked on the dealt
+    hand: the farmer who passed on the landlord's 3334 is never dealt three 2s, which he is
+    without inference in some samples."""
+    st = _open(["89TJQKA", "3456789TJQKA22", "3456789TJQKA22"], [[], ["0:3334"], []])
+    rng = random.Random(2)
+    free = 0
+    for _ in range(30):
+        hands = bot_search.sample_hands(st, 0, rng, infer=True)
+        assert hands[1].count("2") < 3, hands[1]
+        free += bot_search.sample_hands(st, 0, rng)[1].count("2") >= 3
+    assert free > 0
+
+
 def test_search_finds_the_winning_lead_the_first_candidate_misses() -> None:
     """Landlord with 33BR, the farmers with one card each (every other card played, so the
     landlord knows it): leading a single 3 lets a farmer go out, the pair cannot be followed.

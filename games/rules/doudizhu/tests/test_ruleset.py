@@ -263,6 +263,29 @@ def test_trick_flow_and_bombs() -> None:
     assert sum(res.scores) == 0 and res.scores[ll] == -16
 
 
+def test_a_pass_records_the_play_passed_on() -> None:
+    """Each pass is kept per seat as the play it passed on and who made it (public: every seat
+    saw it), the 癩子 reading included; it survives state_to_json / state_from_json."""
+    st = to_playing()
+    ll = st.landlord
+    a, b = (ll + 1) % 3, (ll + 2) % 3
+    st.hands[ll] = "33KKK4"
+    st.hands[a] = "4444A"
+    st.hands[b] = "56"
+    act(st, ll, {"type": "play", "cards": "33"})
+    act(st, a, {"type": "pass"})
+    act(st, b, {"type": "pass"})
+    act(st, ll, {"type": "play", "cards": "KKK"})
+    act(st, a, {"type": "pass"})
+    assert st.passed_on[a] == [f"{ll}:33", f"{ll}:KKK"]
+    assert st.passed_on[b] == [f"{ll}:33"] and st.passed_on[ll] == []
+    again = R.state_from_json(json.loads(json.dumps(R.state_to_json(st))))
+    assert again.passed_on == st.passed_on
+    old = R.state_to_json(st)
+    del old["passed_on"]  # a state stored before the field existed still loads
+    assert R.state_from_json(old).passed_on == [[], [], []]
+
+
 def test_bad_inputs_change_nothing() -> None:
     """Out of turn, not held, non-beating, pass when leading, another seat's action, bad types."""
     st = to_playing()
