@@ -1,11 +1,13 @@
 """The money property test (``games/tests/test_money_property.py``) with hundreds of hands a game.
 
-Not part of the suite (the suite plays ``LEYOU_MONEY_HANDS`` = 15 a game). Runs that test through
-``scripts/test.sh`` (PostgreSQL, Redis) with ``--hands`` per game and prints, per game, the hands
-played and the checks made, and the wall time per game.
+Not part of the suite (the suite plays ``LEYOU_MONEY_HANDS`` = 15 a game). Runs that test with
+pytest (PostgreSQL and Redis from ``DATABASE_URL`` / ``REDIS_URL``, as ``scripts/test.sh`` sets
+them) with ``--hands`` per game, in keep-going mode: a hand whose checks fail is counted and
+reported and the game plays on. Prints as it goes, per game, a progress line every ``--every``
+hands and a closing line (hands, checks, failures, wall time), then the table of all games.
 
-    .venv/bin/python bench/money_property.py --hands 300
-    .venv/bin/python bench/money_property.py --hands 300 -k mahjong
+    nice -n 19 .venv/bin/python bench/money_property.py --hands 300 | tee var/money.log
+    nice -n 19 .venv/bin/python bench/money_property.py --hands 300 -k mahjong
 """
 
 from __future__ import annotations
@@ -16,9 +18,17 @@ import re
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TEST = "games/tests/test_money_property.py"
+SUMMARY = re.compile(r"^(\S+): (\d+) (?:hands|rounds); (?:checks (\{.*\})|(\d+) checks).*?(\d+) s$")
+FAILURES = re.compile(r"failures (\d+);")
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%H:%M:%S")
 
 
 def main() -> None:
@@ -26,28 +36,65 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--every", type=int, default=25, help="a progress line every N hands")
     parser.add_argument("-k", default="", help="pytest -k filter (a game id)")
+    parser.add_argument(
+        "--until",
+        default="",
+        help="HH:MM UTC today: each game stops early at its even share of the time left",
+    )
     args = parser.parse_args()
-    env = {**os.environ, "LEYOU_MONEY_HANDS": str(args.hands)}
-    cmd = [
-        "bash",
-        "scripts/test.sh",
-        "-q",
-        "-s",
-        "games/tests/test_money_property.py",
-        "--durations=0",
-    ]
+    until = 0.0
+    if args.until:
+        hour, minute = map(int, args.until.split(":"))
+        end = datetime.now(UTC).replace(hour=hour, minute=minute, second=0, microsecond=0)
+        until = end.timestamp()
+    env = {
+        **os.environ,
+        "LEYOU_MONEY_HANDS": str(args.hands),
+        "LEYOU_MONEY_EVERY": str(args.every),
+        "LEYOU_MONEY_KEEP_GOING": "1",
+        "LEYOU_MONEY_UNTIL": str(until),
+    }
+    cmd = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", TEST]
     if args.k:
         cmd += ["-k", args.k]
+    print(f"{_now()} UTC start: {' '.join(cmd[2:])}, {args.hands} hands a game", flush=True)
     started = time.monotonic()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    for line in proc.stdout.splitlines():
-        if re.match(r"^\S+: \d+ hands; checks", line) or re.search(r"\d+\.\d+s call", line):
-            print(line)
-    print(f"total {time.monotonic() - started:.0f} s, exit {proc.returncode}")
-    if proc.returncode:
-        print(proc.stdout[-4000:], proc.stderr[-2000:], file=sys.stderr)
-    sys.exit(proc.returncode)
+    rows: list[tuple[str, int, int, int, int]] = []
+    tail: list[str] = []
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert proc.stdout is not None
+    for raw in proc.stdout:
+        line = raw.rstrip("\n")
+        tail = (tail + [line])[-60:]
+        if ": progress " in line or ": FAILED hand " in line or "time budget" in line:
+            print(f"{_now()} {line}", flush=True)
+            continue
+        match = SUMMARY.match(line)
+        if match:
+            game, hands, as_dict, as_count, seconds = match.groups()
+            if as_dict:
+                checks = sum(int(n) for n in re.findall(r": (\d+)", as_dict))
+            else:
+                checks = int(as_count)
+            failed = FAILURES.search(line)
+            rows.append(
+                (game, int(hands), checks, int(failed.group(1)) if failed else 0, int(seconds))
+            )
+            print(f"{_now()} {line}", flush=True)
+        elif re.search(r"\b(passed|failed|error)\b", line) and "==" in line or "FAILED " in line:
+            print(f"{_now()} {line}", flush=True)
+    code = proc.wait()
+    print(f"\n{'game':<20} {'hands':>6} {'checks':>7} {'failures':>8} {'wall s':>7}")
+    for game, hands, checks, failed, seconds in rows:
+        print(f"{game:<20} {hands:>6} {checks:>7} {failed:>8} {seconds:>7}")
+    print(f"{_now()} UTC total {time.monotonic() - started:.0f} s, pytest exit {code}")
+    if code:
+        print("\n".join(tail[-40:]), file=sys.stderr)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
