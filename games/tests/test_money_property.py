@@ -53,16 +53,9 @@ HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "15"))
 # checks fail and plays on (the test still fails at the end, naming every failed hand)
 EVERY = int(os.environ.get("LEYOU_MONEY_EVERY", "0"))
 KEEP_GOING = os.environ.get("LEYOU_MONEY_KEEP_GOING") == "1"
-# bench/money_property.py --until: a wall-clock end (epoch seconds) for the whole run; each game
-# stops early at its share of the time left (shared evenly with the games after it)
-UNTIL = float(os.environ.get("LEYOU_MONEY_UNTIL", "0"))
-
-
-def _game_deadline(games_left: int) -> float:
-    """When this game stops under ``UNTIL`` (never, without it): an even share of the time left."""
-    if not UNTIL:
-        return float("inf")
-    return time.time() + max(0.0, UNTIL - time.time()) / games_left
+# bench/money_property.py --until: a wall-clock end (epoch seconds) for this run; a game stops
+# playing there (after at least one hand) and says so
+UNTIL = float(os.environ.get("LEYOU_MONEY_UNTIL", "0")) or float("inf")
 
 
 # (id, room fields): the nine table games; the wheel (大豐收) is the last test below
@@ -361,8 +354,6 @@ def test_every_bean_follows_the_rule(
     played = 0
     failures: list[str] = []
     started = time.monotonic()
-    games_left = len(GAMES) - [g[0] for g in GAMES].index(game_id) + 1  # + the wheel
-    stop_at = _game_deadline(games_left)
     # the first hand was dealt on joining (三張's antes already taken): each had 5000 before;
     # later hands get fresh balances before the deal
     held = {u.pk: 5000 for u in users}
@@ -435,7 +426,7 @@ def test_every_bean_follows_the_rule(
             )
         if played == HANDS:
             break
-        if time.time() > stop_at:
+        if time.time() > UNTIL:
             print(f"\n{game_id}: stopped by the time budget at {played} hands", flush=True)
             break
         fresh = [_random_balance(rng, a) for _ in users]
@@ -514,9 +505,8 @@ def test_wheel_every_bean_follows_the_odds(make_user):
     users = [make_user(beans=0) for _ in range(4)]
     rounds, refused, lit_paid, wheel_checks = 0, 0, 0, 0
     started = time.monotonic()
-    stop_at = _game_deadline(1)
     for _ in range(max(HANDS, 4) * 3):
-        if rounds >= 4 and time.time() > stop_at:
+        if rounds >= 4 and time.time() > UNTIL:
             print(f"\ndafengshou: stopped by the time budget at {rounds} rounds", flush=True)
             break
         for user in users:
