@@ -35,6 +35,7 @@ class Played:
     event: str
     labels: tuple[str, ...]
     state: Any
+    replaced: tuple[str, ...] = ()  # what the 財神 replaced in the dealt hand (one reading)
 
 
 class Retry(Exception):
@@ -148,6 +149,8 @@ def deal(rng: random.Random, *, wilds: int, event: str, trial: int) -> Played:
         rng.shuffle(concealed)
         if melds:
             labels.append("melds")
+    if max(Counter(concealed + meld_tiles).values()) > 4:
+        raise Retry  # the dealt reading itself must keep to four of a kind
     win_index = len(concealed) - 1  # the last tile is the winning one
     win_kind = concealed[win_index]
     # the 財神 kind: anything but what the melds hold; for a discarded 財神, the winning kind
@@ -325,7 +328,10 @@ def deal(rng: random.Random, *, wilds: int, event: str, trial: int) -> Played:
     engine = play(state, event, src, win_tile, bloom_kind)
     labels.append(f"{wilds} 財神")
     del trial
-    return Played(win=win, engine=engine, event=event, labels=tuple(labels), state=state)
+    replaced = tuple(t for t, w in zip(concealed, is_wild) if w)
+    return Played(
+        win=win, engine=engine, event=event, labels=tuple(labels), state=state, replaced=replaced
+    )
 
 
 def play(state: Any, event: str, src: int, tile: str, bloom_kind: str | None) -> dict | None:

@@ -179,3 +179,35 @@ def test_named_case_a_drawn_caishen_for_a_kind_with_three_showing() -> None:
     assert ev is not None and ev["total"] == best.total
     assert "和绝张" not in engine_fans(ev)
     assert all("和绝张" not in fans for fans in best.fans.values())
+
+
+def test_named_case_four_caishen_scores_twelve_not_ten() -> None:
+    """Four 財神 (W6; the drawn tile one of them) beside B7 B7 B7 B8 W2 W2 W4 W5 W7 W8 and a
+    flower: read as W2 W6 W9 B8 (the obvious fill: 雙暗刻) the hand is worth 10; as W3 W6 B6 B7
+    (四歸一, 斷幺, 喜相逢) 12. The engine must find 12, the oracle's best."""
+    hand = "B7 B7 B7 B8 W2 W2 W4 W5 W7 W8 W6 W6 W6 W6"
+    state = make_state([hand, *QUIET], wild="W6", flowers=[["H1"], [], [], []])
+    ev = play(state, "tsumo_wild", 0, "W6", None)
+    win = Win(
+        naturals=tuple("B7 B7 B7 B8 W2 W2 W4 W5 W7 W8".split()),
+        wilds=4,
+        win_tile=None,
+        packs=(),
+        meld_tiles=(),
+        wild_kind="W6",
+        self_drawn=True,
+        after_kong=False,
+        wall_last=False,
+        rob_kong=False,
+        face_up=0,
+        seat_wind=0,
+        prevalent_wind=0,
+        flowers=1,
+    )
+    obvious = score_reading(win, ("W2", "W6", "W9", "B8"), "W6")
+    assert obvious is not None and sum(obvious.values()) == 10
+    best = oracle_best(win)
+    assert best.total == 12
+    assert ev is not None and ev["total"] == 12
+    assert (tuple(ev["assignment"]), ev["win_as"]) in best.readings
+    assert {"四归一", "断幺", "喜相逢"} <= set(engine_fans(ev))
