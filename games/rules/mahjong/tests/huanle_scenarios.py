@@ -223,6 +223,8 @@ def deal(rng: random.Random, *, wilds: int, event: str, trial: int) -> Played:
             {"kind": "peng", "tiles": [win_kind] * 3, "from": (src + 1) % 4, "claimed": win_kind}
         )
     show = rng.random() < 0.35
+    if any(w and t == win_kind for t, w in zip(concealed, is_wild)) and event != "robkong":
+        show = True  # a 財神 stands for the winning kind: show its other copies (和絕張?)
     if show and event in ("tsumo", "ron", "ron_caishen", "kong_bloom"):
         # the other copies of the real winning tile face up (和絕張 when that makes three)
         for _ in range(pool[win_kind]):
