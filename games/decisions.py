@@ -55,6 +55,8 @@ class _Job:
     capped: bool = False  # a search stopped at its wall-clock cap (the move says ``cap``)
     fallback: bool = False
     future: Future[Any] | None = field(default=None, repr=False)
+    handed: float = field(default_factory=time.monotonic)  # when the clock handed it over
+    back: float = 0.0  # when its result (or the budget's timer) queued it to be applied
 
     @property
     def key(self) -> Key:
@@ -76,6 +78,8 @@ class DecisionPool:
         self.budget = budget
         self.test_delay = dict(test_delay or {})
         self.stats: Counter[str] = Counter()  # decided, fallback, stale, step, failed
+        # bench/bot_latency.py: per applied job (deciding, waiting for a thread, applying), s
+        self.timings: list[tuple[float, float, float]] | None = None
         self._lock = threading.Condition()
         self._busy: set[Key] = set()  # deciding or waiting to be applied
         self._deciding: dict[Key, _Job] = {}
@@ -197,6 +201,7 @@ class DecisionPool:
         if result is not None:
             job.action, job.capped = result
         job.fallback = result is None
+        job.back = time.monotonic()
         self._applying.put(job)
 
     def _timer_loop(self) -> None:
@@ -209,6 +214,7 @@ class DecisionPool:
                         if job.future is not None:
                             job.future.cancel()  # not started yet: no worker spends time on it
                         job.fallback = True
+                        job.back = now
                         self._applying.put(job)
                 soonest = min((job.hard for job in self._deciding.values()), default=None)
                 self._lock.wait(None if soonest is None else max(0.0, soonest - now))
@@ -220,6 +226,7 @@ class DecisionPool:
                 if job is None:
                     return
                 outcome = "failed"
+                start = time.monotonic()
                 try:
                     close_old_connections()
                     outcome = self._apply(job)
@@ -230,6 +237,14 @@ class DecisionPool:
                 finally:
                     with self._lock:
                         self.stats[outcome] += 1
+                        if self.timings is not None:
+                            self.timings.append(
+                                (
+                                    (job.back or start) - job.handed,
+                                    start - (job.back or start),
+                                    time.monotonic() - start,
+                                )
+                            )
                         if outcome != "moved":  # "moved": being decided again, still busy
                             self._busy.discard(job.key)
                     self._changed.set()
