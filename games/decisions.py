@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import queue
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -63,6 +62,45 @@ class _Job:
         return (self.due.table_id, self.due.seat_index)
 
 
+class _ReadyQueue:
+    """Decided jobs waiting for an apply thread, first come first served, one table at a time:
+    a thread never takes a job whose table another apply thread is writing (it would only wait
+    on that table's row lock while other tables' moves wait for a thread)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._jobs: deque[_Job] = deque()
+        self._tables: set[int] = set()
+        self._closed = False
+
+    def put(self, job: _Job) -> None:
+        with self._cond:
+            self._jobs.append(job)
+            self._cond.notify()
+
+    def take(self) -> _Job | None:
+        """The oldest job whose table is free (None once closed)."""
+        with self._cond:
+            while not self._closed:
+                for i, job in enumerate(self._jobs):
+                    if job.due.table_id not in self._tables:
+                        del self._jobs[i]
+                        self._tables.add(job.due.table_id)
+                        return job
+                self._cond.wait()
+            return None
+
+    def done(self, job: _Job) -> None:
+        with self._cond:
+            self._tables.discard(job.due.table_id)
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+
 class DecisionPool:
     """Worker processes for bot decisions, threads that apply them, and the budget's timer."""
 
@@ -83,7 +121,7 @@ class DecisionPool:
         self._lock = threading.Condition()
         self._busy: set[Key] = set()  # deciding or waiting to be applied
         self._deciding: dict[Key, _Job] = {}
-        self._applying: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._applying = _ReadyQueue()
         self._changed = threading.Event()
         self._stopping = False
         self._procs = self._executor()
@@ -179,8 +217,7 @@ class DecisionPool:
         with self._lock:
             self._stopping = True
             self._lock.notify_all()
-        for _ in self._threads:
-            self._applying.put(None)
+        self._applying.close()
         for thread in self._threads:
             thread.join(timeout=10)
         self._procs.shutdown(wait=True, cancel_futures=True)
@@ -222,7 +259,7 @@ class DecisionPool:
     def _apply_loop(self) -> None:
         try:
             while True:
-                job = self._applying.get()
+                job = self._applying.take()
                 if job is None:
                     return
                 outcome = "failed"
@@ -247,6 +284,7 @@ class DecisionPool:
                             )
                         if outcome != "moved":  # "moved": being decided again, still busy
                             self._busy.discard(job.key)
+                    self._applying.done(job)
                     self._changed.set()
         finally:
             connections.close_all()  # this thread's connections (a test database is dropped)

@@ -215,7 +215,7 @@ LEYOU = {
         "LEYOU_BOT_DECISION_WORKERS", max(1, min(4, os.cpu_count() or 1))
     ),
     "BOT_DECISION_BUDGET_SECONDS": float(env.env_str("LEYOU_BOT_DECISION_BUDGET_SECONDS", "0.2")),
-    "BOT_APPLY_THREADS": env.env_int("LEYOU_BOT_APPLY_THREADS", 4 if env.DATABASE_URL else 1),
+    "BOT_APPLY_THREADS": env.env_int("LEYOU_BOT_APPLY_THREADS", 8 if env.DATABASE_URL else 1),
     # test-only: game id -> seconds every decision of that game sleeps first (an overrun budget)
     "BOT_DECISION_TEST_DELAY": {},
     "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then
