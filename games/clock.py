@@ -8,6 +8,7 @@ with any number of clock processes.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from datetime import timedelta
 
@@ -17,6 +18,7 @@ from django.db.models import Min, Q
 from django.utils import timezone
 
 from games import realtime, tasks
+from games.decisions import DecisionPool
 from games.models import Hand, Seat, Table
 from games.services import dafengshou, presence, seating, tables
 
@@ -27,20 +29,29 @@ _leases_checked = -1e9
 _MIN_SLEEP = 0.005
 
 
-def sweep() -> int:
-    """Run everything due now; return how many steps were taken."""
+def sweep(pool: DecisionPool | None = None) -> int:
+    """Run everything due now; return how many steps were taken (or handed to ``pool``).
+
+    With a pool every due seat is handed over at once (decided in parallel, each move applied
+    as its decision comes back, the fallback past the budget: ``games.decisions``); without
+    one each is decided and applied here, one after another.
+    """
     now = timezone.now()
     steps = 0
-    due = list(
-        Seat.objects.filter(deadline__lte=now)
-        .order_by("deadline")
-        .values_list("table_id", "index")[:500]
-    )
-    for table_id, index in due:
-        try:
-            steps += bool(tables.due_seat_act(table_id=table_id, seat_index=index))
-        except Exception:
-            logger.exception("clock: seat %s of table %s failed", index, table_id)
+    if pool is not None:
+        for due in tables.due_seats_read(now=now, limit=1000, skip=pool.busy()):
+            steps += pool.submit(due)
+    else:
+        due = list(
+            Seat.objects.filter(deadline__lte=now)
+            .order_by("deadline")
+            .values_list("table_id", "index")[:500]
+        )
+        for table_id, index in due:
+            try:
+                steps += bool(tables.due_seat_act(table_id=table_id, seat_index=index))
+            except Exception:
+                logger.exception("clock: seat %s of table %s failed", index, table_id)
     for table_id in Table.objects.filter(
         Q(fill_deadline__lte=now) | Q(next_hand_at__lte=now)
     ).values_list("pk", flat=True)[:500]:
@@ -96,29 +107,19 @@ def _push_new_settlements(now) -> None:
 
 
 async def run_in_server(interval: float | None = None) -> None:
-    """The clock as a task of the ASGI server's own event loop (the embedded default).
+    """The clock inside the ASGI server's process (the embedded default).
 
     With the in-memory channel layer only this process can reach its sockets, so the clock's
-    moves (bots, 托管, new hands) must be made here to be pushed. Each sweep runs in the same
-    database thread as the consumers' service calls.
+    moves (bots, 托管, new hands) must be made here to be pushed. The loop runs in a thread of
+    its own (as ``run_forever``) with the bot decision pool, so neither a sweep nor a bot's
+    search holds the consumers' database thread; the server's loop only starts it.
     """
-    import asyncio
-
-    from channels.db import database_sync_to_async
-
-    interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
-    while True:
-        wait = interval
-        try:
-            wait = await database_sync_to_async(_sweep_and_push)(interval)
-        except Exception:
-            logger.exception("in-server clock sweep failed")
-        await asyncio.sleep(max(wait, _MIN_SLEEP))
+    threading.Thread(target=run_forever, args=(interval,), name="leyou-clock", daemon=True).start()
 
 
-def _sweep_and_push(interval: float) -> float:
+def _sweep_and_push(interval: float, pool: DecisionPool | None = None) -> float:
     """One sweep and its pushes; return how long to sleep before the next one."""
-    sweep()
+    sweep(pool)
     _push_new_settlements(timezone.now())
     return next_wait(interval)
 
@@ -127,8 +128,8 @@ def next_wait(interval: float) -> float:
     """Seconds until the next stored deadline (a seat's turn or bot think time, a table's fill
     or next hand), at most ``interval``: the clock wakes at the deadline, not at the next fixed
     poll, so a bot's move is not up to a whole interval late. A deadline already past (its step
-    failed, or the sweep's limit left it) waits for the regular interval, so it cannot spin the
-    loop."""
+    failed, the sweep's limit left it, or its decision is in the pool) waits for the regular
+    interval, so it cannot spin the loop (a move the pool applies wakes the loop sooner)."""
     now = timezone.now()
     soonest = [
         Seat.objects.filter(deadline__gt=now).aggregate(m=Min("deadline"))["m"],
@@ -143,13 +144,28 @@ def next_wait(interval: float) -> float:
 
 
 def run_forever(interval: float | None = None) -> None:
+    """The clock's loop: sweep, push, sleep until the next deadline (or a move applied)."""
     interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
-    logger.info("clock running every %.2fs", interval)
-    while True:
-        close_old_connections()
-        wait = interval
-        try:
-            wait = _sweep_and_push(interval)
-        except Exception:
-            logger.exception("clock sweep failed")
-        time.sleep(max(wait, _MIN_SLEEP))
+    pool = DecisionPool.from_settings()
+    if pool is not None:
+        pool.warm()
+    logger.info(
+        "clock running every %.2fs, bot decisions %s",
+        interval,
+        f"in {pool.workers} processes, budget {pool.budget:.2f}s" if pool else "serial",
+    )
+    try:
+        while True:
+            close_old_connections()
+            wait = interval
+            try:
+                wait = _sweep_and_push(interval, pool)
+            except Exception:
+                logger.exception("clock sweep failed")
+            if pool is not None:
+                pool.wait_changed(max(wait, _MIN_SLEEP))
+            else:
+                time.sleep(max(wait, _MIN_SLEEP))
+    finally:
+        if pool is not None:
+            pool.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import dj_database_url
 
 from config import env
@@ -205,6 +207,17 @@ LEYOU = {
     "CLOCK_INTERVAL_SECONDS": 0.25,
     "BOT_THINK_SECONDS": 0.8,
     "AUTO_PLAY_SECONDS": 1.0,
+    # Bot decisions (the clock, games/decisions.py): worker processes deciding every due bot and
+    # 托管 seat at once (0: one after another in the clock's thread, as before), the budget after
+    # which the game's cheap fallback move is applied instead (the table never waits for a bot
+    # longer than think time + budget), and the threads applying the moves (one writer on SQLite).
+    "BOT_DECISION_WORKERS": env.env_int(
+        "LEYOU_BOT_DECISION_WORKERS", max(1, min(4, os.cpu_count() or 1))
+    ),
+    "BOT_DECISION_BUDGET_SECONDS": float(env.env_str("LEYOU_BOT_DECISION_BUDGET_SECONDS", "0.2")),
+    "BOT_APPLY_THREADS": env.env_int("LEYOU_BOT_APPLY_THREADS", 8 if env.DATABASE_URL else 1),
+    # test-only: game id -> seconds every decision of that game sleeps first (an overrun budget)
+    "BOT_DECISION_TEST_DELAY": {},
     "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then
     # Database threads per ASGI process for the sockets' service calls. On PostgreSQL several
     # tables' transactions overlap (each thread keeps its own connection; the table row lock

@@ -13,13 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 WALL_CLOCK: Callable[[], float] | None = None
+# how many times a search's cap has fired in this process: a decision that saw it move may
+# differ from its replay (the clock's decision worker records such a move as ``bot-cap``)
+caps_hit = 0
 
 
 def deadline_after(ms: float) -> Callable[[], bool]:
     """A test "is the time up?" for a search of at most ``ms`` milliseconds of wall time (never
-    true when no clock is set)."""
+    true when no clock is set); each "yes" counts in ``caps_hit``."""
     clock = WALL_CLOCK
     if clock is None:
         return lambda: False
     end = clock() + ms / 1000
-    return lambda: clock() > end
+
+    def time_up() -> bool:
+        global caps_hit
+        if clock() > end:
+            caps_hit += 1
+            return True
+        return False
+
+    return time_up

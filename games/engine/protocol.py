@@ -223,6 +223,11 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
         """What a bot plays; by default the 托管 action."""
         return self.auto_action(state, seat)
 
+    def bot_fallback_action(self, state: StateT, seat: int) -> Action:
+        """What a bot plays when its decision ran past the clock's budget: cheap (no search)
+        and legal. By default the 托管 action; a game whose bot searches offers its heuristic."""
+        return self.auto_action(state, seat)
+
     # -- escape -------------------------------------------------------------------------------
     def escape_result(self, state: StateT, seat: int) -> Result:
         """The scores when ``seat`` escapes (逃跑) now. Games override with their penalty rule."""

@@ -648,3 +648,138 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             seat.save(update_fields=["timeouts", "auto"])
         action_apply(table, hand, seat, action, action_id=None, by=by)
         return True
+
+
+@dataclass(frozen=True)
+class DueSeat:
+    """A due seat as the clock read it, without the lock: what its decision is made on.
+
+    ``kind`` is ``bot`` (a bot's seat), ``auto`` (托管: the bot plays it) or ``timeout`` (a
+    single missed turn, or no hand: ``due_seat_act`` decides under the lock). ``move_seq`` is
+    the table's at the read: the stored hand state is the one the decision sees as long as it
+    has not moved (every change of the hand's state moves it).
+    """
+
+    table_id: int
+    seat_index: int
+    user_id: int | None
+    kind: str
+    hand_id: int | None = None
+    move_seq: int | None = None
+    game: str = ""
+    engine_seat: int | None = None
+    state: dict[str, Any] | None = None
+
+
+def due_seats_read(
+    *,
+    now: Any,
+    limit: int = 500,
+    skip: Iterable[tuple[int, int]] = (),
+    only: tuple[int, int] | None = None,
+) -> list[DueSeat]:
+    """The seats whose deadline has passed, with their hands' stored states, in two reads;
+    not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both).
+
+    The table's ``move_seq`` is read before the hand, so a move committed between the two
+    leaves an older ``move_seq`` than the state: ``due_seat_apply`` then refuses the decision
+    (never applies one made on a state other than the one it checks).
+    """
+    rows = Seat.objects.filter(deadline__lte=now)
+    if only is not None:
+        rows = rows.filter(table_id=only[0], index=only[1])
+    seats = list(
+        rows.order_by("deadline").values_list(
+            "table_id", "index", "user_id", "is_bot", "auto", "table__move_seq", "table__game"
+        )[:limit]
+    )
+    skipped = set(skip)
+    seats = [row for row in seats if (row[0], row[1]) not in skipped]
+    hands = {
+        hand.table_id: hand
+        for hand in Hand.objects.filter(
+            table_id__in={row[0] for row in seats}, status=Hand.Status.PLAYING
+        ).only("id", "table_id", "game", "state", "players")
+    }
+    due = []
+    for table_id, index, user_id, is_bot, auto, move_seq, game in seats:
+        hand = hands.get(table_id)
+        kind = "bot" if is_bot else "auto" if auto else "timeout"
+        e = None
+        if hand is not None:
+            e = next(
+                (
+                    e
+                    for e, player in enumerate(hand.players)
+                    if player.get("table_seat", e) == index and player.get("user_id") == user_id
+                ),
+                None,
+            )
+        if hand is None or e is None or kind == "timeout":
+            due.append(DueSeat(table_id, index, user_id, "timeout"))
+            continue
+        due.append(DueSeat(table_id, index, user_id, kind, hand.pk, move_seq, game, e, hand.state))
+    return due
+
+
+class DueApplied:
+    """What ``due_seat_apply`` did with a decision (string values, for the clock's counts)."""
+
+    APPLIED = "applied"
+    STALE = "stale"  # the seat is no longer due (it moved, or its turn passed): dropped
+    MOVED = "moved"  # the hand moved but the seat is still due: decide again on the new state
+
+
+def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
+    """Apply a bot decision made off the lock on ``due``'s state (a ``DueApplied`` value).
+
+    Under the table lock the seat must still be due, held by the same user and played by the
+    bot (a bot's seat or 托管 on), else STALE: nothing changes. The hand must not have moved
+    since the read (``move_seq``), else MOVED: nothing changes either (in an all-at-once
+    phase another seat's answer came first; the caller decides again) — unless every move since
+    was another seat's answer to the same all-at-once question (``_answered_alongside``), and
+    this answer is still legal: then it is applied as ``…-sim``. So a late decision, or a
+    second one for the same turn, is never applied. ``how`` is recorded after the event's
+    ``by`` (``bot`` or ``auto``): ``cap`` (a search stopped at its wall-clock cap) or ``fb``
+    (the decision ran past the clock's budget: the ruleset's ``bot_fallback_action``), so a
+    replay that re-derives the bot's choices knows which moves were not its full decision.
+    """
+    with transaction.atomic():
+        table = table_lock(due.table_id, reuse_rows=True)
+        seat = next((s for s in seats_locked(table) if s.index == due.seat_index), None)
+        if (
+            seat is None
+            or seat.user_id != due.user_id
+            or seat.deadline is None
+            or seat.deadline > timezone.now()
+            or not (seat.is_bot or seat.auto)
+        ):
+            return DueApplied.STALE
+        hand = hand_current(table)
+        if hand is None or hand.pk != due.hand_id:
+            return DueApplied.STALE
+        by = "bot" if seat.is_bot else "auto"
+        if table.move_seq == due.move_seq:
+            action_apply(table, hand, seat, action, action_id=None, by=f"{by}-{how}" if how else by)
+            return DueApplied.APPLIED
+        if not _answered_alongside(hand, due):
+            return DueApplied.MOVED
+        try:
+            with transaction.atomic():  # a savepoint: an answer no longer legal changes nothing
+                action_apply(table, hand, seat, action, action_id=None, by=f"{by}-{how or 'sim'}")
+        except IllegalAction:
+            return DueApplied.MOVED
+        return DueApplied.APPLIED
+
+
+def _answered_alongside(hand: Hand, due: DueSeat) -> bool:
+    """Whether every move since ``due``'s read was made by another seat that was to act in
+    that same state (an all-at-once window: 開始, 加倍, a claim on a discard …).
+
+    Then the seat's decision answered the same question as theirs, on the same state, as a
+    player at the table does, and it still stands (if still legal): recorded as ``…-sim``.
+    """
+    ruleset = registry.get(hand.game)
+    window = set(ruleset.to_act(ruleset.state_from_json(due.state or {}))) - {due.engine_seat}
+    since = HandEvent.objects.filter(hand=hand, seq__gt=due.move_seq).values_list("seat", flat=True)
+    return all(seat in window for seat in since)

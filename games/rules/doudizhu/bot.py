@@ -140,7 +140,9 @@ def _after(hand_c: list[int], cards: str) -> list[int]:
     return c
 
 
-def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
+def choose(ruleset: Any, st: Any, seat: int, *, quick: bool = False) -> dict[str, Any]:
+    """The bot's action; ``quick``: as 新手場's bot, without any sampled search (the clock's
+    fallback when a decision runs past its budget)."""
     phase = st.phase
     hand = st.hands[seat]
     if phase == "start":
@@ -150,7 +152,7 @@ def choose(ruleset: Any, st: Any, seat: int) -> dict[str, Any]:
             return {"type": "mingpai", "dealt": 17}
         return {"type": "ready"}
     s = strength(hand)
-    novice = getattr(st.config, "bot_level", "normal") == "novice"
+    novice = quick or getattr(st.config, "bot_level", "normal") == "novice"
     sampled = BID_SEARCH and not novice
     if phase == "bidding":
         if st.variant == "menzhua" and not st.looked[seat]:

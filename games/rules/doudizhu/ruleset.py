@@ -832,6 +832,12 @@ class DoudizhuRuleset(Ruleset[Config, State]):
 
         return choose(self, st, seat)
 
+    def bot_fallback_action(self, st: State, seat: int) -> Action:
+        """The bot's heuristic without its sampled search (新手場's bot): a few ms at most."""
+        from games.rules.doudizhu.bot import choose
+
+        return choose(self, st, seat, quick=True)
+
     # -- serialisation ------------------------------------------------------------------------
     def state_to_json(self, st: State) -> dict[str, Any]:
         data = {f.name: copy.deepcopy(getattr(st, f.name)) for f in fields(State)}

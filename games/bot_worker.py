@@ -1,0 +1,46 @@
+"""What runs in a bot decision process (``games.decisions``): state in, action out.
+
+Pure on purpose: a worker process imports only the engine and the rules (no Django, no
+database), so it starts fast and a decision is ``ruleset.bot_action`` on the stored state and
+nothing else, exactly what the clock's serial path computes.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from games.engine import budget, registry
+
+
+def worker_init() -> None:
+    """Set up a decision process: the wall clock for a search's cap (as ``games.apps`` does in
+    the platform's own processes) and every game imported once, before the first decision."""
+    budget.WALL_CLOCK = time.perf_counter
+    for game_id in registry.GAME_MODULES:
+        registry.get(game_id)
+
+
+def warm() -> int:
+    """Nothing: a first task that makes the pool start its processes before a decision waits."""
+    return 0
+
+
+def decide(
+    game_id: str, state: dict[str, Any], seat: int, hard_deadline: float, delay: float
+) -> tuple[dict[str, Any], bool] | None:
+    """The game's bot decision for engine seat ``seat`` on the stored ``state``, and whether a
+    search stopped at its wall-clock cap on the way (then a replay may choose otherwise).
+
+    ``hard_deadline`` is ``time.time()`` when the clock applies the fallback instead: a decision
+    picked up after it is not computed (None), so a queue of late ones costs no CPU. ``delay``
+    (test-only, ``BOT_DECISION_TEST_DELAY``) makes the decision that much slower.
+    """
+    if time.time() >= hard_deadline:
+        return None
+    if delay:
+        time.sleep(delay)
+    ruleset = registry.get(game_id)
+    caps = budget.caps_hit
+    action = ruleset.bot_action(ruleset.state_from_json(state), seat)
+    return action, budget.caps_hit != caps
