@@ -7,6 +7,8 @@ nothing else, exactly what the clock's serial path computes.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Any
 
@@ -19,6 +21,20 @@ def worker_init() -> None:
     budget.WALL_CLOCK = time.perf_counter
     for game_id in registry.GAME_MODULES:
         registry.get(game_id)
+    threading.Thread(
+        target=exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
+    ).start()
+
+
+def exit_with_parent(parent_pid: int, interval: float = 1.0) -> None:
+    """End this decision process within ``interval`` seconds of its parent's death.
+
+    A clock or server killed with ``kill -9`` cannot stop its pool, and a pool worker blocked on
+    its task queue would otherwise live on as an orphan (re-parented, so ``getppid`` changes).
+    """
+    while os.getppid() == parent_pid:
+        time.sleep(interval)
+    os._exit(0)
 
 
 def warm() -> int:
