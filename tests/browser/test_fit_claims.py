@@ -1,0 +1,137 @@
+"""A phone held sideways fits the claim phases and a watcher's view without page scroll.
+
+tests/browser/test_fit_all_games.py checks the player's own turn and the settlement. Here the
+hand is driven through the tables service (the seats' 托管 moves, as the clock would make them)
+to a discard the player may claim: 碰 / 槓 / 胡 / 吃 with their tiles in 歡樂, 永州 and 樂清
+mahjong, 吃 (its groups of cards) / 碰 / 胡 in 跑胡子 and 雙王. At 844×390 and 740×360 the page
+must not scroll either way, and every claim button (with the tiles or cards drawn in it), the
+hand, the opponents, the turn marker, the countdown and the table's centre are inside the
+viewport and are what a finger hits at their centre. A watcher of 斗地主 (no hand of his own) is
+checked the same way: the three seats, their counts, the table's centre and the top bar on one
+screen. Screenshots: ``var/shots/<game>-<w>x<h>-claim.png`` and ``doudizhu-<w>x<h>-watcher.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import registry
+from games.services import seating, tables
+from games.tests.helpers import current_state
+from lobby import services as lobby_services
+from tests.browser.test_fit_all_games import (
+    LANDSCAPE,
+    _check_landscape,
+    _drive,
+    _engine_seat,
+    _no_scroll,
+    _open,
+    _player,
+    _problems,
+    _room,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
+
+SIDEWAYS = [(844, 390), (740, 360)]
+CLAIMS = {"chi", "peng", "gang", "hu"}
+CLAIM_GAMES = ["mahjong_huanle", "mahjong_yongzhou", "mahjong_yueqing", "paohuzi", "shuangwang"]
+
+
+def _claims(legal: list[dict]) -> list[dict]:
+    return [a for a in legal if a.get("type") in CLAIMS]
+
+
+def _drive_to_claim(table_id: int, user) -> list[dict]:
+    """Play the seats' 托管 moves until a discard the player may claim is on offer; a rich offer
+    (two claims or more: 吃 two ways, 碰 and 槓, 胡 and 碰) is waited for through the player's
+    first three offers (his own 托管 move answers those), then any 碰 / 吃 / 槓 / 胡 is taken."""
+    offers = 0
+    for _ in range(3000):
+        _, hand, state = current_state(table_id)
+        assert hand is not None, "the hand ended before the player had a claim to make"
+        ruleset = registry.get(hand.game)
+        mine = _engine_seat(hand, user)
+        acting = sorted(ruleset.to_act(state))
+        assert acting, "nobody is to act"
+        if mine in acting and state.phase == "claim":
+            offer = _claims(ruleset.legal_actions(state, mine))
+            if offer:
+                offers += 1
+                if len(offer) >= 2 or offers > 3:
+                    return offer
+        seat = mine if mine in acting else acting[0]
+        mover = hand.players[seat]["user_id"]
+        from accounts.models import User
+
+        tables.move_submit(
+            table_id=table_id,
+            user=User.objects.get(pk=mover),
+            action=ruleset.auto_action(state, seat),
+            expected_seq=None,
+            action_id=None,
+        )
+    raise AssertionError("no claim was offered to the player")
+
+
+@pytest.mark.parametrize("key", CLAIM_GAMES)
+def test_a_claim_fits_a_phone_held_sideways(servers, browser, key):
+    """With a 碰 / 吃 / 槓 / 胡 on offer to the player, at 844×390 and 740×360 the page does not
+    scroll, and every claim button with its tiles or cards, the hand, the opponents and their
+    counts, the turn marker, the countdown and the table's centre are on screen and hit at their
+    centre."""
+    room = _room(key)
+    port = servers.daphne("web")
+    user = _player(f"claim-{key.replace('_', '-')}")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    offer = _drive_to_claim(table.pk, user)
+    kinds = sorted({a["type"] for a in offer})
+    failures: list[str] = []
+    for w, h in SIDEWAYS:
+        page, errors = _open(browser, port, user, table.pk, (w, h))
+        page.wait_for_selector("#actions button", state="attached", timeout=10000)
+        for kind in kinds:
+            assert page.locator(f"#actions button[data-action='{kind}']").count(), (kind, offer)
+        failures += [f"{w}x{h} claim: {e}" for e in _check_landscape(page, f"{key}-{w}x{h}-claim")]
+        # the tiles / cards drawn inside the claim buttons lie on screen too
+        inner = "#actions .btn-tiles .mj-t, #actions .phz-btn-group"
+        if page.locator(inner).count():
+            failures += [f"{w}x{h} claim tiles: {e}" for e in _problems(page, inner, False)]
+        failures += [f"{w}x{h}: {e}" for e in errors]
+        page.context.close()
+    assert not failures, f"offer {offer}\n" + "\n".join(failures)
+
+
+def test_a_doudizhu_watcher_fits_a_phone_held_sideways(servers, browser):
+    """A watcher of a running 斗地主 hand (no hand of his own) at 844×390 and 740×360: the page
+    does not scroll, and the three seats with their counts, the turn marker, the countdown, the
+    table's centre and the top bar are on screen and hit at their centre."""
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player("watched-ddz")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    _drive("doudizhu", table.pk, user, to_end=False)
+    watcher = _player("watcher-ddz")
+    failures: list[str] = []
+    for w, h in SIDEWAYS:
+        page, errors = _open(browser, port, watcher, table.pk, (w, h))
+        page.wait_for_selector("#board .seat-box", timeout=10000)
+        page.wait_for_timeout(300)
+        assert page.locator("#my-hand .card").count() == 0  # a watcher holds no hand
+        assert page.locator("#board .seat-box").count() == 3
+        failures += [f"{w}x{h} watcher: {e}" for e in _no_scroll(page)]
+        failures += [f"{w}x{h} seats: {e}" for e in _problems(page, "#board .seat-box", False)]
+        for label, selector, always in LANDSCAPE:
+            if label in ("opponent", "opponent count", "turn marker"):
+                continue  # a watcher sits nowhere: his three seats are checked above
+            if not always and not page.evaluate("(s) => !!document.querySelector(s)", selector):
+                continue
+            failures += [f"{w}x{h} {label}: {e}" for e in _problems(page, selector, False)]
+        from tests.browser.conftest import shot
+
+        shot(page, f"doudizhu-{w}x{h}-watcher")
+        failures += [f"{w}x{h}: {e}" for e in errors]
+        page.context.close()
+    assert not failures, "\n".join(failures)
