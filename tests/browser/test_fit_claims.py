@@ -20,6 +20,7 @@ from games.engine import registry
 from games.services import seating, tables
 from games.tests.helpers import current_state
 from lobby import services as lobby_services
+from tests.browser.conftest import shot
 from tests.browser.test_fit_all_games import (
     LANDSCAPE,
     _check_landscape,
@@ -113,8 +114,9 @@ def test_a_claim_fits_a_phone_held_sideways(servers, browser, key):
 
 def test_a_doudizhu_watcher_fits_a_phone_held_sideways(servers, browser):
     """A watcher of a running 斗地主 hand (no hand of his own) at 844×390 and 740×360: the page
-    does not scroll, and the three seats with their counts, the turn marker, the countdown, the
-    table's centre and the top bar are on screen and hit at their centre."""
+    does not scroll, and the three seats, the turn marker, the table's centre, the top bar and
+    記牌器 (where shown) are on screen and hit at their centre; the folded 同桌玩家 pill is on
+    screen, hit, and shows its heading uncut."""
     room = _room("doudizhu")
     port = servers.daphne("web")
     user = _player("watched-ddz")
@@ -132,12 +134,28 @@ def test_a_doudizhu_watcher_fits_a_phone_held_sideways(servers, browser):
         failures += [f"{w}x{h} watcher: {e}" for e in _no_scroll(page)]
         failures += [f"{w}x{h} seats: {e}" for e in _problems(page, "#board .seat-box", False)]
         for label, selector, always in LANDSCAPE:
-            if label in ("opponent", "opponent count", "turn marker"):
-                continue  # a watcher sits nowhere: his three seats are checked above
-            if not always and not page.evaluate("(s) => !!document.querySelector(s)", selector):
+            if label in ("opponent", "opponent count", "countdown"):
+                # a watcher sits nowhere (his three seats are checked above), and his late
+                # view carries no deadline
+                continue
+            if (not always or label == "turn marker") and not page.evaluate(
+                "(s) => !!document.querySelector(s)", selector
+            ):
                 continue
             failures += [f"{w}x{h} {label}: {e}" for e in _problems(page, selector, False)]
-        from tests.browser.conftest import shot
+        # the hall's panel (同桌玩家 to follow) folds into a pill in the top bar: on screen, hit,
+        # and its heading not cut by the pill's edge
+        if page.locator("#hall-table-panel b").count():
+            failures += [f"{w}x{h} pill: {e}" for e in _problems(page, "#hall-table-panel", False)]
+            cut = page.evaluate(
+                """() => { const p = document.querySelector('#hall-table-panel')
+                    .getBoundingClientRect();
+                  return [...document.querySelectorAll('#hall-table-panel b')]
+                    .map(b => b.getBoundingClientRect())
+                    .filter(b => b.top < p.top - 0.5 || b.bottom > p.bottom + 0.5).length; }"""
+            )
+            if cut:
+                failures.append(f"{w}x{h} pill: {cut} heading(s) cut by the pill's edge")
 
         shot(page, f"doudizhu-{w}x{h}-watcher")
         failures += [f"{w}x{h}: {e}" for e in errors]
