@@ -83,6 +83,94 @@ def _drive_to_claim(table_id: int, user) -> list[dict]:
     raise AssertionError("no claim was offered to the player")
 
 
+def _swap_in(state, seat: int, wanted: list[str]) -> None:
+    """Give the seat's concealed hand the wanted tiles, each swapped with one of his others from
+    the wall or another seat's concealed hand (the tile set is kept whole)."""
+    mine = state.hands[seat]
+    spare = [t for t in mine if t not in wanted]
+    need = list(wanted)
+    for t in mine:
+        if t in need:
+            need.remove(t)
+    for t in need:
+        give = spare.pop()
+        mine[mine.index(give)] = t
+        for pool in [state.wall] + [h for i, h in enumerate(state.hands) if i != seat]:
+            if t in pool:
+                pool[pool.index(t)] = give
+                break
+        else:
+            raise AssertionError(f"no {t} left to swap in")
+
+
+def _rich_mahjong_claim(table_id: int, user) -> list[dict]:
+    """Drive to a discard of a 3–7 suited tile by the seat before the player, then give the
+    player three of that tile and its neighbours: 槓, 碰 and 吃 three ways (with its tiles) and
+    過 are offered at once, the widest claim row a discard can make."""
+    for _ in range(3000):
+        _, hand, state = current_state(table_id)
+        assert hand is not None, "the hand ended before a discard fit to claim"
+        ruleset = registry.get(hand.game)
+        mine = _engine_seat(hand, user)
+        claim = state.claim if state.phase == "claim" else None
+        wild = ruleset.wild_kinds(state)
+        if claim and claim["kind"] == "discard" and claim["from"] == (mine - 1) % state.seats:
+            tile = claim["tile"]
+            suit, n = tile[0], int(tile[1:]) if tile[1:].isdigit() else 0
+            near = [f"{suit}{k}" for k in (n - 2, n - 1, n + 1, n + 2)]
+            if suit in "WTB" and 3 <= n <= 7 and not ({tile, *near} & set(wild)):
+                if sum(t == tile for h in [state.wall, *state.hands] for t in h) >= 3:
+                    _swap_in(state, mine, [tile] * 3 + near)
+                    claim["options"] = ruleset._claim_options(state, claim["from"], tile)
+                    claim["responses"] = [None] * state.seats
+                    with transaction.atomic():
+                        hand.refresh_from_db()
+                        hand.state = ruleset.state_to_json(state)
+                        hand.save(update_fields=["state"])
+                    offer = _claims(ruleset.legal_actions(state, mine))
+                    assert {"gang", "peng"} <= {a["type"] for a in offer}, offer
+                    return offer
+        acting = sorted(ruleset.to_act(state))
+        seat = acting[0]
+        from accounts.models import User
+
+        tables.move_submit(
+            table_id=table_id,
+            user=User.objects.get(pk=hand.players[seat]["user_id"]),
+            action=ruleset.auto_action(state, seat),
+            expected_seq=None,
+            action_id=None,
+        )
+    raise AssertionError("no discard fit to claim")
+
+
+@pytest.mark.parametrize("key", [k for k in CLAIM_GAMES if k.startswith("mahjong")])
+def test_the_widest_mahjong_claim_row_fits_a_phone_held_sideways(servers, browser, key):
+    """槓, 碰, 吃 three ways (each with its tiles) and 過 offered at once: at 844×390 and 740×360
+    the page does not scroll and every button and its tiles, the hand and the table are on
+    screen and hit at their centre."""
+    room = _room(key)
+    port = servers.daphne("web")
+    user = _player(f"wide-{key.replace('_', '-')}")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    offer = _rich_mahjong_claim(table.pk, user)
+    failures: list[str] = []
+    for w, h in SIDEWAYS:
+        page, errors = _open(browser, port, user, table.pk, (w, h))
+        page.wait_for_selector("#actions button[data-action='gang']", state="attached")
+        assert page.locator("#actions button").count() == len(offer) + 1  # and 過
+        failures += [
+            f"{w}x{h} wide: {e}" for e in _check_landscape(page, f"{key}-{w}x{h}-claim-wide")
+        ]
+        inner = "#actions .btn-tiles .mj-t"
+        if page.locator(inner).count():
+            failures += [f"{w}x{h} wide tiles: {e}" for e in _problems(page, inner, False)]
+        failures += [f"{w}x{h}: {e}" for e in errors]
+        page.context.close()
+    assert not failures, f"offer {offer}\n" + "\n".join(failures)
+
+
 @pytest.mark.parametrize("key", CLAIM_GAMES)
 def test_a_claim_fits_a_phone_held_sideways(servers, browser, key):
     """With a 碰 / 吃 / 槓 / 胡 on offer to the player, at 844×390 and 740×360 the page does not
