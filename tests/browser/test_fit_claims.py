@@ -171,6 +171,118 @@ def test_the_widest_mahjong_claim_row_fits_a_phone_held_sideways(servers, browse
     assert not failures, f"offer {offer}\n" + "\n".join(failures)
 
 
+def _phz_wanted(card: int) -> list[int]:
+    """For a card of rank 3–8 on offer: the card, its two neighbours each side and two of the
+    other case (小 / 大) — 吃 nine ways (一句話, 絞 and the 比 each forces)."""
+    other = card + 10 if card < 10 else card - 10
+    return [card, card - 2, card - 1, card + 1, card + 2, other, other]
+
+
+def _rich_paohuzi_claim(table_id: int, user) -> list[dict]:
+    """Drive to a card of rank 3–8 on offer that the player may 吃 (discarded by the seat before
+    him, or drawn by that seat or by him), then swap into his hand, from the wall or the others'
+    hands, that card, its neighbours and two of the other case: 吃 is offered nine ways, each a
+    button with its groups of cards, as wide a claim row as 跑胡子 makes in practice."""
+    from games.rules.paohuzi.ruleset import _chi_action, chi_options
+
+    for _ in range(6000):
+        _, hand, state = current_state(table_id)
+        assert hand is not None, "the hand ended before a card fit to claim was on offer"
+        ruleset = registry.get(hand.game)
+        mine = _engine_seat(hand, user)
+        win = state.window if state.phase == "claim" else None
+        may_chi = win and (
+            (win["from"] + 1) % 3 == mine or (win["src"] == "draw" and win["from"] == mine)
+        )
+        if (
+            may_chi
+            and win["shown"]
+            and win["card"] < 20
+            and 2 <= win["card"] % 10 <= 7
+            and not any(win["decisions"])
+            and state.hands[mine][win["card"]] < 2
+            and win["card"] not in state.chou[mine]
+        ):
+            card = win["card"]
+            wanted = _phz_wanted(card)
+            have = state.hands[mine]
+            spare = [k for k in range(20) if k not in wanted and 0 < have[k] < 3]
+            ok = True
+            for k in sorted(set(wanted)):
+                while have[k] < wanted.count(k):
+                    if not spare:
+                        ok = False
+                        break
+                    give = spare[-1]
+                    others = [h for i, h in enumerate(state.hands) if i != mine]
+                    if k in state.wall:
+                        state.wall[state.wall.index(k)] = give
+                    elif any(h[k] for h in others):
+                        h = next(h for h in others if h[k])
+                        h[k] -= 1
+                        h[give] += 1
+                    else:
+                        ok = False
+                        break
+                    have[k] += 1
+                    have[give] -= 1
+                    if have[give] == 0:
+                        spare.pop()
+            ways = chi_options(have, card)
+            if ok and len(ways) >= 6:
+                opts = [a for a in (win["options"][mine] or []) if a["type"] not in ("chi",)]
+                chi = [_chi_action(w) for w in ways]
+                if not opts:
+                    opts = [{"type": "pass"}]
+                win["options"][mine] = [*(a for a in opts if a["type"] != "pass"), *chi] + [
+                    a for a in opts if a["type"] == "pass"
+                ]
+                with transaction.atomic():
+                    hand.state = ruleset.state_to_json(state)
+                    hand.save(update_fields=["state"])
+                return _claims(ruleset.legal_actions(state, mine))
+            _, hand, state = current_state(table_id)  # the swap did not do: undo it
+            ruleset = registry.get(hand.game)
+        acting = sorted(ruleset.to_act(state))
+        seat = acting[0]
+        from accounts.models import User
+
+        tables.move_submit(
+            table_id=table_id,
+            user=User.objects.get(pk=hand.players[seat]["user_id"]),
+            action=ruleset.auto_action(state, seat),
+            expected_seq=None,
+            action_id=None,
+        )
+    raise AssertionError("小七 was never on offer to the player")
+
+
+@pytest.mark.parametrize("key", ["paohuzi", "shuangwang"])
+def test_the_widest_paohuzi_claim_row_fits_a_phone_held_sideways(servers, browser, key):
+    """吃 offered six ways or more (each with its groups of cards) and 過: at 844×390 and
+    740×360 the page does not scroll and every button and its cards, the hand and the table are
+    on screen and hit at their centre."""
+    room = _room(key)
+    port = servers.daphne("web")
+    user = _player(f"wide-{key}")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    offer = _rich_paohuzi_claim(table.pk, user)
+    assert sum(a["type"] == "chi" for a in offer) >= 6, offer
+    failures: list[str] = []
+    for w, h in SIDEWAYS:
+        page, errors = _open(browser, port, user, table.pk, (w, h))
+        page.wait_for_selector("#actions button[data-action='chi']", state="attached")
+        shot_name = f"{key}-{w}x{h}-claim-wide"
+        failures += [f"{w}x{h} wide: {e}" for e in _check_landscape(page, shot_name)]
+        failures += [
+            f"{w}x{h} wide cards: {e}" for e in _problems(page, "#actions .phz-btn-group", False)
+        ]
+        failures += [f"{w}x{h}: {e}" for e in errors]
+        page.context.close()
+    assert not failures, f"offer {offer}\n" + "\n".join(failures)
+
+
 @pytest.mark.parametrize("key", CLAIM_GAMES)
 def test_a_claim_fits_a_phone_held_sideways(servers, browser, key):
     """With a 碰 / 吃 / 槓 / 胡 on offer to the player, at 844×390 and 740×360 the page does not
