@@ -179,10 +179,11 @@ def _phz_wanted(card: int) -> list[int]:
 
 
 def _rich_paohuzi_claim(table_id: int, user) -> list[dict]:
-    """Drive to a card of rank 3–8 on offer that the player may 吃 (discarded by the seat before
-    him, or drawn by that seat or by him), then swap into his hand, from the wall or the others'
-    hands, that card, its neighbours and two of the other case: 吃 is offered nine ways, each a
-    button with its groups of cards, as wide a claim row as 跑胡子 makes in practice."""
+    """Drive to a card of rank 3–8 offered to the player, that he may 吃 (discarded by the seat
+    before him, or drawn by that seat or by him), then swap into his hand, from the wall or the
+    others' hands, that card, its neighbours and two of the other case: 吃 is offered some nine
+    ways, each a button with its groups of cards, as wide a claim row as 跑胡子 makes in
+    practice."""
     from games.rules.paohuzi.ruleset import _chi_action, chi_options
 
     for _ in range(6000):
@@ -199,6 +200,7 @@ def _rich_paohuzi_claim(table_id: int, user) -> list[dict]:
             and win["shown"]
             and win["card"] < 20
             and 2 <= win["card"] % 10 <= 7
+            and win["options"][mine]  # a real offer to him (so his countdown runs)
             and not any(win["decisions"])
             and state.hands[mine][win["card"]] < 2
             and win["card"] not in state.chou[mine]
