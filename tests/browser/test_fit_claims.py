@@ -86,12 +86,11 @@ def _drive_to_claim(table_id: int, user) -> list[dict]:
 def _swap_in(state, seat: int, wanted: list[str]) -> None:
     """Give the seat's concealed hand the wanted tiles, each swapped with one of his others from
     the wall or another seat's concealed hand (the tile set is kept whole)."""
+    from collections import Counter
+
     mine = state.hands[seat]
-    spare = [t for t in mine if t not in wanted]
-    need = list(wanted)
-    for t in mine:
-        if t in need:
-            need.remove(t)
+    need = list((Counter(wanted) - Counter(mine)).elements())
+    spare = list((Counter(mine) - Counter(wanted)).elements())
     for t in need:
         give = spare.pop()
         mine[mine.index(give)] = t
@@ -104,23 +103,47 @@ def _swap_in(state, seat: int, wanted: list[str]) -> None:
 
 
 def _rich_mahjong_claim(table_id: int, user) -> list[dict]:
-    """Drive to a discard of a 3–7 suited tile by the seat before the player, then give the
-    player three of that tile and its neighbours: 槓, 碰 and 吃 three ways (with its tiles) and
-    過 are offered at once, the widest claim row a discard can make."""
-    for _ in range(3000):
+    """Drive to a discard of a 3–7 suited tile by the seat before the player, offered to him,
+    then give the
+    player three of that tile, its neighbours and two runs of another suit: 胡 (where the room
+    lets that hand win), 槓, 碰, 吃 three ways (with their tiles) and 過 are offered at once, the
+    widest claim row a discard can make."""
+    hands = 0
+    for _ in range(12000):
         _, hand, state = current_state(table_id)
-        assert hand is not None, "the hand ended before a discard fit to claim"
+        if hand is None:
+            hands += 1  # no such discard this hand: the next one is dealt, at most five more
+            assert hands <= 5, "no discard fit to claim in six hands"
+            with transaction.atomic():
+                assert tables.hand_start_if_ready(tables.table_lock(table_id)) is not None
+            continue
         ruleset = registry.get(hand.game)
         mine = _engine_seat(hand, user)
         claim = state.claim if state.phase == "claim" else None
         wild = ruleset.wild_kinds(state)
-        if claim and claim["kind"] == "discard" and claim["from"] == (mine - 1) % state.seats:
+        if (
+            claim
+            and claim["kind"] == "discard"
+            and claim["from"] == (mine - 1) % state.seats
+            and claim["options"][mine]  # a real offer to him (so his countdown runs)
+            and claim["responses"][mine] is None
+        ):
             tile = claim["tile"]
             suit, n = tile[0], int(tile[1:]) if tile[1:].isdigit() else 0
             near = [f"{suit}{k}" for k in (n - 2, n - 1, n + 1, n + 2)]
             if suit in "WTB" and 3 <= n <= 7 and not ({tile, *near} & set(wild)):
-                if sum(t == tile for h in [state.wall, *state.hands] for t in h) >= 3:
-                    _swap_in(state, mine, [tile] * 3 + near)
+                wanted = [tile] * 3 + near[1:3]
+                rest = next(x for x in "WTB" if x != suit)
+                sets = [f"{rest}{k}" for k in range(1, 7)]
+                if len(state.hands[mine]) == 13 and not set(sets) & set(wild):
+                    # and two runs: the discard also completes his hand (胡 where the room
+                    # allows it): 345, 567, the pair 55, and the runs
+                    wanted += [near[0], near[3], *sets]
+                else:
+                    wanted += [near[0], near[3]]
+                pool = [t for h in [state.wall, *state.hands] for t in h]
+                if all(pool.count(t) >= wanted.count(t) for t in set(wanted)):
+                    _swap_in(state, mine, wanted)
                     claim["options"] = ruleset._claim_options(state, claim["from"], tile)
                     claim["responses"] = [None] * state.seats
                     with transaction.atomic():
@@ -146,7 +169,8 @@ def _rich_mahjong_claim(table_id: int, user) -> list[dict]:
 
 @pytest.mark.parametrize("key", [k for k in CLAIM_GAMES if k.startswith("mahjong")])
 def test_the_widest_mahjong_claim_row_fits_a_phone_held_sideways(servers, browser, key):
-    """槓, 碰, 吃 three ways (each with its tiles) and 過 offered at once: at 844×390 and 740×360
+    """胡 (where the room allows), 槓, 碰, 吃 three ways (each with its tiles) and 過 offered at
+    once: at 844×390 and 740×360
     the page does not scroll and every button and its tiles, the hand and the table are on
     screen and hit at their centre."""
     room = _room(key)
