@@ -6,9 +6,13 @@ to a discard the player may claim: 碰 / 槓 / 胡 / 吃 with their tiles in 歡
 mahjong, 吃 (its groups of cards) / 碰 / 胡 in 跑胡子 and 雙王. At 844×390 and 740×360 the page
 must not scroll either way, and every claim button (with the tiles or cards drawn in it), the
 hand, the opponents, the turn marker, the countdown and the table's centre are inside the
-viewport and are what a finger hits at their centre. A watcher of 斗地主 (no hand of his own) is
-checked the same way: the three seats, their counts, the table's centre and the top bar on one
-screen. Screenshots: ``var/shots/<game>-<w>x<h>-claim.png`` and ``doudizhu-<w>x<h>-watcher.png``.
+viewport and are what a finger hits at their centre. The widest rows are built from a real
+offer by swapping tiles / cards into the player's hand (from the wall or the others' hands, the
+set kept whole): mahjong 胡 / 槓 / 碰 / 吃 three ways / 過, and 跑胡子 吃 some nine ways with the
+比 each forces. A watcher of 斗地主 (no hand of his own) is checked the same way: the three
+seats, the table's centre, the top bar and the folded 同桌玩家 pill on one screen. Screenshots:
+``var/shots/<game>-<w>x<h>-claim.png``, ``…-claim-wide.png`` and
+``doudizhu-<w>x<h>-watcher.png``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
+from accounts.models import User
 from games.engine import registry
 from games.services import seating, tables
 from games.tests.helpers import current_state
@@ -71,8 +76,6 @@ def _drive_to_claim(table_id: int, user) -> list[dict]:
                     return offer
         seat = mine if mine in acting else acting[0]
         mover = hand.players[seat]["user_id"]
-        from accounts.models import User
-
         tables.move_submit(
             table_id=table_id,
             user=User.objects.get(pk=mover),
@@ -155,8 +158,6 @@ def _rich_mahjong_claim(table_id: int, user) -> list[dict]:
                     return offer
         acting = sorted(ruleset.to_act(state))
         seat = acting[0]
-        from accounts.models import User
-
         tables.move_submit(
             table_id=table_id,
             user=User.objects.get(pk=hand.players[seat]["user_id"]),
@@ -271,8 +272,6 @@ def _rich_paohuzi_claim(table_id: int, user) -> list[dict]:
             ruleset = registry.get(hand.game)
         acting = sorted(ruleset.to_act(state))
         seat = acting[0]
-        from accounts.models import User
-
         tables.move_submit(
             table_id=table_id,
             user=User.objects.get(pk=hand.players[seat]["user_id"]),
