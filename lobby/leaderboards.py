@@ -7,7 +7,9 @@ board is then an index read of its top ``TOP`` rows plus the viewer's own row an
 for his rank, whatever the size of the history. Summing ``HandSeat`` over 100,000 hands at
 each lobby view measured 160–330 ms at p95 (docs/architecture.md, "Leaderboards"). Ranks are
 competition ranks (equal totals share a rank). Bots are not ranked. A period starts at local
-midnight (today) or local Monday midnight (this week).
+midnight (today) or local Monday midnight (this week). After a settlement the cached top rows
+are shown for at most ``LEYOU["LEADERBOARD_REFRESH_SECONDS"]``; the viewer's own row and rank
+are always current (docs/architecture.md, "The hall").
 """
 
 from __future__ import annotations
