@@ -30,14 +30,26 @@ def _close_server_sessions(django_db_setup, django_db_blocker):
 @pytest.fixture(autouse=True)
 def _leaderboards_fresh():
     """Each test reads its own leaderboards: the boards cached by an earlier test (in this
-    process and in the shared cache, which outlives the test's rolled-back rows) are left
-    behind by a new standings version of every game."""
+    process and in the shared cache, which outlives the test's rolled-back rows) are dropped,
+    and every game gets a new standings version."""
+    from django.core.cache import caches
+
     from accounts import services
+    from accounts.selectors import STANDINGS_CACHE
     from lobby import leaderboards
 
     leaderboards._local.clear()
     for game in leaderboards.GAMES:
         services.standings_changed(game)
+        # a board read by an earlier test less than the refresh bound ago would still be
+        # shown after a new version: the shared cache's boards of this day and week go too
+        caches[STANDINGS_CACHE].delete_many(
+            [
+                leaderboards._cache_key(game, period, metric, None)
+                for period in leaderboards.PERIODS
+                for metric in leaderboards.METRICS
+            ]
+        )
     yield
 
 

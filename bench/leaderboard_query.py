@@ -12,11 +12,17 @@ board of ``lobby.leaderboards.leaderboard``
 viewer outside the top 100, and prints the
 median and p95 per (period, metric) and overall, and the plan of the slowest board.
 
-Two passes: ``cold``, the standings version changed before every read (as if a hand of the
-game settled between any two views: the board's one statement each time), and ``warm``, the
-top rows cached (the viewer's own row and rank, one statement). The shared cache is Redis
-when ``REDIS_URL`` is set (as in production), else the process's memory. PostgreSQL's own
-execution time of the one statement comes from EXPLAIN ANALYZE.
+Three passes: ``cache miss``, the board's cached copy dropped before every read (the
+board's whole statement each time: top 100, viewer's row, every total; what the first read
+after the refresh bound pays); ``post-settlement``, the standings version changed before
+every read (as if a hand of the game settled between any two views) with the refresh bound
+as configured (``LEYOU["LEADERBOARD_REFRESH_SECONDS"]``, 5 s by default, or
+``--refresh``): the cached top is served and the viewer's current row and the count above
+him are read, except for the reads that find the cached copy older than the bound (they
+read the whole board; how many is printed); and ``warm``, the top rows cached and no
+settlement since (the viewer's own row by its key). The shared cache is Redis when
+``BENCH_REDIS_URL`` is set (as in production), else the process's memory. PostgreSQL's own
+execution time of each statement comes from EXPLAIN ANALYZE.
 
     .venv/bin/python bench/leaderboard_query.py              # seed if needed, then measure
     .venv/bin/python bench/leaderboard_query.py --reseed
@@ -148,11 +154,33 @@ def _pct(values: list[float]) -> dict:
     }
 
 
-def measure(repeat: int, *, cold: bool) -> dict:
+def measure(repeat: int, *, mode: str) -> dict:
+    """Time every board ``repeat`` times; ``mode``: ``miss``, ``settled`` or ``warm``."""
+    from django.core.cache import caches
+
     from accounts import services as account_services
+    from accounts.selectors import STANDINGS_CACHE
     from lobby import leaderboards
 
     viewer = _viewer()
+    whole_reads = [0]
+    read = leaderboards._read
+
+    def counted(*args, **kwargs):
+        if kwargs.get("top"):
+            whole_reads[0] += 1
+        return read(*args, **kwargs)
+
+    leaderboards._read = counted
+    leaderboards._local.clear()  # each pass starts from boards read now, of the current version
+    caches[STANDINGS_CACHE].delete_many(
+        [
+            leaderboards._cache_key(game, period, metric, None)
+            for game in leaderboards.GAMES
+            for period in leaderboards.PERIODS
+            for metric in leaderboards.METRICS
+        ]
+    )
     times: dict[tuple[str, str], list[float]] = {}
     slowest = (0.0, None)
     ranks: dict[str, int] = {}
@@ -163,20 +191,31 @@ def measure(repeat: int, *, cold: bool) -> dict:
                     leaderboards.leaderboard(
                         game=game, period=period, metric=metric, viewer_id=viewer
                     )
+    whole_reads[0] = 0
+    whole: list[float] = []  # reads that read the whole board
+    part: list[float] = []  # reads served from the cached top (+ the viewer's row)
+    started = time.perf_counter()
     for _ in range(repeat):
         for game in leaderboards.GAMES:
             for period in leaderboards.PERIODS:
                 for metric in leaderboards.METRICS:
                     if metric == "beans" and period == "all":
                         continue  # beans are ranked per day and week
-                    if cold:  # as if a hand of this game had just settled
+                    if mode == "miss":  # nothing cached for this board
+                        leaderboards._local.clear()
+                        caches[STANDINGS_CACHE].delete(
+                            leaderboards._cache_key(game, period, metric, None)
+                        )
+                    elif mode == "settled":  # as if a hand of this game had just settled
                         account_services.standings_changed(game)
+                    before = whole_reads[0]
                     t0 = time.perf_counter()
                     board = leaderboards.leaderboard(
                         game=game, period=period, metric=metric, viewer_id=viewer
                     )
                     ms = (time.perf_counter() - t0) * 1000
                     times.setdefault((period, metric), []).append(ms)
+                    (whole if whole_reads[0] > before else part).append(ms)
                     if ms > slowest[0]:
                         slowest = (ms, (game, period, metric))
                     if game == "doudizhu" and period != "today":
@@ -189,6 +228,10 @@ def measure(repeat: int, *, cold: bool) -> dict:
         out[f"{key[0]}/{key[1]}"] = _pct(values)
     out["all boards"] = {**_pct(every), "n": len(every)}
     out["slowest"] = {"ms": round(slowest[0], 2), "board": slowest[1]}
+    out["whole-board reads"] = {"n": len(whole), **(_pct(whole) if whole else {})}
+    out["cached-top reads"] = {"n": len(part), **(_pct(part) if part else {})}
+    out["pass seconds"] = round(time.perf_counter() - started, 1)
+    leaderboards._read = read
     out["viewer ranks (斗地主)"] = ranks
     return out
 
@@ -210,13 +253,20 @@ def server_times(viewer: int) -> dict[str, float]:
         ("week", "beans"),
         ("all", "score"),
     ):
-        sql, args = leaderboards.board_statement("doudizhu", period, metric, None, viewer, True)
-        with connection.cursor() as cursor:
-            cursor.execute("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql, args)
-            plan = "\n".join(r[0] for r in cursor.fetchall())
-        out[f"{period}/{metric}"] = float(re.search(r"Execution Time: ([0-9.]+)", plan)[1])
-        if period == "week" and metric == "score":
-            print(plan)
+        for kind in ("whole board", "post-settlement own row + count"):
+            if kind == "whole board":
+                sql, args = leaderboards.board_statement(
+                    "doudizhu", period, metric, None, viewer, True
+                )
+            else:
+                sql, args = leaderboards.own_statement("doudizhu", period, metric, None, viewer)
+            with connection.cursor() as cursor:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql, args)
+                plan = "\n".join(r[0] for r in cursor.fetchall())
+            found = float(re.search(r"Execution Time: ([0-9.]+)", plan)[1])
+            out[f"{kind}: {period}/{metric}"] = found
+            if period == "all":
+                print(plan)
     return out
 
 
@@ -227,8 +277,15 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--reseed", action="store_true")
+    parser.add_argument(
+        "--refresh", type=float, default=None, help="LEADERBOARD_REFRESH_SECONDS (default: 5)"
+    )
     args = parser.parse_args()
     setup()
+    from django.conf import settings
+
+    if args.refresh is not None:
+        settings.LEYOU["LEADERBOARD_REFRESH_SECONDS"] = args.refresh
     from games.models import Hand
 
     if args.reseed or Hand.objects.count() != args.hands:
@@ -236,8 +293,10 @@ def main() -> None:
     started = time.strftime("%H:%M:%S", time.gmtime())
     load_before = os.getloadavg()
     figures = {
-        "cold (every read a cache miss)": measure(args.repeat, cold=True),
-        "warm (top rows cached)": measure(args.repeat, cold=False),
+        "cache miss (whole board every read)": measure(args.repeat, mode="miss"),
+        "post-settlement (a hand settled before every read; cached top within "
+        f"{settings.LEYOU['LEADERBOARD_REFRESH_SECONDS']} s)": measure(args.repeat, mode="settled"),
+        "warm (top rows cached, no settlement since)": measure(args.repeat, mode="warm"),
         "server execution ms (斗地主, EXPLAIN ANALYZE)": server_times(_viewer()),
         "window UTC": [started, time.strftime("%H:%M:%S", time.gmtime())],
         "load average before / after": [load_before, os.getloadavg()],

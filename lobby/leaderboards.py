@@ -7,7 +7,9 @@ board is then an index read of its top ``TOP`` rows plus the viewer's own row an
 for his rank, whatever the size of the history. Summing ``HandSeat`` over 100,000 hands at
 each lobby view measured 160–330 ms at p95 (docs/architecture.md, "Leaderboards"). Ranks are
 competition ranks (equal totals share a rank). Bots are not ranked. A period starts at local
-midnight (today) or local Monday midnight (this week).
+midnight (today) or local Monday midnight (this week). After a settlement the cached top rows
+are shown for at most ``LEYOU["LEADERBOARD_REFRESH_SECONDS"]``; the viewer's own row and rank
+are always current (docs/architecture.md, "The hall").
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 from django.db.models import QuerySet
@@ -68,8 +71,17 @@ def period_start(period: str, now: datetime | None = None) -> date | None:
 
 
 # A board's top rows stay cached this long at most, even if no settlement says they changed
-# (a standings row edited by hand in the admin, say); a settlement changes the version at once.
+# (a standings row edited by hand in the admin, say).
 CACHE_SECONDS = 60
+
+
+def refresh_seconds() -> float:
+    """After a settlement of the game, a board's cached top rows and totals are still shown
+    for at most this long since they were read (``LEYOU["LEADERBOARD_REFRESH_SECONDS"]``)."""
+    return float(settings.LEYOU["LEADERBOARD_REFRESH_SECONDS"])
+
+
+_clock = time.time  # wall clock shared by the processes (the tests move it)
 
 
 def _board(game: str, period: str, metric: str, now: datetime | None) -> tuple[QuerySet, str]:
@@ -139,6 +151,37 @@ def board_statement(
     return sql, [*params, *params, viewer_id or 0, *params]
 
 
+def own_statement(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int
+) -> tuple[str, list]:
+    """The viewer's own row and, last column, how many rows of the board are above his total
+    (counted through the board's index, from his total up): ``(user id, nickname, username,
+    total, hands, above)``. Read when the cached top is older than the last settlement."""
+    rows_from, where, params, column = _board_sql(game, period, metric, now, alias="s")
+    above_from, above_where, above_params, _ = _board_sql(game, period, metric, now, alias="a")
+    users = User._meta.db_table
+    sql = (
+        f"SELECT s.user_id, u.nickname, u.username, s.{column}, s.hands, "
+        f"(SELECT count(*) FROM {above_from} WHERE {above_where} AND a.{column} > s.{column}) "
+        f"FROM {rows_from} JOIN LATERAL (SELECT nickname, username FROM {users} "
+        f"WHERE id = s.user_id) u ON true WHERE {where} AND s.user_id = %s"
+    )
+    return sql, [*above_params, *params, viewer_id]
+
+
+def _read_own_ranked(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int
+) -> tuple[tuple | None, int]:
+    """The viewer's current row (or None) and how many rows are above it, in one statement."""
+    sql, args = own_statement(game, period, metric, now, viewer_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        found = cursor.fetchone()
+    if found is None:
+        return None, 0
+    return tuple(found[:5]), int(found[5])
+
+
 def _read(
     game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
 ) -> tuple[list[tuple], list[int] | None, tuple | None]:
@@ -174,9 +217,17 @@ def _local_put(key: str, board: tuple) -> None:
 
 
 def _cache_key(game: str, period: str, metric: str, now: datetime | None) -> str:
-    start = period_start(period, now)
-    version = account_selectors.standings_version(game)
-    return f"lb:{game}:{period}:{metric}:{start}:{version}"
+    return f"lb:{game}:{period}:{metric}:{period_start(period, now)}"
+
+
+def _usable(entry: tuple | None, version: int, refresh: float) -> tuple | None:
+    """A cached ``(version, read at, top, totals)`` if it is of the game's current standings
+    version, or older but read less than ``refresh`` seconds ago; else None (read again)."""
+    if entry is None or len(entry) != 4:
+        return None
+    if entry[0] == version or _clock() - entry[1] < refresh:
+        return entry
+    return None
 
 
 def leaderboard(
@@ -189,12 +240,15 @@ def leaderboard(
 ) -> dict:
     """The board's top rows and the viewer's own row (``mine``: None without a hand in it).
 
-    One statement: the top rows, the viewer's row and every total of the board (his rank is
-    counted from those); or, when the top rows and totals are cached (per board and
-    standings version, in the shared cache, for at most ``CACHE_SECONDS``; every settlement
-    that counts a hand of the game changes the version), only the viewer's row, by its
-    unique key — none at all for a viewer in the top. Raises BadBoard for an unknown game,
-    period or metric (beans are ranked per day and week).
+    At most one statement. Uncached: the top rows, the viewer's row and every total of the
+    board (his rank is counted from those), cached per board in the shared cache with the
+    game's standings version and the time read, for at most ``CACHE_SECONDS``. Cached and of
+    the current version: only the viewer's row, by its unique key (none for a viewer in the
+    top). Cached but a hand of the game settled since (another version), read less than
+    ``refresh_seconds()`` ago: the cached top is shown as it was, and the viewer's current
+    row with the count of the rows above it through the board's index (so his own row and
+    rank are always current); older than that, read again as uncached. Raises BadBoard for
+    an unknown game, period or metric (beans are ranked per day and week).
     """
     if game not in GAMES:
         raise BadBoard(gettext("沒有這個遊戲的排行榜"))
@@ -203,21 +257,30 @@ def leaderboard(
     if metric not in METRICS or (metric == "beans" and period == "all"):
         raise BadBoard(gettext("沒有這個排行"))
     cache = caches[account_selectors.STANDINGS_CACHE]
+    # the version first: an entry never claims a newer version than the rows it holds
+    version = account_selectors.standings_version(game)
     key = _cache_key(game, period, metric, now)
-    cached = _local_get(key)
-    if cached is None:
-        cached = cache.get(key)
-        if cached is not None:
-            _local_put(key, cached)
+    refresh = refresh_seconds()
+    entry = _usable(_local_get(key), version, refresh)
+    if entry is None:
+        entry = _usable(cache.get(key), version, refresh)
+        if entry is not None:
+            _local_put(key, entry)
     own = None
-    if cached is None:
+    above: int | None = None  # rows above the viewer, counted now (the cached top is older)
+    if entry is None:
         top, totals, own = _read(game, period, metric, now, viewer_id, top=True)
-        cache.set(key, (top, totals), timeout=CACHE_SECONDS)
-        _local_put(key, (top, totals))
-    else:
-        top, totals = cached
+        entry = (version, _clock(), top, totals)
+        cache.set(key, entry, timeout=CACHE_SECONDS)
+        _local_put(key, entry)
+    elif entry[0] == version:
+        top, totals = entry[2], entry[3]
         if viewer_id and not any(r[0] == viewer_id for r in top):
             _, _, own = _read(game, period, metric, now, viewer_id, top=False)
+    else:  # a hand settled since the top was read, less than `refresh` seconds ago
+        top, totals = entry[2], entry[3]
+        if viewer_id:
+            own, above = _read_own_ranked(game, period, metric, now, viewer_id)
     out: list[Row] = []
     rank = 0
     previous: int | None = None
@@ -234,11 +297,14 @@ def leaderboard(
                 is_viewer=uid == viewer_id,
             )
         )
-    mine = next((r for r in out if r.is_viewer), None)
+    mine = None if above is not None else next((r for r in out if r.is_viewer), None)
     if mine is None and own is not None:
         uid, nickname, username, total, hands = own
         # competition rank: 1 + how many totals of the board are above his
-        better = len(totals or ()) - bisect_right(totals or (), total)
+        if above is not None:
+            better = above
+        else:
+            better = len(totals or ()) - bisect_right(totals or (), total)
         mine = Row(
             rank=better + 1,
             user_id=uid,

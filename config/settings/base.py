@@ -232,6 +232,9 @@ LEYOU = {
     "DB_THREADS": env.env_int("LEYOU_DB_THREADS", 6) if env.DATABASE_URL else 0,
     # 大廳: a lobby socket renews its 在大廳 mark and looks at its friends list this often
     "LOBBY_PRESENCE_SECONDS": float(env.env_str("LEYOU_LOBBY_PRESENCE_SECONDS", "20")),
+    # 排行榜: after a settlement a board's top 100 and the totals behind the ranks are read
+    # again at most this often (the viewer's own row and rank are always current)
+    "LEADERBOARD_REFRESH_SECONDS": float(env.env_str("LEYOU_LEADERBOARD_REFRESH_SECONDS", "5")),
     # Board fragments ({% memo %}, games/templatetags/board_memo.py): rendered once per distinct
     # input and process instead of once per socket; VERIFY renders each one both ways (tests).
     "BOARD_MEMO": env.env_bool("LEYOU_BOARD_MEMO", True),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Sum
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -138,7 +138,7 @@ def test_a_board_is_one_statement_then_cached_until_a_hand_settles(
     """Cold, a board (top rows, the viewer's row and his rank) is one SQL statement; warm,
     a viewer in the top reads nothing and one outside it only his row and rank (one
     statement); a settled hand of the game changes the standings' version, so the next read
-    shows the new totals at once; another game's settlement leaves this board cached."""
+    shows the viewer's new rank at once; another game's settlement leaves this board cached."""
     players = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)
     monkeypatch.setattr(leaderboards, "TOP", len(players))  # the outsider is below the top
     outsider = make_user()
@@ -166,6 +166,72 @@ def test_a_board_is_one_statement_then_cached_until_a_hand_settles(
         leaderboards.leaderboard(game="doudizhu", period="today")
     more = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)
     assert account_selectors.standings_version("doudizhu") != version
-    fresh = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
+    with django_assert_num_queries(1):
+        fresh = leaderboards.leaderboard(game="doudizhu", period="today", viewer_id=outsider.pk)
     assert {r.user_id for r in fresh["rows"]} <= {u.pk for u in players + more}
     assert fresh["mine"].rank == len(players) + len(more) + 1
+
+
+def test_after_a_settlement_own_row_is_current_and_the_top_converges_within_the_bound(
+    room,
+    make_user,
+    django_capture_on_commit_callbacks,
+    django_assert_num_queries,
+    monkeypatch,
+    settings,
+):
+    """Right after a settlement of the game a read is one statement (the viewer's current row
+    and the count above it), whether he is in the top or far below: his total and rank are
+    the current ones, while the top rows are the cached ones, for at most
+    LEADERBOARD_REFRESH_SECONDS; the first read after that reads the whole board again (one
+    statement) and shows the new top; once read, the new version is served from the cache."""
+    settings.LEYOU = {**settings.LEYOU, "LEADERBOARD_REFRESH_SECONDS": 5}
+    clock = [1_000_000.0]
+    monkeypatch.setattr(leaderboards, "_clock", lambda: clock[0])
+    players = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)
+    monkeypatch.setattr(leaderboards, "TOP", len(players))
+    today = timezone.localdate()
+    outsider = make_user()
+    Standing.objects.create(
+        user=outsider, game="doudizhu", period="day", start=today, score=-10_000, hands=1
+    )
+    board = {"game": "doudizhu", "period": "today"}
+    with django_assert_num_queries(1):
+        before = leaderboards.leaderboard(**board, viewer_id=outsider.pk)
+    assert before["mine"].rank == len(players) + 1
+
+    more = _play_hands(room, make_user, django_capture_on_commit_callbacks, 1)  # a settlement
+    leader = players[-1]  # a player of the cached top, who now jumps far ahead
+    Standing.objects.filter(user=leader, game="doudizhu", period="day", start=today).update(
+        score=F("score") + 100_000
+    )
+    account_services.standings_changed("doudizhu")
+    expected = sorted(
+        Standing.objects.filter(game="doudizhu", period="day", start=today).values_list(
+            "score", "user_id"
+        ),
+        key=lambda r: (-r[0], r[1]),
+    )[: len(players)]
+    clock[0] += 4.9  # within the bound
+    with django_assert_num_queries(1):
+        stale = leaderboards.leaderboard(**board, viewer_id=outsider.pk)
+    assert stale["rows"] == before["rows"]  # the cached top, as it was
+    assert stale["mine"].rank == len(players) + len(more) + 1  # but his rank is current
+    assert stale["mine"].total == -10_000
+    with django_assert_num_queries(1):
+        mine = leaderboards.leaderboard(**board, viewer_id=leader.pk)["mine"]
+    own = Standing.objects.get(user=leader, game="doudizhu", period="day", start=today)
+    assert (mine.total, mine.rank, mine.hands) == (own.score, 1, own.hands)
+
+    clock[0] += 0.2  # past the bound: the whole board again, once
+    with django_assert_num_queries(1):
+        after = leaderboards.leaderboard(**board, viewer_id=outsider.pk)
+    assert [(r.user_id, r.total) for r in after["rows"]] == [(u, t) for t, u in expected]
+    assert after["rows"][0].user_id == leader.pk
+    assert after["mine"].rank == len(players) + len(more) + 1
+    with django_assert_num_queries(0):
+        top = leaderboards.leaderboard(**board, viewer_id=leader.pk)
+    assert [(r.user_id, r.total, r.rank) for r in top["rows"]] == [
+        (r.user_id, r.total, r.rank) for r in after["rows"]
+    ]
+    assert top["mine"].rank == 1 and top["mine"].total == own.score
