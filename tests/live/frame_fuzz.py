@@ -333,6 +333,7 @@ class Stats:
     legal_accepted: int = 0
     closes: Counter = field(default_factory=Counter)
     codes: Counter = field(default_factory=Counter)
+    handshake_retries: int = 0
 
     def as_dict(self) -> dict:
         return {
@@ -344,6 +345,7 @@ class Stats:
             "legal_accepted": self.legal_accepted,
             "closes": {str(k): v for k, v in self.closes.items()},
             "codes": dict(self.codes.most_common()),
+            "handshake_retries": self.handshake_retries,
         }
 
 
@@ -356,14 +358,25 @@ class Socket:
         self.latest: dict | None = None
 
     async def open(self) -> None:
+        """Connect (again), as a browser does: a handshake the server never answered (a Daphne
+        starved of CPU on a loaded machine drops it) is retried twice; a refusal is not."""
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidMessage
 
-        self.ws = await connect(
-            self.url,
-            additional_headers={"Cookie": self.cookie, "Origin": self.origin},
-            open_timeout=20,
-            max_size=2**22,
-        )
+        for attempt in range(3):
+            try:
+                self.ws = await connect(
+                    self.url,
+                    additional_headers={"Cookie": self.cookie, "Origin": self.origin},
+                    open_timeout=20,
+                    max_size=2**22,
+                )
+                break
+            except (InvalidMessage, ConnectionResetError):
+                if attempt == 2:
+                    raise
+                self.stats.handshake_retries += 1
+                await asyncio.sleep(0.5)
         self.latest = await self.recv()
 
     async def recv(self, timeout: float = ANSWER_TIMEOUT) -> dict:
