@@ -138,6 +138,8 @@ def main() -> None:
         "LEYOU_MONEY_HANDS": str(args.hands),
         "LEYOU_MONEY_EVERY": str(args.every),
         "LEYOU_MONEY_KEEP_GOING": "1",
+        # commit as the services do (see the test's COMMIT): hand 300 as fast as hand 1
+        "LEYOU_MONEY_COMMIT": "1",
     }
     nodes = [n for n in _game_ids() if args.k in n]
     _say(f"UTC start: {len(nodes)} games, {args.hands} hands a game, {args.jobs} lane(s)")

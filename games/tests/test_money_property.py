@@ -46,7 +46,13 @@ from ledger.selectors import balance_for_user, ledger_drift
 from lobby import services as lobby_services
 from lobby.models import Room
 
-pytestmark = pytest.mark.django_db
+# The suite runs each game in one rolled-back transaction. bench/money_property.py sets
+# LEYOU_MONEY_COMMIT=1: hundreds of hands update the same few seat and table rows thousands of
+# times, and inside one transaction no old row version can be pruned, so every UPDATE walks a
+# longer chain (25 hands took 40 s at the start of a long run and 4 minutes after 100 hands).
+# Committing as the services do in production keeps each hand as fast as the first.
+COMMIT = os.environ.get("LEYOU_MONEY_COMMIT") == "1"
+pytestmark = pytest.mark.django_db(transaction=COMMIT)
 
 HANDS = int(os.environ.get("LEYOU_MONEY_HANDS", "15"))
 # bench/money_property.py: a progress line every EVERY hands, and KEEP_GOING counts a hand whose
