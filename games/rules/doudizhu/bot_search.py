@@ -522,6 +522,7 @@ def search(
     endgame_cards: int = 0,
     endgame_nodes: int = 0,
     infer: bool = False,
+    bounded: bool = False,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -529,6 +530,9 @@ def search(
     candidate is the heuristic's own and wins ties. With at most ``endgame_cards`` cards left
     in the three hands, each sample is solved exactly (:class:`Solver`, ``endgame_nodes``
     positions for the whole decision) and played out only once that count is spent.
+
+    ``bounded`` (:func:`_bounded_search`): the same samples, evaluated one candidate at a time,
+    each stopped as soon as it can no longer beat the best before it.
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
@@ -548,6 +552,19 @@ def search(
             else (f"{st.lead['cards']}/{st.lead['reading']}")
         )
     landlord = st.landlord
+    if bounded:
+        return _bounded_search(
+            st,
+            seat,
+            candidates,
+            samples,
+            rng,
+            time_up,
+            lead,
+            lead_seat,
+            infer,
+            endgame_nodes if solver is not None else 0,
+        )
     wins = [0] * len(candidates)
     for _ in range(samples):
         hands = sample_hands(st, seat, rng, infer)
@@ -569,6 +586,67 @@ def search(
     for i in range(1, len(candidates)):
         if wins[i] > wins[best]:
             best = i
+    return candidates[best]
+
+
+def _bounded_search(
+    st: Any,
+    seat: int,
+    candidates: list[str | None],
+    samples: int,
+    rng: random.Random,
+    time_up: Any,
+    lead: str | None,
+    lead_seat: int,
+    infer: bool,
+    nodes: int,
+) -> str | None:
+    """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
+
+    The samples are dealt first; then each candidate, in order, is played out (or solved) on
+    them, and abandoned as soon as winning every sample it has left would not lift it above the
+    best candidate before it (a tie keeps the earlier one, as in :func:`search`), so a
+    dominated candidate costs little and one that cannot be beaten ends the search. The
+    endgame's positions are shared out: each candidate may expand the positions left over
+    divided by the candidates left (the transposition table is shared), so no candidate is
+    judged by play-outs where another was solved exactly. Deterministic: nothing here depends
+    on time, except the wall-clock cap, which keeps the best fully judged candidate.
+    """
+    landlord = st.landlord
+    mine = seat == landlord
+    bases = []
+    for _ in range(samples):
+        hands = sample_hands(st, seat, rng, infer)
+        bases.append(
+            Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
+        )
+    table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+    best, best_wins = 0, -1
+    for i, cand in enumerate(candidates):
+        solver = None
+        if nodes > 0:
+            solver = Solver(nodes // (len(candidates) - i))
+            solver.table = table
+            given = solver.nodes_left
+        wins = 0
+        for k, base in enumerate(bases):
+            if wins + samples - k <= best_wins:
+                break  # cannot overtake the best so far (a tie keeps the earlier one)
+            sim = base.copy()
+            won = sim.move(cand)
+            if won is None:
+                exact = solver.solve(sim) if solver is not None else None
+                if exact is not None:
+                    wins += exact == mine
+                    continue
+                won = rollout(sim)
+            wins += (won == landlord) == mine
+        if solver is not None:
+            nodes -= given - max(0, solver.nodes_left)
+        if wins > best_wins:
+            best, best_wins = i, wins
+        if best_wins == samples or time_up():
+            break  # nothing after can do better than winning every sample
     return candidates[best]
 
 

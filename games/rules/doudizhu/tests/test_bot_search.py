@@ -357,7 +357,48 @@ def test_endgame_search_finds_a_forced_win(
 
     assert _minimax(bot_search.Sim(list(st.hands), st.landlord, turn, None)) == wins_for_mover
     monkeypatch.setattr(bot, "ENDGAME_NODES", 0)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_NODES", 0)
     assert value_after(RULESET.bot_action(st, turn)) != wins_for_mover
     monkeypatch.setattr(bot, "ENDGAME_CARDS", 20)
     monkeypatch.setattr(bot, "ENDGAME_NODES", 20_000)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_CARDS", 20)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_NODES", 20_000)
     assert value_after(RULESET.bot_action(st, turn)) == wins_for_mover
+
+
+def test_bounded_search_chooses_as_the_full_search_with_less_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-outs only (no endgame solver), so every sample's result is the same either way: the
+    bounded search (one candidate at a time, dropped once it cannot overtake) picks what the
+    full search picks, in every position, and plays out fewer samples in all of them together
+    (none more in any one)."""
+    played: list[int] = []
+    real = bot_search.rollout
+
+    def counted(sim: bot_search.Sim, limit: int = 200) -> int:
+        played.append(1)
+        return real(sim, limit)
+
+    monkeypatch.setattr(bot_search, "rollout", counted)
+    full_total = bounded_total = 0
+    compared = 0
+    for st, seat in _positions():
+        plays = RULESET.legal_plays_for(st, seat)
+        cands: list[str | None] = list(plays[:5]) + ([None] if st.lead is not None else [])
+        if len(cands) < 2:
+            continue
+        played.clear()
+        full = bot_search.search(st, seat, cands, work=3000, hard_ms=1e7, infer=True)
+        full_n = len(played)
+        played.clear()
+        bounded = bot_search.search(
+            st, seat, cands, work=3000, hard_ms=1e7, infer=True, bounded=True
+        )
+        assert bounded == full, (st.hands, cands)
+        assert len(played) <= full_n
+        full_total += full_n
+        bounded_total += len(played)
+        compared += 1
+    assert compared >= 10
+    assert bounded_total < full_total
