@@ -208,9 +208,6 @@ LANDLORD_WORK = 3000
 LANDLORD_SAMPLES = 48
 LANDLORD_ENDGAME_CARDS = 20
 LANDLORD_ENDGAME_NODES = 20_000
-# a sample the landlord's solver finds lost is played out too, half a win if the farmers'
-# fast policy lets it through (bounded search only)
-LANDLORD_LOST_PLAYOUT = 0
 
 
 def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
@@ -225,8 +222,7 @@ def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
         endgame_cards=LANDLORD_ENDGAME_CARDS if landlord else ENDGAME_CARDS,
         endgame_nodes=LANDLORD_ENDGAME_NODES if landlord else ENDGAME_NODES,
         infer=INFER_LANDLORD if seat == st.landlord else INFER_FARMER,
-        bounded=BOUNDED_LANDLORD if landlord else False,
-        lost_playout=bool(LANDLORD_LOST_PLAYOUT) if landlord else False,
+        bounded=BOUNDED_LANDLORD if seat == st.landlord else False,
     )
 
 

@@ -523,7 +523,6 @@ def search(
     endgame_nodes: int = 0,
     infer: bool = False,
     bounded: bool = False,
-    lost_playout: bool = False,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -533,9 +532,7 @@ def search(
     positions for the whole decision) and played out only once that count is spent.
 
     ``bounded`` (:func:`_bounded_search`): the same samples, evaluated one candidate at a time,
-    each stopped as soon as it can no longer beat the best before it; with ``lost_playout`` a
-    sample the solver finds lost against perfect defence is played out too, and half counts
-    if the fast policy's farmers let it through.
+    each stopped as soon as it can no longer beat the best before it.
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
@@ -567,7 +564,6 @@ def search(
             lead_seat,
             infer,
             endgame_nodes if solver is not None else 0,
-            lost_playout,
         )
     wins = [0] * len(candidates)
     for _ in range(samples):
@@ -604,7 +600,6 @@ def _bounded_search(
     lead_seat: int,
     infer: bool,
     nodes: int,
-    lost_playout: bool = False,
 ) -> str | None:
     """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
 
@@ -616,12 +611,8 @@ def _bounded_search(
     divided by the candidates left (the transposition table is shared), so no candidate is
     judged by play-outs where another was solved exactly. Deterministic: nothing here depends
     on time, except the wall-clock cap, which keeps the best fully judged candidate.
-
-    A sample won counts 2; with ``lost_playout`` one the solver finds lost counts 1 if the fast
-    policy's play-out wins it anyway (the opponents need not defend perfectly), else 0.
     """
     landlord = st.landlord
-    unit = 2 if lost_playout else 1
     mine = seat == landlord
     bases = []
     for _ in range(samples):
@@ -639,25 +630,22 @@ def _bounded_search(
             given = solver.nodes_left
         wins = 0
         for k, base in enumerate(bases):
-            if wins + unit * (samples - k) <= best_wins:
+            if wins + samples - k <= best_wins:
                 break  # cannot overtake the best so far (a tie keeps the earlier one)
             sim = base.copy()
             won = sim.move(cand)
             if won is None:
                 exact = solver.solve(sim) if solver is not None else None
                 if exact is not None:
-                    if exact == mine:
-                        wins += unit
-                    elif lost_playout:
-                        wins += (rollout(sim) == landlord) == mine
+                    wins += exact == mine
                     continue
                 won = rollout(sim)
-            wins += unit * ((won == landlord) == mine)
+            wins += (won == landlord) == mine
         if solver is not None:
             nodes -= given - max(0, solver.nodes_left)
         if wins > best_wins:
             best, best_wins = i, wins
-        if best_wins == unit * samples or time_up():
+        if best_wins == samples or time_up():
             break  # nothing after can do better than winning every sample
     return candidates[best]
 
