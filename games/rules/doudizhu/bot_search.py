@@ -603,23 +603,19 @@ def _bounded_search(
 ) -> str | None:
     """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
 
-    The samples are dealt first; then each candidate, in order, is played out (or solved) on
-    them, and abandoned as soon as winning every sample it has left would not lift it above the
-    best candidate before it (a tie keeps the earlier one, as in :func:`search`), so a
-    dominated candidate costs little and one that cannot be beaten ends the search. The
-    endgame's positions are shared out: each candidate may expand the positions left over
-    divided by the candidates left (the transposition table is shared), so no candidate is
-    judged by play-outs where another was solved exactly. Deterministic: nothing here depends
-    on time, except the wall-clock cap, which keeps the best fully judged candidate.
+    The samples are dealt as the first candidate needs them; each candidate, in order, is
+    played out (or solved) on them, and abandoned as soon as winning every sample it has left
+    would not lift it above the best candidate before it (a tie keeps the earlier one, as in
+    :func:`search`), so a dominated candidate costs little and one that cannot be beaten ends
+    the search. The endgame's positions are shared out: each candidate may expand the
+    positions left over divided by the candidates left (the transposition table is shared),
+    so no candidate is judged by play-outs where another was solved exactly. Deterministic:
+    nothing here depends on time, except the wall-clock cap (checked after every sample),
+    which keeps the best fully judged candidate (the first, the heuristic's, if none is).
     """
     landlord = st.landlord
     mine = seat == landlord
-    bases = []
-    for _ in range(samples):
-        hands = sample_hands(st, seat, rng, infer)
-        bases.append(
-            Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
-        )
+    bases: list[Sim] = []
     table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
     best, best_wins = 0, -1
     for i, cand in enumerate(candidates):
@@ -629,10 +625,19 @@ def _bounded_search(
             solver.table = table
             given = solver.nodes_left
         wins = 0
-        for k, base in enumerate(bases):
+        for k in range(samples):
             if wins + samples - k <= best_wins:
                 break  # cannot overtake the best so far (a tie keeps the earlier one)
-            sim = base.copy()
+            if k and time_up():
+                return candidates[best]
+            if k == len(bases):  # only the first candidate gets here: deal the next sample
+                hands = sample_hands(st, seat, rng, infer)
+                bases.append(
+                    Sim(
+                        hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played)
+                    )
+                )
+            sim = bases[k].copy()
             won = sim.move(cand)
             if won is None:
                 exact = solver.solve(sim) if solver is not None else None

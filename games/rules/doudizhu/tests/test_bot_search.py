@@ -402,3 +402,64 @@ def test_bounded_search_chooses_as_the_full_search_with_less_work(
         compared += 1
     assert compared >= 10
     assert bounded_total < full_total
+
+
+def test_bounded_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounded search deals its samples as it goes and looks at the clock after each one:
+    when each sample takes 40 ms of wall clock, a search asked for many samples deals at most
+    a handful before its 150 ms cap and returns a candidate (the first, the only one judged)."""
+    st, seat = _positions()[0]
+    clock = [0.0]
+
+    def slow() -> float:
+        clock[0] += 0.040
+        return clock[0]
+
+    calls: list[int] = []
+    real = bot_search.sample_hands
+
+    def counted(*args: Any) -> list[str]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(budget, "WALL_CLOCK", slow)
+    monkeypatch.setattr(bot_search, "sample_hands", counted)
+    plays = list(RULESET.legal_plays_for(st, seat)[:4])
+    got = bot_search.search(
+        st, seat, plays, work=10**9, max_samples=1000, hard_ms=150, bounded=True
+    )
+    assert got == plays[0]
+    assert 1 <= len(calls) <= 4
+
+
+def test_bounded_endgame_expands_at_most_its_position_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bounded search shares the endgame's positions out between its candidates: over a
+    whole decision the solvers expand no more than ``endgame_nodes`` positions in all, and
+    with enough of them they expand some (the endgame is searched)."""
+    solvers: list[tuple[int, bot_search.Solver]] = []
+    real = bot_search.Solver
+
+    def tracked(nodes: int) -> bot_search.Solver:
+        solver = real(nodes)
+        solvers.append((nodes, solver))
+        return solver
+
+    monkeypatch.setattr(bot_search, "Solver", tracked)
+    rng = random.Random(5)
+    searched = 0
+    for _ in range(6):
+        deck = _deck()
+        rng.shuffle(deck)
+        hands = [sort_cards("".join(deck[i * 6 : (i + 1) * 6])) for i in range(3)]
+        st = _playing(hands, 0, played=(sort_cards("".join(deck[18:])), "", ""))
+        cands: list[str | None] = list(RULESET.legal_plays_for(st, 0)[:6])
+        solvers.clear()
+        bot_search.search(
+            st, 0, cands, hard_ms=1e7, endgame_cards=20, endgame_nodes=3000, bounded=True
+        )
+        used = sum(given - max(0, s.nodes_left) for given, s in solvers)
+        assert used <= 3000
+        searched += used > 0
+    assert searched >= 3
