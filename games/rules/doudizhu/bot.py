@@ -208,6 +208,10 @@ LANDLORD_WORK = 3000
 LANDLORD_SAMPLES = 48
 LANDLORD_ENDGAME_CARDS = 20
 LANDLORD_ENDGAME_NODES = 20_000
+# the landlord's play-outs model the farmers as greedy followers: each beats any play he can
+# with his lowest plain play, his partner's too, 2s and jokers included (as RLCard's rule agent
+# and many casual players do; docs/performance.md, 4 Dec 2026)
+LANDLORD_GREEDY_FARMERS = 1
 
 
 def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
@@ -222,7 +226,8 @@ def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
         endgame_cards=LANDLORD_ENDGAME_CARDS if landlord else ENDGAME_CARDS,
         endgame_nodes=LANDLORD_ENDGAME_NODES if landlord else ENDGAME_NODES,
         infer=INFER_LANDLORD if seat == st.landlord else INFER_FARMER,
-        bounded=BOUNDED_LANDLORD if seat == st.landlord else False,
+        bounded=BOUNDED_LANDLORD if landlord else False,
+        greedy_farmers=bool(LANDLORD_GREEDY_FARMERS) if landlord else False,
     )
 
 

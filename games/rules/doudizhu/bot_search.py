@@ -62,6 +62,7 @@ class Sim:
     lead_seat: int = -1
     passes: int = 0
     played: list[str] = field(default_factory=lambda: ["", "", ""])
+    greedy: bool = False  # the fast policy's farmers beat any play they can (:func:`_fast`)
 
     def copy(self) -> Sim:
         return Sim(
@@ -73,6 +74,7 @@ class Sim:
             self.lead_seat,
             self.passes,
             self.played[:],
+            self.greedy,
         )
 
     def move(self, play: str | None) -> int | None:
@@ -111,7 +113,7 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def fast_move(sim: Sim) -> str | None:
     """The fast policy's play for the seat to move (``None`` = pass); cached per situation."""
-    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat)
+    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat, sim.greedy)
 
 
 def _fast(
@@ -121,8 +123,14 @@ def _fast(
     laizi: str | None,
     last: str | None,
     lead_seat: int,
+    greedy: bool = False,
 ) -> str | None:
-    """:func:`fast_move` on the position's parts (the solver has no :class:`Sim`)."""
+    """:func:`fast_move` on the position's parts (the solver has no :class:`Sim`).
+
+    ``greedy``: the farmers follow as a greedy player does, with the lowest plain play that
+    beats, whoever made the play to beat (the partner too) and spending 2s and jokers on low
+    plays (the model the landlord's search makes of its farmers, :func:`search`).
+    """
     hand = hands[seat]
     if seat == ll:
         danger = min(len(hands[(seat + 1) % 3]), len(hands[(seat + 2) % 3]))
@@ -139,7 +147,7 @@ def _fast(
             got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1, feed))
         return got
     if seat != ll and lead_seat != ll:
-        mode = 0  # the partner's trick: only go out
+        mode = 5 if greedy else 0  # the partner's trick: only go out (greedy: beat it)
     elif danger <= 2:
         mode = 1
     elif danger <= 4 or len(hands[lead_seat]) <= 4:
@@ -147,7 +155,7 @@ def _fast(
     elif danger == 5 or len(hand) <= 6:
         mode = 3
     else:
-        mode = 4
+        mode = 3 if greedy and seat != ll else 4
     fkey = (hand, last, laizi, mode)
     if fkey in _FOLLOW:
         return _FOLLOW[fkey]
@@ -189,7 +197,8 @@ def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> s
 
 def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     """mode 0 partner's trick, 1 opponent ≤ 2 cards, 2 opponent ≤ 4 (bombs allowed),
-    3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play)."""
+    3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play), 5 a greedy
+    farmer on his partner's trick (the lowest plain play that beats, else pass)."""
     plays = legal_plays(hand, last, laizi)
     n = len(hand)
     for play in plays:
@@ -201,6 +210,8 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     if not beat:
         return None
     plain = [p for p in beat if _plain(p, laizi)]
+    if mode == 5:
+        return plain[0] if plain else None
     if plain:
         if mode == 1:
             return plain[-1]
@@ -523,6 +534,7 @@ def search(
     endgame_nodes: int = 0,
     infer: bool = False,
     bounded: bool = False,
+    greedy_farmers: bool = False,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -532,7 +544,8 @@ def search(
     positions for the whole decision) and played out only once that count is spent.
 
     ``bounded`` (:func:`_bounded_search`): the same samples, evaluated one candidate at a time,
-    each stopped as soon as it can no longer beat the best before it.
+    each stopped as soon as it can no longer beat the best before it; ``greedy_farmers`` (bounded
+    only): the play-outs' farmers follow greedily, partner's plays too (:func:`_fast`).
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
@@ -564,6 +577,7 @@ def search(
             lead_seat,
             infer,
             endgame_nodes if solver is not None else 0,
+            greedy_farmers,
         )
     wins = [0] * len(candidates)
     for _ in range(samples):
@@ -600,6 +614,7 @@ def _bounded_search(
     lead_seat: int,
     infer: bool,
     nodes: int,
+    greedy_farmers: bool = False,
 ) -> str | None:
     """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
 
@@ -634,7 +649,15 @@ def _bounded_search(
                 hands = sample_hands(st, seat, rng, infer)
                 bases.append(
                     Sim(
-                        hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played)
+                        hands,
+                        landlord,
+                        seat,
+                        st.laizi,
+                        lead,
+                        lead_seat,
+                        st.passes,
+                        list(st.played),
+                        greedy_farmers,
                     )
                 )
             sim = bases[k].copy()
