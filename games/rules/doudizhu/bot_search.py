@@ -20,7 +20,8 @@ longest plain play that starts with the hand's lowest card (no bomb, no 2 or jok
 all there is); follow with the weakest plain play that beats, never over the partner; a bomb only
 against an opponent close to going out; against an opponent with one card lead no single if
 another play exists; a farmer feeds a partner down to one or two cards his lowest single or
-pair.
+pair. In the landlord's search the farmers of the play-outs are greedy instead (``Sim.greedy``):
+each beats any play he can with his lowest plain play, his partner's too.
 """
 
 from __future__ import annotations
