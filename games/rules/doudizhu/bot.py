@@ -200,23 +200,43 @@ ENDGAME_WIDTH = 8
 # reading the opponents' passes when dealing the samples (bot_search.pass_limits), per role
 INFER_LANDLORD = True
 INFER_FARMER = False
+# the landlord's search judges one candidate at a time and drops those that cannot win
+# (bot_search._bounded_search); the farmers' search is unchanged
+BOUNDED_LANDLORD = True
+# the landlord's own search work, sample cap and endgame (the farmers' are the ones above)
+LANDLORD_WORK = 3000
+LANDLORD_SAMPLES = 48
+LANDLORD_ENDGAME_CARDS = 20
+LANDLORD_ENDGAME_NODES = 20_000
+# the landlord's play-outs model the farmers as greedy followers: each beats any play he can
+# with his lowest plain play, his partner's too, 2s and jokers included (as RLCard's rule agent
+# and many casual players do; docs/performance.md, 4 Dec 2026)
+LANDLORD_GREEDY_FARMERS = 1
 
 
 def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
+    landlord = seat == st.landlord
     return bot_search.search(
         st,
         seat,
         candidates,
-        work=SEARCH_WORK,
+        work=LANDLORD_WORK if landlord else SEARCH_WORK,
+        max_samples=LANDLORD_SAMPLES if landlord else 48,
         hard_ms=SEARCH_CAP_MS,
-        endgame_cards=ENDGAME_CARDS,
-        endgame_nodes=ENDGAME_NODES,
+        endgame_cards=LANDLORD_ENDGAME_CARDS if landlord else ENDGAME_CARDS,
+        endgame_nodes=LANDLORD_ENDGAME_NODES if landlord else ENDGAME_NODES,
         infer=INFER_LANDLORD if seat == st.landlord else INFER_FARMER,
+        bounded=BOUNDED_LANDLORD if landlord else False,
+        greedy_farmers=bool(LANDLORD_GREEDY_FARMERS) if landlord else False,
     )
 
 
-def _endgame(st: Any) -> bool:
-    return ENDGAME_NODES > 0 and sum(len(h) for h in st.hands) <= ENDGAME_CARDS
+def _endgame(st: Any, seat: int) -> bool:
+    if seat == st.landlord:
+        cards, nodes = LANDLORD_ENDGAME_CARDS, LANDLORD_ENDGAME_NODES
+    else:
+        cards, nodes = ENDGAME_CARDS, ENDGAME_NODES
+    return nodes > 0 and sum(len(h) for h in st.hands) <= cards
 
 
 def _top(items: list[Any], n: int) -> list[Any]:
@@ -287,7 +307,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
             ranked.append((key, play))
         ranked.sort()
         if search:
-            width = ENDGAME_WIDTH if _endgame(st) else SEARCH_LEAD
+            width = ENDGAME_WIDTH if _endgame(st, seat) else SEARCH_LEAD
             chosen = _search(st, seat, _top([p for _, p in ranked], width))
             if chosen is not None:
                 return _action(chosen)
@@ -298,7 +318,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     if not options:
         return {"type": "pass"}
     partner_leads = seat != landlord and lead_seat != landlord
-    if partner_leads and not (search and (PARTNER_SEARCH or _endgame(st))):
+    if partner_leads and not (search and (PARTNER_SEARCH or _endgame(st, seat))):
         return {"type": "pass"}
     base = hand_cost(*_split(c, wild_rank))
     normal = [p for p in options if not is_bomb(p)]
@@ -326,7 +346,7 @@ def _play(ruleset: Any, st: Any, seat: int, search: bool = True) -> dict[str, An
     elif bombs and (danger <= 4 or base <= 2):
         choice = bombs[0]
     if search:
-        wide = _endgame(st)
+        wide = _endgame(st, seat)
         follow = ENDGAME_WIDTH if wide else SEARCH_FOLLOW
         others = _top([p for _, p in ranked_f], follow) + (
             bombs if wide else bombs[:1] + bombs[-1:]

@@ -20,7 +20,8 @@ longest plain play that starts with the hand's lowest card (no bomb, no 2 or jok
 all there is); follow with the weakest plain play that beats, never over the partner; a bomb only
 against an opponent close to going out; against an opponent with one card lead no single if
 another play exists; a farmer feeds a partner down to one or two cards his lowest single or
-pair.
+pair. In the landlord's search the farmers of the play-outs are greedy instead (``Sim.greedy``):
+each beats any play he can with his lowest plain play, his partner's too.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class Sim:
     lead_seat: int = -1
     passes: int = 0
     played: list[str] = field(default_factory=lambda: ["", "", ""])
+    greedy: bool = False  # the fast policy's farmers beat any play they can (:func:`_fast`)
 
     def copy(self) -> Sim:
         return Sim(
@@ -73,6 +75,7 @@ class Sim:
             self.lead_seat,
             self.passes,
             self.played[:],
+            self.greedy,
         )
 
     def move(self, play: str | None) -> int | None:
@@ -111,7 +114,7 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def fast_move(sim: Sim) -> str | None:
     """The fast policy's play for the seat to move (``None`` = pass); cached per situation."""
-    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat)
+    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat, sim.greedy)
 
 
 def _fast(
@@ -121,8 +124,14 @@ def _fast(
     laizi: str | None,
     last: str | None,
     lead_seat: int,
+    greedy: bool = False,
 ) -> str | None:
-    """:func:`fast_move` on the position's parts (the solver has no :class:`Sim`)."""
+    """:func:`fast_move` on the position's parts (the solver has no :class:`Sim`).
+
+    ``greedy``: the farmers follow as a greedy player does, with the lowest plain play that
+    beats, whoever made the play to beat (the partner too) and spending 2s and jokers on low
+    plays (the model the landlord's search makes of its farmers, :func:`search`).
+    """
     hand = hands[seat]
     if seat == ll:
         danger = min(len(hands[(seat + 1) % 3]), len(hands[(seat + 2) % 3]))
@@ -139,7 +148,7 @@ def _fast(
             got = _remember(_LEAD, key, _lead(hand, laizi, danger == 1, feed))
         return got
     if seat != ll and lead_seat != ll:
-        mode = 0  # the partner's trick: only go out
+        mode = 5 if greedy else 0  # the partner's trick: only go out (greedy: beat it)
     elif danger <= 2:
         mode = 1
     elif danger <= 4 or len(hands[lead_seat]) <= 4:
@@ -147,7 +156,7 @@ def _fast(
     elif danger == 5 or len(hand) <= 6:
         mode = 3
     else:
-        mode = 4
+        mode = 3 if greedy and seat != ll else 4
     fkey = (hand, last, laizi, mode)
     if fkey in _FOLLOW:
         return _FOLLOW[fkey]
@@ -189,7 +198,8 @@ def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> s
 
 def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     """mode 0 partner's trick, 1 opponent ≤ 2 cards, 2 opponent ≤ 4 (bombs allowed),
-    3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play)."""
+    3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play), 5 a greedy
+    farmer on his partner's trick (the lowest plain play that beats, else pass)."""
     plays = legal_plays(hand, last, laizi)
     n = len(hand)
     for play in plays:
@@ -201,6 +211,8 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     if not beat:
         return None
     plain = [p for p in beat if _plain(p, laizi)]
+    if mode == 5:
+        return plain[0] if plain else None
     if plain:
         if mode == 1:
             return plain[-1]
@@ -522,6 +534,8 @@ def search(
     endgame_cards: int = 0,
     endgame_nodes: int = 0,
     infer: bool = False,
+    bounded: bool = False,
+    greedy_farmers: bool = False,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -529,6 +543,10 @@ def search(
     candidate is the heuristic's own and wins ties. With at most ``endgame_cards`` cards left
     in the three hands, each sample is solved exactly (:class:`Solver`, ``endgame_nodes``
     positions for the whole decision) and played out only once that count is spent.
+
+    ``bounded`` (:func:`_bounded_search`): the same samples, evaluated one candidate at a time,
+    each stopped as soon as it can no longer beat the best before it; ``greedy_farmers`` (bounded
+    only): the play-outs' farmers follow greedily, partner's plays too (:func:`_fast`).
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
@@ -548,6 +566,20 @@ def search(
             else (f"{st.lead['cards']}/{st.lead['reading']}")
         )
     landlord = st.landlord
+    if bounded:
+        return _bounded_search(
+            st,
+            seat,
+            candidates,
+            samples,
+            rng,
+            time_up,
+            lead,
+            lead_seat,
+            infer,
+            endgame_nodes if solver is not None else 0,
+            greedy_farmers,
+        )
     wins = [0] * len(candidates)
     for _ in range(samples):
         hands = sample_hands(st, seat, rng, infer)
@@ -569,6 +601,81 @@ def search(
     for i in range(1, len(candidates)):
         if wins[i] > wins[best]:
             best = i
+    return candidates[best]
+
+
+def _bounded_search(
+    st: Any,
+    seat: int,
+    candidates: list[str | None],
+    samples: int,
+    rng: random.Random,
+    time_up: Any,
+    lead: str | None,
+    lead_seat: int,
+    infer: bool,
+    nodes: int,
+    greedy_farmers: bool = False,
+) -> str | None:
+    """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
+
+    The samples are dealt as the first candidate needs them; each candidate, in order, is
+    played out (or solved) on them, and abandoned as soon as winning every sample it has left
+    would not lift it above the best candidate before it (a tie keeps the earlier one, as in
+    :func:`search`), so a dominated candidate costs little and one that cannot be beaten ends
+    the search. The endgame's positions are shared out: each candidate may expand the
+    positions left over divided by the candidates left (the transposition table is shared),
+    so no candidate is judged by play-outs where another was solved exactly. Deterministic:
+    nothing here depends on time, except the wall-clock cap (checked after every sample),
+    which keeps the best fully judged candidate (the first, the heuristic's, if none is).
+    """
+    landlord = st.landlord
+    mine = seat == landlord
+    bases: list[Sim] = []
+    table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+    best, best_wins = 0, -1
+    for i, cand in enumerate(candidates):
+        solver = None
+        if nodes > 0:
+            solver = Solver(nodes // (len(candidates) - i))
+            solver.table = table
+            given = solver.nodes_left
+        wins = 0
+        for k in range(samples):
+            if wins + samples - k <= best_wins:
+                break  # cannot overtake the best so far (a tie keeps the earlier one)
+            if k and time_up():
+                return candidates[best]
+            if k == len(bases):  # only the first candidate gets here: deal the next sample
+                hands = sample_hands(st, seat, rng, infer)
+                bases.append(
+                    Sim(
+                        hands,
+                        landlord,
+                        seat,
+                        st.laizi,
+                        lead,
+                        lead_seat,
+                        st.passes,
+                        list(st.played),
+                        greedy_farmers,
+                    )
+                )
+            sim = bases[k].copy()
+            won = sim.move(cand)
+            if won is None:
+                exact = solver.solve(sim) if solver is not None else None
+                if exact is not None:
+                    wins += exact == mine
+                    continue
+                won = rollout(sim)
+            wins += (won == landlord) == mine
+        if solver is not None:
+            nodes -= given - max(0, solver.nodes_left)
+        if wins > best_wins:
+            best, best_wins = i, wins
+        if best_wins == samples or time_up():
+            break  # nothing after can do better than winning every sample
     return candidates[best]
 
 

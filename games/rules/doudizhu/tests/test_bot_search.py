@@ -357,7 +357,143 @@ def test_endgame_search_finds_a_forced_win(
 
     assert _minimax(bot_search.Sim(list(st.hands), st.landlord, turn, None)) == wins_for_mover
     monkeypatch.setattr(bot, "ENDGAME_NODES", 0)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_NODES", 0)
     assert value_after(RULESET.bot_action(st, turn)) != wins_for_mover
     monkeypatch.setattr(bot, "ENDGAME_CARDS", 20)
     monkeypatch.setattr(bot, "ENDGAME_NODES", 20_000)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_CARDS", 20)
+    monkeypatch.setattr(bot, "LANDLORD_ENDGAME_NODES", 20_000)
     assert value_after(RULESET.bot_action(st, turn)) == wins_for_mover
+
+
+def test_bounded_search_chooses_as_the_full_search_with_less_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-outs only (no endgame solver), so every sample's result is the same either way: the
+    bounded search (one candidate at a time, dropped once it cannot overtake) picks what the
+    full search picks, in every position, and plays out fewer samples in all of them together
+    (none more in any one)."""
+    played: list[int] = []
+    real = bot_search.rollout
+
+    def counted(sim: bot_search.Sim, limit: int = 200) -> int:
+        played.append(1)
+        return real(sim, limit)
+
+    monkeypatch.setattr(bot_search, "rollout", counted)
+    full_total = bounded_total = 0
+    compared = 0
+    for st, seat in _positions():
+        plays = RULESET.legal_plays_for(st, seat)
+        cands: list[str | None] = list(plays[:5]) + ([None] if st.lead is not None else [])
+        if len(cands) < 2:
+            continue
+        played.clear()
+        full = bot_search.search(st, seat, cands, work=3000, hard_ms=1e7, infer=True)
+        full_n = len(played)
+        played.clear()
+        bounded = bot_search.search(
+            st, seat, cands, work=3000, hard_ms=1e7, infer=True, bounded=True
+        )
+        assert bounded == full, (st.hands, cands)
+        assert len(played) <= full_n
+        full_total += full_n
+        bounded_total += len(played)
+        compared += 1
+    assert compared >= 10
+    assert bounded_total < full_total
+
+
+def test_bounded_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounded search deals its samples as it goes and looks at the clock after each one:
+    when each sample takes 40 ms of wall clock, a search asked for many samples deals at most
+    a handful before its 150 ms cap and returns a candidate (the first, the only one judged)."""
+    st, seat = _positions()[0]
+    clock = [0.0]
+
+    def slow() -> float:
+        clock[0] += 0.040
+        return clock[0]
+
+    calls: list[int] = []
+    real = bot_search.sample_hands
+
+    def counted(*args: Any) -> list[str]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(budget, "WALL_CLOCK", slow)
+    monkeypatch.setattr(bot_search, "sample_hands", counted)
+    plays = list(RULESET.legal_plays_for(st, seat)[:4])
+    got = bot_search.search(
+        st, seat, plays, work=10**9, max_samples=1000, hard_ms=150, bounded=True
+    )
+    assert got == plays[0]
+    assert 1 <= len(calls) <= 4
+
+
+def test_bounded_endgame_expands_at_most_its_position_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bounded search shares the endgame's positions out between its candidates: over a
+    whole decision the solvers expand no more than ``endgame_nodes`` positions in all, and
+    with enough of them they expand some (the endgame is searched)."""
+    solvers: list[tuple[int, bot_search.Solver]] = []
+    real = bot_search.Solver
+
+    def tracked(nodes: int) -> bot_search.Solver:
+        solver = real(nodes)
+        solvers.append((nodes, solver))
+        return solver
+
+    monkeypatch.setattr(bot_search, "Solver", tracked)
+    rng = random.Random(5)
+    searched = 0
+    for _ in range(6):
+        deck = _deck()
+        rng.shuffle(deck)
+        hands = [sort_cards("".join(deck[i * 6 : (i + 1) * 6])) for i in range(3)]
+        st = _playing(hands, 0, played=(sort_cards("".join(deck[18:])), "", ""))
+        cands: list[str | None] = list(RULESET.legal_plays_for(st, 0)[:6])
+        solvers.clear()
+        bot_search.search(
+            st, 0, cands, hard_ms=1e7, endgame_cards=20, endgame_nodes=3000, bounded=True
+        )
+        used = sum(given - max(0, s.nodes_left) for given, s in solvers)
+        assert used <= 3000
+        searched += used > 0
+    assert searched >= 3
+
+
+def test_greedy_play_out_farmers_beat_their_partner() -> None:
+    """The landlord's model of greedy farmers (``Sim.greedy``): on his partner's single 9 a
+    farmer with 4, T and K plays the T (his lowest play that beats), where the cooperative fast
+    policy lets the partner's trick run; on the landlord's low single the greedy farmer spends
+    his 2, the cooperative one keeps it. The model is carried by copies of the position."""
+    hands = ["3456789JQKA", "4TK", "55667788"]
+    partner_trick = bot_search.Sim(hands[:], 0, 1, None, lead="9", lead_seat=2)
+    assert bot_search.fast_move(partner_trick) is None
+    partner_trick.greedy = True
+    assert bot_search.fast_move(partner_trick.copy()) == "T"
+    far = ["3456789JQKAA", "33344552", "66778899TT"]
+    landlord_trick = bot_search.Sim(far[:], 0, 1, None, lead="5", lead_seat=0)
+    assert bot_search.fast_move(landlord_trick) is None
+    landlord_trick.greedy = True
+    assert bot_search.fast_move(landlord_trick) == "2"
+
+
+def test_only_the_landlord_models_greedy_farmers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bot.LANDLORD_GREEDY_FARMERS reaches the landlord's search and never a farmer's (whose
+    play-outs keep the cooperative policy), and the bounded search is the landlord's alone."""
+    seen: list[tuple[bool, bool, bool]] = []
+    real = bot_search.search
+
+    def spy(st: Any, seat: int, *args: Any, **kwargs: Any) -> Any:
+        seen.append((seat == st.landlord, kwargs["greedy_farmers"], kwargs["bounded"]))
+        return real(st, seat, *args, **kwargs)
+
+    monkeypatch.setattr(bot_search, "search", spy)
+    for st, seat in _positions():
+        RULESET.bot_action(st, seat)
+    assert {(True, True, True), (False, False, False)} <= set(seen)
+    assert all(greedy == bounded == is_landlord for is_landlord, greedy, bounded in seen)
