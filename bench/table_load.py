@@ -35,7 +35,9 @@ engineer's database and Redis db and ``BENCH_PORTS=8110-8119`` the ports the ser
 
 ``--tables`` with several values runs each in a fresh child process; results are appended as JSON
 lines to ``--json`` (default var/bench/table_load.jsonl). ``--profile`` runs ``py-spy record`` on
-the first Daphne for the window (py-spy must be installed in the venv).
+the first Daphne for the window (py-spy installed in the venv, or ``BENCH_PY_SPY`` naming it).
+The result line has the latency by phase, by the action's kind (its type; ``hand_first`` and
+``hand_last`` for the move that opened or ended a hand) and per second of the window.
 """
 
 from __future__ import annotations
@@ -676,6 +678,7 @@ class Seat:
             "seat": self.seat,
             "ok": None,
             "phase": view["phase"],
+            "kind": action.get("type", "?"),
         }
         self.pending.append(aid)
         asyncio.ensure_future(
@@ -801,11 +804,22 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     st = run.stats
     ids = list(st.sent)
     saved: dict[str, tuple[int, int]] = {}
+    hand_of: dict[str, int] = {}
     for i in range(0, len(ids), 2000):
-        for aid, table_id, seq in HandEvent.objects.filter(
+        for aid, table_id, seq, hand_id in HandEvent.objects.filter(
             action_id__in=ids[i : i + 2000]
-        ).values_list("action_id", "table_id", "seq"):
+        ).values_list("action_id", "table_id", "seq", "hand_id"):
             saved[aid] = (table_id, seq)
+            hand_of[aid] = hand_id
+    # each hand's first and last event (any actor): a player's move that opened or ended it
+    from django.db.models import Max, Min
+
+    hand_span = {
+        row["hand_id"]: (row["first"], row["last"])
+        for row in HandEvent.objects.filter(table_id__in=table_ids)
+        .values("hand_id")
+        .annotate(first=Min("seq"), last=Max("seq"))
+    }
     acked = {aid for aid, info in st.sent.items() if info["ok"]}
     unresolved = sum(1 for info in st.sent.values() if info["ok"] is None)
     events_by = dict()
@@ -814,6 +828,8 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     w0, w1 = run.window
     lat, in_window = [], 0
     by_phase: dict[str, list[float]] = defaultdict(list)
+    by_kind: dict[str, list[float]] = defaultdict(list)  # the action's type; first/last of hand
+    by_second: dict[int, list[float]] = defaultdict(list)  # second of the window it was sent in
     for aid, (table_id, seq) in saved.items():
         info = st.sent[aid]
         if not (w0 <= info["t"] < w1):
@@ -831,6 +847,14 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         if worst is not None:
             lat.append(worst * 1000)
             by_phase[info["phase"]].append(worst * 1000)
+            first, last = hand_span.get(hand_of[aid], (None, None))
+            kind = info.get("kind", "?")
+            if seq == last:
+                kind = "hand_last"  # the move that ended the hand (the settlement follows)
+            elif seq == first:
+                kind = "hand_first"
+            by_kind[kind].append(worst * 1000)
+            by_second[int(info["t"] - w0)].append(worst * 1000)
     elapsed = w1 - w0
     busy = [s for t, s in st.in_hand_samples]
     full = sum(1 for s in busy if s >= 0.9)
@@ -846,6 +870,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         if share >= 0.9 and sec in per_sec:
             in_hand_rates.append(per_sec[sec])
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
+    slow = pct(lat, 95) if lat else 0.0  # the slowest 5 % start here
     result = {
         "backend": args.backend,
         "mode": args.mode,
@@ -912,6 +937,22 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
             for ph, v in sorted(by_phase.items())
         },
+        "by_kind": {
+            kind: {
+                "n": len(v),
+                "p50": round(pct(v, 50), 1),
+                "p95": round(pct(v, 95), 1),
+                "share_of_slowest_5pc": round(
+                    sum(1 for x in v if x >= slow) / max(1, len(lat) // 20), 3
+                ),
+            }
+            for kind, v in sorted(by_kind.items())
+        },
+        # per second of the window: [second, n, p50, max] — bursts show as a run of slow seconds
+        "by_second": [
+            [sec, len(v), round(pct(v, 50), 1), round(max(v), 1)]
+            for sec, v in sorted(by_second.items())
+        ],
         "loadavg_1m": [round(x, 2) for x in run.load],
         "nproc": os.cpu_count(),
     }
@@ -971,7 +1012,7 @@ def one_run(args) -> dict:
             prof_out = Path(args.profile)
             prof = subprocess.Popen(
                 [
-                    str(BIN / "py-spy"),
+                    os.environ.get("BENCH_PY_SPY") or str(BIN / "py-spy"),
                     "record",
                     "-p",
                     str(dpids[0]),

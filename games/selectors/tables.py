@@ -140,6 +140,25 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
     }
 
 
+# (hand id, table seq) -> the hand's engine state at that seq in this process: decoded once
+# from a snapshot for every render of that change, or handed over by this process's writer of
+# that seq (``engine_state_remember``), so the sockets of a move made here decode nothing.
+# Nothing mutates a state once it is here: the next move decodes its own from the hand's JSON.
+engine_states: dict[tuple[int, int], Any] = {}
+_ENGINE_STATES_MAX = 2000
+
+
+def engine_state_remember(hand_id: int, seq: int, state: Any) -> None:
+    """Keep the engine state the hand is in at ``seq`` for this process's renders of it.
+
+    The caller hands the object over: it must be the state the hand's stored JSON at that seq
+    decodes to, and it must not change afterwards.
+    """
+    if len(engine_states) >= _ENGINE_STATES_MAX:
+        engine_states.clear()  # a bound, not a policy: the next renders decode again
+    engine_states[(hand_id, seq)] = state
+
+
 # table id -> the newest snapshot this process has read (shared by all its sockets of the table)
 _snapshots: dict[int, dict[str, Any]] = {}
 _SNAPSHOTS_MAX = 5000
