@@ -41,6 +41,11 @@ def main() -> None:
     parser.add_argument("--language", default="zh-hant")
     parser.add_argument("--profile", action="store_true", help="print a cProfile table")
     parser.add_argument("--profile-out", default="", help="also save the cProfile stats here")
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="freeze start-up's objects as an ASGI server does (realtime.server_gc_settle)",
+    )
     args = parser.parse_args()
 
     import django
@@ -83,6 +88,29 @@ def main() -> None:
             pushed.append((table_id, seq, encoded))
 
     realtime.table_changed = table_changed
+    import gc
+
+    from django.template.loader import get_template
+
+    get_template("games/boards/doudizhu.html")  # compiled at start-up in a server
+    if args.gc_freeze:
+        realtime.server_gc_settle()
+    # the collector's own CPU, by generation: (collections, ms)
+    gc_cpu: dict[int, list[float]] = {0: [0, 0.0], 1: [0, 0.0], 2: [0, 0.0]}
+    gc_started = [0.0]
+    playing = [False]  # only the collections while the hands are played count
+
+    def gc_timer(phase: str, info: dict) -> None:
+        if not playing[0]:
+            return
+        if phase == "start":
+            gc_started[0] = time.process_time()
+        else:
+            entry = gc_cpu[info["generation"]]
+            entry[0] += 1
+            entry[1] += 1000 * (time.process_time() - gc_started[0])
+
+    gc.callbacks.append(gc_timer)
     parts: dict[str, float] = {}
     per_round: list[dict[str, float]] = []
     profiler = cProfile.Profile(time.process_time) if args.profile else None
@@ -105,6 +133,7 @@ def main() -> None:
         live = list(users_by_table)
         if profiler is not None:
             profiler.enable()
+        playing[0] = True
         while live:
             still = []
             for table_id, users in live:  # one action per table in turn: tables interleave
@@ -144,6 +173,7 @@ def main() -> None:
                     parts["render_html"] += time.process_time() - t0
                 still.append((table_id, users))
             live = still
+        playing[0] = False
         if profiler is not None:
             profiler.disable()
         # move_submit's time includes the broadcast's (it runs on commit inside the call)
@@ -155,6 +185,11 @@ def main() -> None:
         for key in ("move_submit", "broadcast", "decode", "render_html")
     }
     result["total_ms_per_action"] = round(sum(result.values()), 3)
+    total_actions = sum(r["actions"] for r in per_round)
+    result["gc_frozen"] = gc.get_freeze_count()
+    result["gc_ms_per_action"] = round(sum(ms for _, ms in gc_cpu.values()) / total_actions, 3)
+    result["gc_collections"] = {gen: n for gen, (n, _) in gc_cpu.items()}
+    result["gc_full_ms_mean"] = round(gc_cpu[2][1] / gc_cpu[2][0], 2) if gc_cpu[2][0] else None
     result["actions_per_round"] = [r["actions"] for r in per_round]
     result["tables"] = args.tables
     result["rounds"] = args.rounds
