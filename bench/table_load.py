@@ -830,12 +830,16 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     by_phase: dict[str, list[float]] = defaultdict(list)
     by_kind: dict[str, list[float]] = defaultdict(list)  # the action's type; first/last of hand
     by_second: dict[int, list[float]] = defaultdict(list)  # second of the window it was sent in
+    last_of: list[tuple[float, bool, bool]] = []  # (ms, last seat is the actor, it had a move out)
+    sent_by_seat: dict[tuple[int, int], list[dict]] = defaultdict(list)
+    for info in st.sent.values():
+        sent_by_seat[(info["table"], info["seat"])].append(info)
     for aid, (table_id, seq) in saved.items():
         info = st.sent[aid]
         if not (w0 <= info["t"] < w1):
             continue
         in_window += 1
-        worst = 0.0
+        worst, last_seat = 0.0, None
         for s in range(3):
             got = next(
                 (t for q, t in st.frames[(table_id, s)] if q >= seq and t >= info["t"]), None
@@ -843,9 +847,19 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             if got is None:
                 worst = None
                 break
-            worst = max(worst, got - info["t"])
+            if got - info["t"] >= worst:
+                worst, last_seat = got - info["t"], s
         if worst is not None:
             lat.append(worst * 1000)
+            # who got the frame last: the actor, or a seat with a move of its own in flight
+            # (sent before the frame came, less than 1 s before this action) — a socket
+            # handles its messages in order, so its own move delays the frames behind it
+            own_move_out = any(
+                info["t"] - 1.0 <= other["t"] <= info["t"] + worst
+                for other in sent_by_seat.get((table_id, last_seat), ())
+                if other is not info
+            )
+            last_of.append((worst * 1000, last_seat == info["seat"], own_move_out))
             by_phase[info["phase"]].append(worst * 1000)
             first, last = hand_span.get(hand_of[aid], (None, None))
             kind = info.get("kind", "?")
@@ -947,6 +961,13 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
                 ),
             }
             for kind, v in sorted(by_kind.items())
+        },
+        "slowest_5pc_last_seat": {
+            "n": sum(1 for ms, _, _ in last_of if ms >= slow),
+            "actor": sum(1 for ms, actor, _ in last_of if ms >= slow and actor),
+            "other_with_own_move_out": sum(
+                1 for ms, actor, out in last_of if ms >= slow and not actor and out
+            ),
         },
         # per second of the window: [second, n, p50, max] — bursts show as a run of slow seconds
         "by_second": [
