@@ -761,6 +761,7 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     run.load = [os.getloadavg()[0], None]
     run.pg_pids = pg_backend_pids() if args.backend == "pg" else []
     run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
+    run.client_cpu_window = time.process_time()
     end = run.window[0] + args.duration
     while time.perf_counter() < end:
         await asyncio.sleep(1.0)
@@ -770,6 +771,7 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     run.window[1] = time.perf_counter()
     run.load[1] = os.getloadavg()[0]
     run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
+    run.client_cpu_window = time.process_time() - run.client_cpu_window
     run.stopping = True
     for seat in run.seats:
         if seat.timer is not None:
@@ -940,7 +942,8 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             else None
         ),  # inside Daphne
         "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
-        "client_cpu_s": round(run.client_cpu, 2),
+        "client_cpu_s": round(run.client_cpu, 2),  # the whole run, set-up and ramp included
+        "client_cpu_window_s": round(run.client_cpu_window, 2),  # the measured window only
         # backends that exited inside the window read 0 at its end: only those alive throughout
         "postgres_cpu_s": round(
             sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids if run.cpu1[p] >= run.cpu0[p]), 2
