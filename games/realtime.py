@@ -19,7 +19,6 @@ and Redis connection per broadcast (docs/performance.md).
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 import threading
@@ -50,38 +49,9 @@ def dafengshou_group(room_id: int) -> str:
 
 
 def server_loop_register(loop: asyncio.AbstractEventLoop) -> None:
-    """The ASGI server's event loop: broadcasts from its worker threads are sent on it.
-
-    The first registration (the server's first connection, start-up done) also settles the
-    collector (``server_gc_settle``).
-    """
+    """The ASGI server's event loop: broadcasts from its worker threads are sent on it."""
     global _server_loop
-    if _server_loop is None:
-        server_gc_settle()
     _server_loop = loop
-
-
-_gc_settled = False
-
-
-def server_gc_settle() -> None:
-    """Once per server process: take what start-up allocated out of the collector's walks.
-
-    Every full collection walks every tracked object, and the modules, settings, URL patterns,
-    translations and compiled templates loaded at start-up (≈ 100,000 objects) never become
-    garbage: walking them cost ≈ 20–50 ms of CPU per full collection, on the event loop and
-    holding the GIL (docs/performance.md). ``gc.freeze`` moves them to the permanent
-    generation; what is allocated later is collected as before. ``LEYOU["SERVER_GC_FREEZE"]``
-    off keeps the stock collector.
-    """
-    global _gc_settled
-    from django.conf import settings
-
-    if _gc_settled or not settings.LEYOU.get("SERVER_GC_FREEZE", True):
-        return
-    _gc_settled = True
-    gc.collect()  # what start-up left as garbage goes first, so it is not frozen
-    gc.freeze()
 
 
 def _loop_for_publishing() -> asyncio.AbstractEventLoop:

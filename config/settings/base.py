@@ -239,8 +239,6 @@ LEYOU = {
     # input and process instead of once per socket; VERIFY renders each one both ways (tests).
     "BOARD_MEMO": env.env_bool("LEYOU_BOARD_MEMO", True),
     "BOARD_MEMO_VERIFY": False,
-    # ASGI servers: start-up's objects frozen out of the collector's walks (games/realtime.py)
-    "SERVER_GC_FREEZE": env.env_bool("LEYOU_SERVER_GC_FREEZE", True),
 }
 
 LOGGING = {
