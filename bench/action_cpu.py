@@ -3,8 +3,8 @@
 Benchmark, not a test. Plays whole 斗地主 hands at ``--tables`` tables through the services on
 the database of ``DATABASE_URL`` (its own room, players and tables are left there) and, for
 every action, does in this one process what the Daphne serving the table's three sockets does:
-``tables.move_submit`` (lock, apply, event, state, clocks, the snapshot put in the broadcast —
-the broadcast itself goes to the channel layer of ``REDIS_URL`` as in a server), then for each
+``tables.move_submit`` (lock, apply, event, state, clocks, the snapshot encoded for the
+broadcast — which is not sent: nothing leaves this process), then for each
 of the three seats the pushed snapshot (decoded once per process) rendered as that seat's HTML
 board (``rendering.render_html`` under the player's language), as ``TableConsumer.table_changed``
 does. The tables' actions interleave, so the board fragment store sees what a server sees.
@@ -88,6 +88,10 @@ def main() -> None:
             pushed.append((table_id, seq, encoded))
 
     realtime.table_changed = table_changed
+    # Nothing leaves this process: the broadcast is encoded (the writer's part of it, timed)
+    # but not sent, so a load run sharing the channel layer's Redis db never gets these
+    # tables' snapshots (their ids and users are another database's).
+    realtime.publish = lambda group, message: None
     import gc
 
     from django.template.loader import get_template
