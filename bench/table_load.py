@@ -185,14 +185,29 @@ class Procs:
         self.procs[name] = proc
         return proc
 
-    def daphne(self, name: str) -> tuple[int, int]:
+    def daphne(self, name: str, gc_probe: bool = False) -> tuple[int, int]:
         port = free_port()
-        proc = self._start(
-            name,
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        )
+        args = ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        if gc_probe:  # the same Daphne, with the collector's time written out (bench/gc_probe.py)
+            cmd = [PY, str(ROOT / "bench" / "gc_probe.py"), str(self.gc_path(name)), *args]
+        else:
+            cmd = [str(BIN / "daphne"), *args]
+        proc = self._start(name, cmd)
         wait_port(port, proc)
         return port, proc.pid
+
+    def gc_path(self, name: str) -> Path:
+        return self.logdir / f"gc-{name}.json"
+
+    def gc_read(self) -> dict[str, dict]:
+        """Each probed Daphne's collector totals so far (bench/gc_probe.py), by name."""
+        out = {}
+        for name in self.procs:
+            try:
+                out[name] = json.loads(self.gc_path(name).read_text())["gc"]
+            except (OSError, ValueError, KeyError):
+                continue
+        return out
 
     def clock(self) -> int:
         return self._start("clock", [PY, "manage.py", "runclock"]).pid
@@ -762,6 +777,7 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     run.pg_pids = pg_backend_pids() if args.backend == "pg" else []
     run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
     run.client_cpu_window = time.process_time()
+    run.gc0 = run.gc_read() if run.gc_read else {}
     end = run.window[0] + args.duration
     while time.perf_counter() < end:
         await asyncio.sleep(1.0)
@@ -772,6 +788,8 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     run.load[1] = os.getloadavg()[0]
     run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
     run.client_cpu_window = time.process_time() - run.client_cpu_window
+    await asyncio.sleep(1.2)  # the probes write every second: totals at least as new as the end
+    run.gc1 = run.gc_read() if run.gc_read else {}
     run.stopping = True
     for seat in run.seats:
         if seat.timer is not None:
@@ -950,6 +968,23 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         ),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
+        # the Daphnes' collector in the window (--gc-probe): per process and generation,
+        # collections, CPU ms and the longest one (ms, over the whole run so far)
+        "daphne_gc": {
+            name: {
+                gen: {
+                    "n": run.gc1[name][gen]["n"] - run.gc0.get(name, {}).get(gen, {}).get("n", 0),
+                    "ms": round(
+                        run.gc1[name][gen]["ms"]
+                        - run.gc0.get(name, {}).get(gen, {}).get("ms", 0.0),
+                        1,
+                    ),
+                    "max_ms": round(run.gc1[name][gen]["max_ms"], 1),
+                }
+                for gen in run.gc1[name]
+            }
+            for name in run.gc1
+        },
         "by_phase": {
             ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
             for ph, v in sorted(by_phase.items())
@@ -1024,7 +1059,7 @@ def one_run(args) -> dict:
     try:
         ports, dpids = [], []
         for i in range(args.procs):
-            port, pid = procs.daphne(f"daphne{i}")
+            port, pid = procs.daphne(f"daphne{i}", gc_probe=args.gc_probe)
             ports.append(port)
             dpids.append(pid)
         # as runplatform: on the in-memory layer the clock runs inside the (one) Daphne
@@ -1061,7 +1096,7 @@ def one_run(args) -> dict:
 
             async def go():
                 run_holder["run"] = await drive_with_pids(
-                    args, ports, room.pk, players, dpids, clock_pid, worker_pid
+                    args, ports, room.pk, players, dpids, clock_pid, worker_pid, procs
                 )
 
             await asyncio.wait_for(go(), timeout=args.hard_limit)
@@ -1083,13 +1118,16 @@ def one_run(args) -> dict:
     return result
 
 
-async def drive_with_pids(args, ports, room_id, players, dpids, clock_pid, worker_pid) -> Run:
+async def drive_with_pids(
+    args, ports, room_id, players, dpids, clock_pid, worker_pid, procs=None
+) -> Run:
     # the pids are needed inside drive() for CPU sampling at the window's edges
     orig_init = Run.__init__
 
     def init(self, a):
         orig_init(self, a)
         self.daphne_pids, self.clock_pid, self.worker_pid = dpids, clock_pid, worker_pid
+        self.gc_read = procs.gc_read if args.gc_probe else None
         self.pids = list(dict.fromkeys([*dpids, clock_pid, worker_pid]))
 
     Run.__init__ = init
@@ -1283,6 +1321,11 @@ def main() -> None:
         help="stop seating tables after this many seconds and measure those",
     )
     parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
+    parser.add_argument(
+        "--gc-probe",
+        action="store_true",
+        help="run the Daphnes through bench/gc_probe.py and report their collector's time",
+    )
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
     parser.add_argument(
         "--micro",

@@ -16,8 +16,8 @@ from games.engine import registry
 from games.fx import board_fx, board_fx_key
 from games.selectors import tables as table_selectors
 
-# (hand id, table seq) -> engine state, per process (``selectors.tables.engine_states``)
-_state_cache: dict[tuple[int, int], Any] = table_selectors.engine_states
+# hand id -> (table seq, engine state), per process (``selectors.tables.engine_states``)
+_state_cache: dict[int, tuple[int, Any]] = table_selectors.engine_states
 
 
 def _state_for(snapshot: dict) -> Any | None:
@@ -25,7 +25,7 @@ def _state_for(snapshot: dict) -> Any | None:
     if hand is None:
         return None
     seq = snapshot["table"]["seq"]
-    state = _state_cache.get((hand["id"], seq))
+    state = table_selectors.engine_state_get(hand["id"], seq)
     if state is None:
         state = registry.get(snapshot["table"]["game"]).state_from_json(hand["state"])
         table_selectors.engine_state_remember(hand["id"], seq, state)

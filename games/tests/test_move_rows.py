@@ -170,8 +170,9 @@ def test_a_move_hands_its_engine_state_to_this_process_renders(
     room, make_user, pushed, monkeypatch
 ):
     """The renders of a move made in this process decode no engine state: the writer's own
-    state is used, every seat's board is the one a fresh decode of the pushed JSON gives, and
-    the next move does not change the state an earlier seq's boards are drawn from."""
+    state is used, every seat's board is the one a fresh decode of the pushed JSON gives, one
+    state is kept per hand (the newest seq's), and the next move changes neither the state
+    handed over before it nor the boards of that earlier seq."""
     table_id = _full_table(room, make_user)
     users = {s.index: s.user for s in Seat.objects.filter(table_id=table_id).select_related("user")}
     ruleset = registry.get("doudizhu")
@@ -189,20 +190,22 @@ def test_a_move_hands_its_engine_state_to_this_process_renders(
         _, seq, snapshot = pushed[-1]
         sent = _as_sent(snapshot)
         hand_id = sent["hand"]["id"]
-        assert (hand_id, seq) in table_selectors.engine_states
+        handed = table_selectors.engine_state_get(hand_id, seq)
+        assert handed is not None
+        assert table_selectors.engine_states[hand_id][0] == seq  # the newest only
         decodes.clear()
         monkeypatch.setattr(type(ruleset), "state_from_json", counting)
         boards = {i: _board(sent, i, users[i]) for i in range(3)}
         monkeypatch.setattr(type(ruleset), "state_from_json", decode)
         assert decodes == []  # no decode: the writer's state
-        handed = table_selectors.engine_states.pop((hand_id, seq))
         assert _as_sent(ruleset.state_to_json(handed)) == sent["hand"]["state"]
+        del table_selectors.engine_states[hand_id]
         assert boards == {i: _board(sent, i, users[i]) for i in range(3)}  # a fresh decode
-        table_selectors.engine_states[(hand_id, seq)] = handed
-        if previous is not None:  # the last seq's state, still kept, is still that seq's
-            old, old_boards = previous
-            kept = table_selectors.engine_states[(old["hand"]["id"], old["table"]["seq"])]
-            assert _as_sent(ruleset.state_to_json(kept)) == old["hand"]["state"]
+        table_selectors.engine_states[hand_id] = (seq, handed)
+        if previous is not None:
+            old, old_state, old_boards = previous
+            assert _as_sent(ruleset.state_to_json(old_state)) == old["hand"]["state"]
             assert {i: _board(old, i, users[i]) for i in range(3)} == old_boards
-        previous = sent, boards
+            assert table_selectors.engine_states[hand_id][1] is handed  # not replaced
+        previous = sent, handed, boards
     assert n > 10
