@@ -773,6 +773,7 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     # warm-up, then the measured window
     await asyncio.sleep(args.warmup)
     run.window = [time.perf_counter(), None]
+    run.wall0 = time.time()  # the wall clock at the window's start (HandEvent.created_at's)
     run.load = [os.getloadavg()[0], None]
     run.pg_pids = pg_backend_pids() if args.backend == "pg" else []
     run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
@@ -847,6 +848,15 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         events_by[by] = HandEvent.objects.filter(table_id__in=table_ids, by=by).count()
     w0, w1 = run.window
     lat, in_window = [], 0
+    # the moves the clock applied (bots, 托管), per table, in the window's clock (perf_counter)
+    clock_moves: dict[int, list[float]] = defaultdict(list)
+    for table_id, created in (
+        HandEvent.objects.filter(table_id__in=table_ids)
+        .exclude(by__in=("player", "escape"))
+        .values_list("table_id", "created_at")
+    ):
+        clock_moves[table_id].append(created.timestamp() - run.wall0 + w0)
+    near_clock: list[tuple[float, bool]] = []  # (ms, a clock move on the table meanwhile)
     by_phase: dict[str, list[float]] = defaultdict(list)
     by_kind: dict[str, list[float]] = defaultdict(list)  # the action's type; first/last of hand
     by_second: dict[int, list[float]] = defaultdict(list)  # second of the window it was sent in
@@ -880,6 +890,17 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
                 if other is not info
             )
             last_of.append((worst * 1000, last_seat == info["seat"], own_move_out))
+            # the clock moved this table while the action was on its way (its transaction
+            # holds the table's row lock: the action waits for it)
+            near_clock.append(
+                (
+                    worst * 1000,
+                    any(
+                        info["t"] - 0.2 <= t <= info["t"] + worst
+                        for t in clock_moves.get(table_id, ())
+                    ),
+                )
+            )
             by_phase[info["phase"]].append(worst * 1000)
             first, last = hand_span.get(hand_of[aid], (None, None))
             kind = info.get("kind", "?")
@@ -1005,6 +1026,15 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             "actor": sum(1 for ms, actor, _ in last_of if ms >= slow and actor),
             "other_with_own_move_out": sum(
                 1 for ms, actor, out in last_of if ms >= slow and not actor and out
+            ),
+        },
+        # share of actions during which the clock moved the same table: all, and the slowest 5 %
+        "clock_move_meanwhile": {
+            "all": round(sum(1 for _, c in near_clock if c) / max(1, len(near_clock)), 3),
+            "slowest_5pc": round(
+                sum(1 for ms, c in near_clock if c and ms >= slow)
+                / max(1, sum(1 for ms, _ in near_clock if ms >= slow)),
+                3,
             ),
         },
         # per second of the window: [second, n, p50, max] — bursts show as a run of slow seconds
