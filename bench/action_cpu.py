@@ -191,6 +191,10 @@ def main() -> None:
     }
     result["total_ms_per_action"] = round(sum(result.values()), 3)
     total_actions = sum(r["actions"] for r in per_round)
+    from games.templatetags import board_memo
+
+    # board fragments stored per action (the store is bounded: how soon it fills)
+    result["memo_fragments_per_action"] = round(board_memo.memo_store_size() / total_actions, 2)
     result["gc_frozen"] = gc.get_freeze_count()
     result["gc_ms_per_action"] = round(sum(ms for _, ms in gc_cpu.values()) / total_actions, 3)
     result["gc_collections"] = {gen: n for gen, (n, _) in gc_cpu.items()}
