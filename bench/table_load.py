@@ -35,7 +35,9 @@ engineer's database and Redis db and ``BENCH_PORTS=8110-8119`` the ports the ser
 
 ``--tables`` with several values runs each in a fresh child process; results are appended as JSON
 lines to ``--json`` (default var/bench/table_load.jsonl). ``--profile`` runs ``py-spy record`` on
-the first Daphne for the window (py-spy must be installed in the venv).
+the first Daphne for the window (py-spy installed in the venv, or ``BENCH_PY_SPY`` naming it).
+The result line has the latency by phase, by the action's kind (its type; ``hand_first`` and
+``hand_last`` for the move that opened or ended a hand) and per second of the window.
 """
 
 from __future__ import annotations
@@ -183,14 +185,29 @@ class Procs:
         self.procs[name] = proc
         return proc
 
-    def daphne(self, name: str) -> tuple[int, int]:
+    def daphne(self, name: str, gc_probe: bool = False) -> tuple[int, int]:
         port = free_port()
-        proc = self._start(
-            name,
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        )
+        args = ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        if gc_probe:  # the same Daphne, with the collector's time written out (bench/gc_probe.py)
+            cmd = [PY, str(ROOT / "bench" / "gc_probe.py"), str(self.gc_path(name)), *args]
+        else:
+            cmd = [str(BIN / "daphne"), *args]
+        proc = self._start(name, cmd)
         wait_port(port, proc)
         return port, proc.pid
+
+    def gc_path(self, name: str) -> Path:
+        return self.logdir / f"gc-{name}.json"
+
+    def gc_read(self) -> dict[str, dict]:
+        """Each probed Daphne's collector totals so far (bench/gc_probe.py), by name."""
+        out = {}
+        for name in self.procs:
+            try:
+                out[name] = json.loads(self.gc_path(name).read_text())["gc"]
+            except (OSError, ValueError, KeyError):
+                continue
+        return out
 
     def clock(self) -> int:
         return self._start("clock", [PY, "manage.py", "runclock"]).pid
@@ -676,6 +693,7 @@ class Seat:
             "seat": self.seat,
             "ok": None,
             "phase": view["phase"],
+            "kind": action.get("type", "?"),
         }
         self.pending.append(aid)
         asyncio.ensure_future(
@@ -755,9 +773,12 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     # warm-up, then the measured window
     await asyncio.sleep(args.warmup)
     run.window = [time.perf_counter(), None]
+    run.wall0 = time.time()  # the wall clock at the window's start (HandEvent.created_at's)
     run.load = [os.getloadavg()[0], None]
     run.pg_pids = pg_backend_pids() if args.backend == "pg" else []
     run.cpu0 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
+    run.client_cpu_window = time.process_time()
+    run.gc0 = run.gc_read() if run.gc_read else {}
     end = run.window[0] + args.duration
     while time.perf_counter() < end:
         await asyncio.sleep(1.0)
@@ -767,6 +788,9 @@ async def drive(args, ports: list[int], room_id: int, players: list[tuple[int, s
     run.window[1] = time.perf_counter()
     run.load[1] = os.getloadavg()[0]
     run.cpu1 = {pid: cpu_seconds(pid) for pid in run.pids + run.pg_pids}
+    run.client_cpu_window = time.process_time() - run.client_cpu_window
+    await asyncio.sleep(1.2)  # the probes write every second: totals at least as new as the end
+    run.gc1 = run.gc_read() if run.gc_read else {}
     run.stopping = True
     for seat in run.seats:
         if seat.timer is not None:
@@ -801,11 +825,22 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
     st = run.stats
     ids = list(st.sent)
     saved: dict[str, tuple[int, int]] = {}
+    hand_of: dict[str, int] = {}
     for i in range(0, len(ids), 2000):
-        for aid, table_id, seq in HandEvent.objects.filter(
+        for aid, table_id, seq, hand_id in HandEvent.objects.filter(
             action_id__in=ids[i : i + 2000]
-        ).values_list("action_id", "table_id", "seq"):
+        ).values_list("action_id", "table_id", "seq", "hand_id"):
             saved[aid] = (table_id, seq)
+            hand_of[aid] = hand_id
+    # each hand's first and last event (any actor): a player's move that opened or ended it
+    from django.db.models import Max, Min
+
+    hand_span = {
+        row["hand_id"]: (row["first"], row["last"])
+        for row in HandEvent.objects.filter(table_id__in=table_ids)
+        .values("hand_id")
+        .annotate(first=Min("seq"), last=Max("seq"))
+    }
     acked = {aid for aid, info in st.sent.items() if info["ok"]}
     unresolved = sum(1 for info in st.sent.values() if info["ok"] is None)
     events_by = dict()
@@ -813,13 +848,28 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         events_by[by] = HandEvent.objects.filter(table_id__in=table_ids, by=by).count()
     w0, w1 = run.window
     lat, in_window = [], 0
+    # the moves the clock applied (bots, 托管), per table, in the window's clock (perf_counter)
+    clock_moves: dict[int, list[float]] = defaultdict(list)
+    for table_id, created in (
+        HandEvent.objects.filter(table_id__in=table_ids)
+        .exclude(by__in=("player", "escape"))
+        .values_list("table_id", "created_at")
+    ):
+        clock_moves[table_id].append(created.timestamp() - run.wall0 + w0)
+    near_clock: list[tuple[float, bool]] = []  # (ms, a clock move on the table meanwhile)
     by_phase: dict[str, list[float]] = defaultdict(list)
+    by_kind: dict[str, list[float]] = defaultdict(list)  # the action's type; first/last of hand
+    by_second: dict[int, list[float]] = defaultdict(list)  # second of the window it was sent in
+    last_of: list[tuple[float, bool, bool]] = []  # (ms, last seat is the actor, it had a move out)
+    sent_by_seat: dict[tuple[int, int], list[dict]] = defaultdict(list)
+    for info in st.sent.values():
+        sent_by_seat[(info["table"], info["seat"])].append(info)
     for aid, (table_id, seq) in saved.items():
         info = st.sent[aid]
         if not (w0 <= info["t"] < w1):
             continue
         in_window += 1
-        worst = 0.0
+        worst, last_seat = 0.0, None
         for s in range(3):
             got = next(
                 (t for q, t in st.frames[(table_id, s)] if q >= seq and t >= info["t"]), None
@@ -827,10 +877,39 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             if got is None:
                 worst = None
                 break
-            worst = max(worst, got - info["t"])
+            if got - info["t"] >= worst:
+                worst, last_seat = got - info["t"], s
         if worst is not None:
             lat.append(worst * 1000)
+            # who got the frame last: the actor, or a seat with a move of its own in flight
+            # (sent before the frame came, less than 1 s before this action) — a socket
+            # handles its messages in order, so its own move delays the frames behind it
+            own_move_out = any(
+                info["t"] - 1.0 <= other["t"] <= info["t"] + worst
+                for other in sent_by_seat.get((table_id, last_seat), ())
+                if other is not info
+            )
+            last_of.append((worst * 1000, last_seat == info["seat"], own_move_out))
+            # the clock moved this table while the action was on its way (its transaction
+            # holds the table's row lock: the action waits for it)
+            near_clock.append(
+                (
+                    worst * 1000,
+                    any(
+                        info["t"] - 0.2 <= t <= info["t"] + worst
+                        for t in clock_moves.get(table_id, ())
+                    ),
+                )
+            )
             by_phase[info["phase"]].append(worst * 1000)
+            first, last = hand_span.get(hand_of[aid], (None, None))
+            kind = info.get("kind", "?")
+            if seq == last:
+                kind = "hand_last"  # the move that ended the hand (the settlement follows)
+            elif seq == first:
+                kind = "hand_first"
+            by_kind[kind].append(worst * 1000)
+            by_second[int(info["t"] - w0)].append(worst * 1000)
     elapsed = w1 - w0
     busy = [s for t, s in st.in_hand_samples]
     full = sum(1 for s in busy if s >= 0.9)
@@ -846,6 +925,7 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
         if share >= 0.9 and sec in per_sec:
             in_hand_rates.append(per_sec[sec])
     srv_cpu = sum(run.cpu1[p] - run.cpu0[p] for p in run.daphne_pids)
+    slow = pct(lat, 95) if lat else 0.0  # the slowest 5 % start here
     result = {
         "backend": args.backend,
         "mode": args.mode,
@@ -901,17 +981,67 @@ def analyse(args, run: Run, table_ids: set[int]) -> dict:
             else None
         ),  # inside Daphne
         "worker_cpu_s": round(run.cpu1[run.worker_pid] - run.cpu0[run.worker_pid], 2),
-        "client_cpu_s": round(run.client_cpu, 2),
+        "client_cpu_s": round(run.client_cpu, 2),  # the whole run, set-up and ramp included
+        "client_cpu_window_s": round(run.client_cpu_window, 2),  # the measured window only
         # backends that exited inside the window read 0 at its end: only those alive throughout
         "postgres_cpu_s": round(
             sum(run.cpu1[p] - run.cpu0[p] for p in run.pg_pids if run.cpu1[p] >= run.cpu0[p]), 2
         ),
         "daphne_rss_mib": [round(run.rss[p] / 1024, 1) for p in run.daphne_pids],
         "full_seconds": full,
+        # the Daphnes' collector in the window (--gc-probe): per process and generation,
+        # collections, CPU ms and the longest one (ms, over the whole run so far)
+        "daphne_gc": {
+            name: {
+                gen: {
+                    "n": run.gc1[name][gen]["n"] - run.gc0.get(name, {}).get(gen, {}).get("n", 0),
+                    "ms": round(
+                        run.gc1[name][gen]["ms"]
+                        - run.gc0.get(name, {}).get(gen, {}).get("ms", 0.0),
+                        1,
+                    ),
+                    "max_ms": round(run.gc1[name][gen]["max_ms"], 1),
+                }
+                for gen in run.gc1[name]
+            }
+            for name in run.gc1
+        },
         "by_phase": {
             ph: {"n": len(v), "p50": round(pct(v, 50), 1), "p95": round(pct(v, 95), 1)}
             for ph, v in sorted(by_phase.items())
         },
+        "by_kind": {
+            kind: {
+                "n": len(v),
+                "p50": round(pct(v, 50), 1),
+                "p95": round(pct(v, 95), 1),
+                "share_of_slowest_5pc": round(
+                    sum(1 for x in v if x >= slow) / max(1, len(lat) // 20), 3
+                ),
+            }
+            for kind, v in sorted(by_kind.items())
+        },
+        "slowest_5pc_last_seat": {
+            "n": sum(1 for ms, _, _ in last_of if ms >= slow),
+            "actor": sum(1 for ms, actor, _ in last_of if ms >= slow and actor),
+            "other_with_own_move_out": sum(
+                1 for ms, actor, out in last_of if ms >= slow and not actor and out
+            ),
+        },
+        # share of actions during which the clock moved the same table: all, and the slowest 5 %
+        "clock_move_meanwhile": {
+            "all": round(sum(1 for _, c in near_clock if c) / max(1, len(near_clock)), 3),
+            "slowest_5pc": round(
+                sum(1 for ms, c in near_clock if c and ms >= slow)
+                / max(1, sum(1 for ms, _ in near_clock if ms >= slow)),
+                3,
+            ),
+        },
+        # per second of the window: [second, n, p50, max] — bursts show as a run of slow seconds
+        "by_second": [
+            [sec, len(v), round(pct(v, 50), 1), round(max(v), 1)]
+            for sec, v in sorted(by_second.items())
+        ],
         "loadavg_1m": [round(x, 2) for x in run.load],
         "nproc": os.cpu_count(),
     }
@@ -959,7 +1089,7 @@ def one_run(args) -> dict:
     try:
         ports, dpids = [], []
         for i in range(args.procs):
-            port, pid = procs.daphne(f"daphne{i}")
+            port, pid = procs.daphne(f"daphne{i}", gc_probe=args.gc_probe)
             ports.append(port)
             dpids.append(pid)
         # as runplatform: on the in-memory layer the clock runs inside the (one) Daphne
@@ -971,7 +1101,7 @@ def one_run(args) -> dict:
             prof_out = Path(args.profile)
             prof = subprocess.Popen(
                 [
-                    str(BIN / "py-spy"),
+                    os.environ.get("BENCH_PY_SPY") or str(BIN / "py-spy"),
                     "record",
                     "-p",
                     str(dpids[0]),
@@ -996,7 +1126,7 @@ def one_run(args) -> dict:
 
             async def go():
                 run_holder["run"] = await drive_with_pids(
-                    args, ports, room.pk, players, dpids, clock_pid, worker_pid
+                    args, ports, room.pk, players, dpids, clock_pid, worker_pid, procs
                 )
 
             await asyncio.wait_for(go(), timeout=args.hard_limit)
@@ -1018,13 +1148,16 @@ def one_run(args) -> dict:
     return result
 
 
-async def drive_with_pids(args, ports, room_id, players, dpids, clock_pid, worker_pid) -> Run:
+async def drive_with_pids(
+    args, ports, room_id, players, dpids, clock_pid, worker_pid, procs=None
+) -> Run:
     # the pids are needed inside drive() for CPU sampling at the window's edges
     orig_init = Run.__init__
 
     def init(self, a):
         orig_init(self, a)
         self.daphne_pids, self.clock_pid, self.worker_pid = dpids, clock_pid, worker_pid
+        self.gc_read = procs.gc_read if args.gc_probe else None
         self.pids = list(dict.fromkeys([*dpids, clock_pid, worker_pid]))
 
     Run.__init__ = init
@@ -1218,6 +1351,11 @@ def main() -> None:
         help="stop seating tables after this many seconds and measure those",
     )
     parser.add_argument("--profile", default="", help="py-spy raw output path (first Daphne)")
+    parser.add_argument(
+        "--gc-probe",
+        action="store_true",
+        help="run the Daphnes through bench/gc_probe.py and report their collector's time",
+    )
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "table_load.jsonl"))
     parser.add_argument(
         "--micro",

@@ -14,21 +14,21 @@ from django.utils.html import escape
 
 from games.engine import registry
 from games.fx import board_fx, board_fx_key
+from games.selectors import tables as table_selectors
 
-_state_cache: dict[tuple[int, int], Any] = {}  # (hand id, table seq) -> engine state (per process)
+# hand id -> (table seq, engine state), per process (``selectors.tables.engine_states``)
+_state_cache: dict[int, tuple[int, Any]] = table_selectors.engine_states
 
 
 def _state_for(snapshot: dict) -> Any | None:
     hand = snapshot["hand"]
     if hand is None:
         return None
-    key = (hand["id"], snapshot["table"]["seq"])
-    state = _state_cache.get(key)
+    seq = snapshot["table"]["seq"]
+    state = table_selectors.engine_state_get(hand["id"], seq)
     if state is None:
-        state = registry.get(hand and snapshot["table"]["game"]).state_from_json(hand["state"])
-        if len(_state_cache) > 2000:
-            _state_cache.clear()
-        _state_cache[key] = state
+        state = registry.get(snapshot["table"]["game"]).state_from_json(hand["state"])
+        table_selectors.engine_state_remember(hand["id"], seq, state)
     return state
 
 

@@ -140,6 +140,38 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
     }
 
 
+# hand id -> (table seq, the hand's engine state at that seq) in this process, the newest
+# seq only: decoded once from a snapshot for every render of that change, or handed over by
+# this process's writer of that seq (``engine_state_remember``), so the sockets of a move
+# made here decode nothing. One state per hand, not one per change: every state kept lives
+# long enough to reach the collector's oldest generation, whose full walks are the loaded
+# server's tail (docs/performance.md). Nothing mutates a state once it is here: the next move
+# decodes its own from the hand's JSON.
+engine_states: dict[int, tuple[int, Any]] = {}
+_ENGINE_STATES_MAX = 5000
+
+
+def engine_state_get(hand_id: int, seq: int) -> Any | None:
+    """The hand's engine state at ``seq`` if this process keeps it, else None."""
+    kept = engine_states.get(hand_id)
+    return kept[1] if kept is not None and kept[0] == seq else None
+
+
+def engine_state_remember(hand_id: int, seq: int, state: Any) -> None:
+    """Keep the engine state the hand is in at ``seq`` for this process's renders of it,
+    unless a newer seq's is kept (a late render of an older change decodes its own).
+
+    The caller hands the object over: it must be the state the hand's stored JSON at that seq
+    decodes to, and it must not change afterwards.
+    """
+    kept = engine_states.get(hand_id)
+    if kept is not None and kept[0] > seq:
+        return
+    if kept is None and len(engine_states) >= _ENGINE_STATES_MAX:
+        engine_states.clear()  # a bound, not a policy: the next renders decode again
+    engine_states[hand_id] = (seq, state)
+
+
 # table id -> the newest snapshot this process has read (shared by all its sockets of the table)
 _snapshots: dict[int, dict[str, Any]] = {}
 _SNAPSHOTS_MAX = 5000

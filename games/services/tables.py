@@ -201,12 +201,16 @@ def seq_bump(table: Table) -> None:
     table.seq += 1
 
 
-def table_notify(table: Table, *, lobby: bool = False, hand: Hand | None = None) -> None:
+def table_notify(
+    table: Table, *, lobby: bool = False, hand: Hand | None = None, state: Any = None
+) -> None:
     """After commit, tell the table's sockets (and the lobby) with the snapshot as committed.
 
     On the hot path (a move) the snapshot is built from the rows this transaction holds and
     wrote (``_seats_locked`` and the hand); elsewhere it is read inside the transaction,
-    under the table lock, so it is exactly what commits.
+    under the table lock, so it is exactly what commits. ``state`` (a move's) is the engine
+    state ``hand.state`` was just encoded from: this process's renders of the change use it
+    instead of decoding the JSON again (the caller no longer touches it).
     """
     from games.selectors import tables as selectors
 
@@ -216,10 +220,14 @@ def table_notify(table: Table, *, lobby: bool = False, hand: Hand | None = None)
         snapshot = selectors.snapshot_build(table, seats, hand)
     else:
         snapshot = selectors.table_snapshot(table.pk)
+
+    def tell() -> None:
+        if state is not None and hand is not None:
+            selectors.engine_state_remember(hand.pk, seq, state)
+        realtime.table_changed(table.pk, seq, lobby=lobby, snapshot=snapshot)
+
     # Tell the sockets only once the change is durable.
-    transaction.on_commit(
-        lambda: realtime.table_changed(table.pk, seq, lobby=lobby, snapshot=snapshot)
-    )
+    transaction.on_commit(tell)
 
 
 # --- the seat map: engine seat e ↔ table seat Hand.players[e]["table_seat"] ---------------
@@ -410,7 +418,7 @@ def action_apply(
         _set_deadlines(table, hand, state, previous=before, actor=seat.index)
         _hand_state_and_seq_save(table, hand)
         _rows_keep(table, hand)
-    table_notify(table, hand=hand)
+    table_notify(table, hand=hand, state=state)
     return MoveOutcome(seq=table.seq, hand_over=over)
 
 

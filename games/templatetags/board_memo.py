@@ -36,8 +36,14 @@ from django.utils import translation
 register = template.Library()
 
 _MISSING = object()
-_STORE_MAX = 20_000  # fragments per process (a few KiB each); cleared when full
+# Fragments per process (a few KiB each), in two generations: new fragments go into ``_store``;
+# when it holds half the bound it becomes ``_store_old`` (the older one is dropped) and a hit
+# there moves the fragment back. So what the tables in play keep using survives the roll-over,
+# where clearing the whole store made every table's next renders miss at once (each full store,
+# every ≈ 2,000 actions of a process: a burst of CPU on the event loop).
+_STORE_MAX = 20_000
 _store: dict[tuple, str] = {}
+_store_old: dict[tuple, str] = {}
 _uids = itertools.count()
 
 
@@ -56,6 +62,28 @@ def _key_text(inputs: dict[str, Any]) -> str | None:
 def memo_store_clear() -> None:
     """Forget every stored fragment (tests; a template reload does not need it)."""
     _store.clear()
+    _store_old.clear()
+
+
+def memo_store_size() -> int:
+    """How many fragments this process keeps (both generations)."""
+    return len(_store) + len(_store_old)
+
+
+def _stored(key: tuple) -> str | None:
+    html = _store.get(key)
+    if html is None:
+        html = _store_old.get(key)
+        if html is not None:
+            _store_put(key, html)  # still in use: into the young generation
+    return html
+
+
+def _store_put(key: tuple, html: str) -> None:
+    global _store, _store_old
+    if len(_store) >= _STORE_MAX // 2:
+        _store_old, _store = _store, {}  # the oldest generation goes
+    _store[key] = html
 
 
 class MemoNode(template.Node):
@@ -127,12 +155,10 @@ class MemoNode(template.Node):
         if text is None:
             return self.nodelist.render(context)
         key = (self.uid, translation.get_language(), context.autoescape, text)
-        html = _store.get(key)
+        html = _stored(key)
         if html is None:
             html = self.nodelist.render(context.new(inputs))
-            if len(_store) >= _STORE_MAX:
-                _store.clear()
-            _store[key] = html
+            _store_put(key, html)
         if conf.get("BOARD_MEMO_VERIFY", False):
             full = self.nodelist.render(context)
             if full != html:

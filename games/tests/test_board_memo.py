@@ -156,3 +156,27 @@ def test_keys_are_exact_and_only_plain_data_is_stored(memo_plain: None) -> None:
     with translation.override("en"):
         en = words.render(Context({"a": 1}))
     assert zh == "托管" and en != zh
+
+
+def test_a_full_store_keeps_the_fragments_still_in_use(monkeypatch) -> None:
+    """When the store is full the fragments used since the last roll-over stay (a later render
+    of them is a hit), those unused since are dropped, and the bound holds."""
+    monkeypatch.setattr(board_memo, "_STORE_MAX", 4)  # two generations of two fragments
+    board_memo.memo_store_clear()
+    tpl = Template("{% load board_memo %}{% memo v %}[{{ v }}]{% endmemo %}")
+
+    def show(value: str) -> str:
+        return tpl.render(Context({"v": value}))
+
+    def kept() -> set[str]:
+        return {*board_memo._store.values(), *board_memo._store_old.values()}
+
+    for value in ("a", "b", "c"):  # a and b fill the young generation; c rolls it over
+        assert show(value) == f"[{value}]"
+    assert kept() == {"[a]", "[b]", "[c]"}
+    show("a")  # still in use: back into the young generation
+    show("d")  # rolls over again: b, unused since the last roll-over, goes
+    assert kept() == {"[a]", "[c]", "[d]"}
+    assert board_memo.memo_store_size() <= 4
+    assert show("a") == "[a]" and show("b") == "[b]"
+    board_memo.memo_store_clear()

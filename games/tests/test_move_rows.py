@@ -8,6 +8,7 @@ has not moved since. Both must always equal what a fresh read of the database gi
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.db.models import F
@@ -156,3 +157,55 @@ def test_a_move_this_process_knows_is_stale_is_refused_without_a_transaction(
             action_id=None,
         )
     assert Table.objects.get(pk=table_id).seq == table.seq
+
+
+def _board(snapshot: dict, seat: int, user) -> str:
+    from games import rendering
+
+    html = rendering.render_html(snapshot, seat, user)
+    return re.sub(r' data-now="[^"]*"', "", html)  # the server's clock, not the board
+
+
+def test_a_move_hands_its_engine_state_to_this_process_renders(
+    room, make_user, pushed, monkeypatch
+):
+    """The renders of a move made in this process decode no engine state: the writer's own
+    state is used, every seat's board is the one a fresh decode of the pushed JSON gives, one
+    state is kept per hand (the newest seq's), and the next move changes neither the state
+    handed over before it nor the boards of that earlier seq."""
+    table_id = _full_table(room, make_user)
+    users = {s.index: s.user for s in Seat.objects.filter(table_id=table_id).select_related("user")}
+    ruleset = registry.get("doudizhu")
+    decode = type(ruleset).state_from_json
+    decodes = []
+
+    def counting(self, data):
+        decodes.append(1)
+        return decode(self, data)
+
+    previous = None
+    n = 0
+    while _move(table_id, n) and n < 400:
+        n += 1
+        _, seq, snapshot = pushed[-1]
+        sent = _as_sent(snapshot)
+        hand_id = sent["hand"]["id"]
+        handed = table_selectors.engine_state_get(hand_id, seq)
+        assert handed is not None
+        assert table_selectors.engine_states[hand_id][0] == seq  # the newest only
+        decodes.clear()
+        monkeypatch.setattr(type(ruleset), "state_from_json", counting)
+        boards = {i: _board(sent, i, users[i]) for i in range(3)}
+        monkeypatch.setattr(type(ruleset), "state_from_json", decode)
+        assert decodes == []  # no decode: the writer's state
+        assert _as_sent(ruleset.state_to_json(handed)) == sent["hand"]["state"]
+        del table_selectors.engine_states[hand_id]
+        assert boards == {i: _board(sent, i, users[i]) for i in range(3)}  # a fresh decode
+        table_selectors.engine_states[hand_id] = (seq, handed)
+        if previous is not None:
+            old, old_state, old_boards = previous
+            assert _as_sent(ruleset.state_to_json(old_state)) == old["hand"]["state"]
+            assert {i: _board(old, i, users[i]) for i in range(3)} == old_boards
+            assert table_selectors.engine_states[hand_id][1] is handed  # not replaced
+        previous = sent, handed, boards
+    assert n > 10
