@@ -18,8 +18,8 @@ Turn:
    With ``dead`` the kinds no draw can bring (every copy seen; 樂清's 杠頭 and flower kinds)
    make no partial set and count no 進張. With ``two_step`` N (and not yet ready) the N best
    by 進張 are re-ranked by the *two-step* 進張 (:meth:`Decision.two_step`): for each kind
-   whose draw lowers the shanten, its copies left × the 進張 of the best hand after that draw
-   and its best discard — the ways to get two steps closer, so a discard keeping good second
+   whose draw lowers the shanten, its copies left × the copies left of the kinds whose second
+   draw lowers it again — the ways to get two steps closer, so a discard keeping good second
    draws beats one with a few more first draws into a poor shape.
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
@@ -167,24 +167,19 @@ class Decision:
 
     def two_step(self, rest: list[str], sh: int) -> int:
         """Two-step 進張 of ``rest`` (3k+1 tiles at shanten ``sh``): over each kind whose draw
-        lowers the shanten, its copies left × the 進張 of the best hand after that draw and
-        its best discard — the ways to go two steps down. Ready hands (``sh`` 0) count their
-        plain 進張 (the win)."""
+        lowers the shanten, its copies left × the copies left of the kinds whose second draw
+        lowers it again (the 3k+3 tiles counted by the regular search, which chooses the
+        discard) — the ways to go two steps down. Ready hands (``sh`` 0) count their plain
+        進張 (the win)."""
         if sh <= 0:
             return self.ukeire(rest, sh)
         total = 0
         for kind, left, after in self._improving(rest, sh, 0):
-            drawn = [*rest, kind]
-            best = 0
-            for t in sorted(set(drawn)):
-                if t in self.wild:
-                    continue
-                nxt = list(drawn)
-                nxt.remove(t)
-                sh2 = self.shanten(nxt)
-                if sh2 <= after:
-                    best = max(best, self.ukeire(nxt, sh2))
-            total += left * best
+            # the drawn hand (3k+2 tiles) is counted as it stands: a second draw that lowers
+            # its shanten (the regular search picks the discard) — one search per kind, not
+            # one 進張 count per discard
+            again = self._improving([*rest, kind], after, 0)
+            total += left * sum(n - (k == kind) for k, n, _a in again)
         return total
 
     def _improving(self, rest: list[str], sh: int, extra: int) -> list[tuple[str, int, int]]:

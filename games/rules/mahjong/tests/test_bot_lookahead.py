@@ -30,28 +30,30 @@ def _yongzhou_turn(hand: str) -> tuple[object, State]:
     return r, state
 
 
-# one-step 進張 prefers T2 (48 copies left against 40 for B1); the two-step count prefers
-# B1 (548 ways two steps down against 526): the T1 T1 T2 block keeps more good second draws
-TWO_STEP_HAND = "B1 B6 B8 F3 F3 F3 T1 T1 T2 T4 T5 T6 T6 W1"
+# four from ready; discarding B1 or J1 leaves the same one-step 進張 (70 copies left) and the
+# keep value (an isolated terminal before an honour) picks B1; the two-step count picks J1:
+# B1 still pairs or joins with B4 / B6 into shapes whose second draws are more
+TWO_STEP_HAND = "B1 B4 B6 B8 J1 J2 J3 T1 T4 T4 T7 W6 W7 W8"
 
 
 def test_two_step_count_picks_a_different_discard_than_the_one_step_count() -> None:
-    """On TWO_STEP_HAND the one-step count alone discards T2; the two-step count discards B1,
-    the hand with more ways to get two steps closer (and 永州 plays the two-step count)."""
+    """On TWO_STEP_HAND the one-step count alone discards B1 (a 進張 tie, then the keep
+    value); the two-step count discards J1, the hand with more ways to get two steps closer
+    (and 永州 plays the two-step count)."""
     r, state = _yongzhou_turn(TWO_STEP_HAND)
     d = play.Decision(r, state, 0)
-    keep_t2 = TWO_STEP_HAND.split()
-    keep_t2.remove("B1")
-    keep_b1 = TWO_STEP_HAND.split()
-    keep_b1.remove("T2")
-    assert d.shanten(keep_t2) == d.shanten(keep_b1) == 2
-    assert d.ukeire(keep_b1, 2) > d.ukeire(keep_t2, 2)
-    assert d.two_step(keep_t2, 2) > d.two_step(keep_b1, 2)
-    assert r.bot_action(state, 0) == {"type": "discard", "tile": "B1"}
+    without_b1 = TWO_STEP_HAND.split()
+    without_b1.remove("B1")
+    without_j1 = TWO_STEP_HAND.split()
+    without_j1.remove("J1")
+    assert d.shanten(without_b1) == d.shanten(without_j1) == 4
+    assert d.ukeire(without_b1, 4) == d.ukeire(without_j1, 4)
+    assert d.two_step(without_j1, 4) > d.two_step(without_b1, 4)
+    assert r.bot_action(state, 0) == {"type": "discard", "tile": "J1"}
     saved = dict(play.TUNING["mahjong_yongzhou"])
     try:
         play.TUNING["mahjong_yongzhou"]["two_step"] = 0
-        assert r.bot_action(state, 0) == {"type": "discard", "tile": "T2"}
+        assert r.bot_action(state, 0) == {"type": "discard", "tile": "B1"}
     finally:
         play.TUNING["mahjong_yongzhou"] = saved
 
