@@ -55,8 +55,8 @@ DEFAULTS: dict[str, Any] = {
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂
 # keeps the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
-# value, every 槓, no dead kinds); 樂清 and 永州 claim wider, take a 明槓 at equal shanten and
-# rank their three best discards by the two-step 進張
+# value, every 槓, no dead kinds); 樂清 and 永州 claim wider and take a 明槓 at equal shanten;
+# 永州 also ranks its three best discards by the two-step 進張 (in 樂清 it did not help)
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {
@@ -66,13 +66,7 @@ TUNING: dict[str, dict[str, Any]] = {
         "gang_equal": True,
         "two_step": 3,
     },
-    "mahjong_yueqing": {
-        "claim_wider": True,
-        "wider_mult": 1,
-        "wider_add": 1,
-        "gang_equal": True,
-        "two_step": 3,
-    },
+    "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
 }
 
 
