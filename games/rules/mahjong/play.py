@@ -53,19 +53,13 @@ DEFAULTS: dict[str, Any] = {
     "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
     "two_step": 0,  # rank the best N tied discards (by 進張) by the two-step 進張 (0: off)
 }
-# measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂
-# keeps the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
-# value, every 槓, no dead kinds); 樂清 and 永州 claim wider and take a 明槓 at equal shanten;
-# 永州 also ranks its three best discards by the two-step 進張 (in 樂清 it did not help)
+# measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
+# 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
+# value, every 槓, no dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten. The
+# two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
-    "mahjong_yongzhou": {
-        "claim_wider": True,
-        "wider_mult": 1,
-        "wider_add": 1,
-        "gang_equal": True,
-        "two_step": 3,
-    },
+    "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
 }
 
