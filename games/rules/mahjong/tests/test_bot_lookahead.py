@@ -33,6 +33,7 @@ def _yongzhou_turn(hand: str) -> tuple[MahjongRuleset, State]:
     """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the
     last one drawn), nothing on the table."""
     r = registry.get("mahjong_yongzhou")
+    assert isinstance(r, MahjongRuleset)
     state = r.new_game(r.config_from_params({}), "lookahead", 4)
     state.hands[0] = hand.split()
     state.melds = [[] for _ in range(4)]
