@@ -20,7 +20,8 @@ Turn:
    by 進張 are re-ranked by the *two-step* 進張 (:meth:`Decision.two_step`): for each kind
    whose draw lowers the shanten, its copies left × the copies left of the kinds whose second
    draw lowers it again — the ways to get two steps closer, so a discard keeping good second
-   draws beats one with a few more first draws into a poor shape.
+   draws beats one with a few more first draws into a poor shape (off in every variant: it
+   did not move the share of wins on fresh seeds, docs/performance.md, 4 Dec 2026).
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
