@@ -133,6 +133,17 @@ def run(game: str, hands: int, seed: str, seats_arg: int | None) -> dict[str, An
         wins += me in res.winners
         decided += bool(res.winners)
         scores.append(res.scores[me])
+        if (h + 1) % 250 == 0 or h + 1 == hands:
+            # the headline so far, before the slower all-bot / all-baseline runs
+            lo, hi = wilson(wins, decided)
+            print(
+                f"{game:20s} mixed {h + 1} hands: bot {wins}/{decided} = "
+                f"{wins / max(1, decided):.1%} [{lo:.1%}, {hi:.1%}] | decision ms p50 "
+                f"{pct(times, 0.5):.2f} p95 {pct(times, 0.95):.2f} p99 {pct(times, 0.99):.2f} "
+                f"(cpu p95 {pct(cpu, 0.95):.2f} p99 {pct(cpu, 0.99):.2f}) "
+                f"| {time.perf_counter() - t_start:.0f}s",
+                flush=True,
+            )
     nowin = {"bots": 0, "baselines": 0}
     for h in range(hands):
         for name, p in (("bots", bot), ("baselines", base)):

@@ -16,7 +16,12 @@ Turn:
    really left (4 − the copies the bot can see) — over every tied discard (``ukeire_all``) or
    the four of lowest keep value; then the keep value (isolated honours and terminals first).
    With ``dead`` the kinds no draw can bring (every copy seen; 樂清's 杠頭 and flower kinds)
-   make no partial set and count no 進張.
+   make no partial set and count no 進張. With ``two_step`` N (and not yet ready) the N best
+   by 進張 are re-ranked by the *two-step* 進張 (:meth:`Decision.two_step`): for each kind
+   whose draw lowers the shanten, its copies left × the copies left of the kinds whose second
+   draw lowers it again — the ways to get two steps closer, so a discard keeping good second
+   draws beats one with a few more first draws into a poor shape (off in every variant: it
+   did not move the share of wins on fresh seeds, docs/performance.md, 4 Dec 2026).
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
@@ -47,10 +52,12 @@ DEFAULTS: dict[str, Any] = {
     "wider_mult": 2,
     "wider_add": 4,
     "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
+    "two_step": 0,  # rank the best N tied discards (by 進張) by the two-step 進張 (0: off)
 }
-# measured per variant (docs/performance.md, 2026-12-03 evening): 歡樂 / 永州 keep the bot of
-# the 11:28 measurement (進張 over the four tied discards of lowest keep value, every 槓, no
-# dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten
+# measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
+# 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
+# value, every 槓, no dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten. The
+# two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False},
@@ -75,6 +82,7 @@ class Decision:
         self.gb = ruleset.hand_size(cfg) == 13 and bool(ruleset.shapes(cfg))
         self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
         self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
+        self._uk_cache: dict[tuple[tuple[str, ...], int, int, int], int] = {}
         self._seen: dict[str, int] = {}
         self.dead = 0
         if option(ruleset.game_id, "dead"):
@@ -138,12 +146,39 @@ class Decision:
 
     def ukeire(self, rest: list[str], sh: int, extra: int = 0) -> int:
         """進張: copies really left of the kinds whose draw lowers the shanten of ``rest``."""
+        naturals = tuple(sorted(t for t in rest if t not in self.wild))
+        key = (naturals, len(rest) - len(naturals), sh, extra)
+        hit = self._uk_cache.get(key)
+        if hit is None:
+            hit = sum(left for _k, left, _a in self._improving(rest, sh, extra))
+            self._uk_cache[key] = hit
+        return hit
+
+    def two_step(self, rest: list[str], sh: int) -> int:
+        """Two-step 進張 of ``rest`` (3k+1 tiles at shanten ``sh``): over each kind whose draw
+        lowers the shanten, its copies left × the copies left of the kinds whose second draw
+        lowers it again (the 3k+3 tiles counted by the regular search, which chooses the
+        discard) — the ways to go two steps down. Ready hands (``sh`` 0) count their plain
+        進張 (the win)."""
+        if sh <= 0:
+            return self.ukeire(rest, sh)
+        total = 0
+        for kind, left, after in self._improving(rest, sh, 0):
+            # the drawn hand (3k+2 tiles) is counted as it stands: a second draw that lowers
+            # its shanten (the regular search picks the discard) — one search per kind, not
+            # one 進張 count per discard
+            again = self._improving([*rest, kind], after, 0)
+            total += left * sum(n - (k == kind) for k, n, _a in again)
+        return total
+
+    def _improving(self, rest: list[str], sh: int, extra: int) -> list[tuple[str, int, int]]:
+        """(kind, copies left, shanten after drawing it) of each kind that lowers ``sh``."""
         kinds = []
         for k in sorted(botlib.useful_kinds([t for t in rest if t not in self.wild])):
             if k not in self.wild and self.seen(k) < 4:
                 kinds.append(k)
         if not kinds:
-            return 0
+            return []
         naturals = [t for t in rest if t not in self.wild]
         # a drawn hand (3k+2 tiles) is always counted by the regular search, as PyMahjongGB
         # counts 13 tiles only
@@ -154,7 +189,7 @@ class Decision:
             [KIND_INDEX[k] for k in kinds],
             self.dead,
         )
-        return sum(4 - self.seen(k) for k, a in zip(kinds, after) if a < sh)
+        return [(k, 4 - self.seen(k), a) for k, a in zip(kinds, after) if a < sh]
 
     def best_after_meld(self, rest: list[str]) -> tuple[int, int]:
         """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it."""
@@ -223,15 +258,17 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         return tied[0][4]
     if not option(gid, "ukeire_all"):
         tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
-    best: tuple[int, int, str] | None = None
-    choice: Action = tied[0][4]
+    ranked: list[tuple[int, int, str, int, list[str], Action]] = []
     for sh, _w, keep, t, a in tied:
         rest = list(hand)
         rest.remove(t)
-        key = (-d.ukeire(rest, sh), keep, t)
-        if best is None or key < best:
-            best, choice = key, a
-    return choice
+        ranked.append((-d.ukeire(rest, sh), keep, t, sh, rest, a))
+    ranked.sort(key=lambda x: x[:3])
+    top = option(gid, "two_step")
+    if top and ranked[0][3] > 0 and len(ranked) > 1:
+        # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
+        ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
+    return ranked[0][5]
 
 
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
