@@ -39,7 +39,10 @@ def sweep(pool: DecisionPool | None = None) -> int:
     now = timezone.now()
     steps = 0
     if pool is not None:
-        for due in tables.due_seats_read(now=now, limit=1000, skip=pool.busy()):
+        # the seats due within the pool's lead too: decided during their think time, applied
+        # when their clock runs out
+        ahead = now + timedelta(seconds=pool.lead)
+        for due in tables.due_seats_read(now=ahead, limit=1000, skip=pool.busy()):
             steps += pool.submit(due)
     else:
         due = list(
@@ -121,18 +124,23 @@ def _sweep_and_push(interval: float, pool: DecisionPool | None = None) -> float:
     """One sweep and its pushes; return how long to sleep before the next one."""
     sweep(pool)
     _push_new_settlements(timezone.now())
-    return next_wait(interval)
+    return next_wait(interval, ahead=pool.lead if pool is not None else 0.0)
 
 
-def next_wait(interval: float) -> float:
+def next_wait(interval: float, *, ahead: float = 0.0) -> float:
     """Seconds until the next stored deadline (a seat's turn or bot think time, a table's fill
     or next hand), at most ``interval``: the clock wakes at the deadline, not at the next fixed
     poll, so a bot's move is not up to a whole interval late. A deadline already past (its step
     failed, the sweep's limit left it, or its decision is in the pool) waits for the regular
-    interval, so it cannot spin the loop (a move the pool applies wakes the loop sooner)."""
+    interval, so it cannot spin the loop (a move the pool applies wakes the loop sooner).
+    ``ahead``: the pool takes seats that long before their clock, so it wakes that much earlier
+    for a seat's (those within it are in the pool already)."""
     now = timezone.now()
+    seat_at = Seat.objects.filter(deadline__gt=now + timedelta(seconds=ahead)).aggregate(
+        m=Min("deadline")
+    )["m"]
     soonest = [
-        Seat.objects.filter(deadline__gt=now).aggregate(m=Min("deadline"))["m"],
+        seat_at - timedelta(seconds=ahead) if seat_at is not None else None,
         Table.objects.filter(fill_deadline__gt=now).aggregate(m=Min("fill_deadline"))["m"],
         Table.objects.filter(next_hand_at__gt=now).aggregate(m=Min("next_hand_at"))["m"],
     ]
@@ -155,17 +163,23 @@ def run_forever(interval: float | None = None) -> None:
         f"in {pool.workers} processes, budget {pool.budget:.2f}s" if pool else "serial",
     )
     try:
-        while True:
-            close_old_connections()
-            wait = interval
-            try:
-                wait = _sweep_and_push(interval, pool)
-            except Exception:
-                logger.exception("clock sweep failed")
-            if pool is not None:
-                pool.wait_changed(max(wait, _MIN_SLEEP))
-            else:
-                time.sleep(max(wait, _MIN_SLEEP))
+        run_until(threading.Event(), interval, pool)
     finally:
         if pool is not None:
             pool.stop()
+
+
+def run_until(stop: threading.Event, interval: float, pool: DecisionPool | None) -> None:
+    """The loop of ``run_forever`` on a pool it is given, until ``stop`` is set (the bench
+    runs the clock this way, in a thread, for a bounded time)."""
+    while not stop.is_set():
+        close_old_connections()
+        wait = interval
+        try:
+            wait = _sweep_and_push(interval, pool)
+        except Exception:
+            logger.exception("clock sweep failed")
+        if pool is not None:
+            pool.wait_changed(max(wait, _MIN_SLEEP))
+        else:
+            stop.wait(max(wait, _MIN_SLEEP))
