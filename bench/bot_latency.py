@@ -207,53 +207,92 @@ def run_synthetic(mode: str, table_ids: list[int], rounds: int, max_seconds: flo
 APPLIED = ("decided", "capped", "fallback", "step")
 
 
-def run_paced(table_ids: list[int], seconds: float, pool, warmup: float) -> dict:
-    """The clock's loop for ``seconds``: every seat due think time after the move before it."""
+def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
+    """One clock process of a paced run (spawned): the clock's loop on its own pool for the
+    warm-up and the timed seconds; its applied jobs' timings go to ``out`` as JSON."""
+    setup()
     from django.conf import settings
 
     from games import clock
-    from games.models import HandEvent
+    from games.decisions import DecisionPool
 
+    pool = DecisionPool(
+        workers=options["workers"], budget=options["budget"], apply_threads=options["threads"]
+    )
     pool.timings = []
+    pool.warm()
     stop = threading.Event()
     loop = threading.Thread(
         target=clock.run_until,
-        args=(stop, settings.LEYOU["CLOCK_INTERVAL_SECONDS"], pool),
+        args=(stop, settings.LEYOU["CLOCK_INTERVAL_SECONDS"], pool, shard),
         name="bench-clock",
     )
-    cpu, wall = time.process_time(), time.monotonic()
     loop.start()
-    time.sleep(warmup)  # the first sweep finds every table's first clock due at once: not timed
+    time.sleep(options["warmup"])  # the first sweep finds every first clock due at once
     del pool.timings[:]
-    first = time.time()
-    time.sleep(seconds)
+    cpu, wall, began = time.process_time(), time.monotonic(), time.time()
+    time.sleep(options["seconds"])
+    share = (time.process_time() - cpu) / (time.monotonic() - wall)
+    window = [began, time.time()]
     stop.set()
     loop.join(timeout=30)
-    timings = [t for t in pool.timings if t.outcome in APPLIED and t.late is not None]
-    late = [t.late for t in timings]
-    decision_cpu = [t.decision_cpu for t in timings if t.decision_cpu is not None]
-    outcomes: dict[str, int] = {}
-    for t in pool.timings:
-        outcomes[t.outcome] = outcomes.get(t.outcome, 0) + 1
+    pool.stop()
+    timings = [
+        [t.outcome, t.deciding, t.queued, t.applying, t.decision_cpu, t.late] for t in pool.timings
+    ]
+    Path(out).write_text(json.dumps({"timings": timings, "cpu_share": share, "window": window}))
+
+
+def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
+    """``clocks`` clock processes (``runclock --shard i/n``'s loop) for ``options["seconds"]``:
+    every seat due think time after the move before it."""
+    import multiprocessing
+    import tempfile
     from datetime import UTC, datetime
 
+    from games.models import HandEvent
+
+    spawn = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = [f"{tmp}/clock{i}.json" for i in range(clocks)]
+        procs = [
+            spawn.Process(target=paced_clock, args=((i, clocks), options, outs[i]))
+            for i in range(clocks)
+        ]
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join(timeout=options["seconds"] + options["warmup"] + 120)
+        results = [json.loads(Path(out).read_text()) for out in outs if Path(out).exists()]
+    if not results:
+        raise RuntimeError("no clock process finished")
+    first = max(result["window"][0] for result in results)
+    last = min(result["window"][1] for result in results)
+    rows = [row for result in results for row in result["timings"]]
+    applied = [row for row in rows if row[0] in APPLIED and row[5] is not None]
+    outcomes: dict[str, int] = {}
+    for row in rows:
+        outcomes[row[0]] = outcomes.get(row[0], 0) + 1
     moves = HandEvent.objects.filter(
-        table_id__in=table_ids, created_at__gte=datetime.fromtimestamp(first, UTC)
+        table_id__in=table_ids,
+        created_at__gte=datetime.fromtimestamp(first, UTC),
+        created_at__lte=datetime.fromtimestamp(last, UTC),
     ).count()
     return {
         "mode": "paced",
         "tables": len(table_ids),
-        "late": summary(late),
-        "decision_cpu": summary(decision_cpu),
+        "clocks": clocks,
+        "late": summary([row[5] for row in applied]),
+        "decision_cpu": summary([row[4] for row in applied if row[4] is not None]),
         "outcomes": outcomes,
-        "fallback_share": outcomes.get("fallback", 0) / len(timings) if timings else 0.0,
-        "moves_per_second": moves / seconds,
-        "clock_cpu_share": (time.process_time() - cpu) / (time.monotonic() - wall),
+        "fallback_share": outcomes.get("fallback", 0) / len(applied) if applied else 0.0,
+        "moves_per_second": moves / max(1.0, last - first),
+        "clock_cpu_share": [result["cpu_share"] for result in results],
         "parts": {
-            name: summary([getattr(t, name) for t in timings])
-            for name in ("deciding", "queued", "applying")
+            name: summary([row[i] for row in applied])
+            for i, name in ((1, "deciding"), (2, "queued"), (3, "applying"))
         },
-        "seconds": seconds,
+        "seconds": options["seconds"],
     }
 
 
@@ -263,6 +302,9 @@ def main() -> None:
     parser.add_argument("--modes", default="paced,pool", help="paced, pool, serial")
     parser.add_argument("--seconds", type=float, default=60, help="paced: timed seconds per T")
     parser.add_argument("--warmup", type=float, default=10, help="paced: untimed first seconds")
+    parser.add_argument(
+        "--clocks", type=int, default=1, help="paced: clock processes (runclock --shard i/n)"
+    )
     parser.add_argument("--rounds", type=int, default=8, help="pool, serial: rounds per T")
     parser.add_argument("--max-seconds", type=float, default=120, help="pool, serial: bound")
     parser.add_argument("--workers", type=int, default=None)
@@ -295,14 +337,20 @@ def main() -> None:
             made = time.monotonic() - made
             park_others(table_ids)
             pool = None
-            if mode != "serial":
+            if mode == "pool":
                 pool = DecisionPool(workers=workers, budget=budget, apply_threads=threads)
                 pool.timings = []
                 pool.warm()
             try:
                 if mode == "paced":
-                    conf["BOT_THINK_SECONDS"], conf["AUTO_PLAY_SECONDS"] = think
-                    result = run_paced(table_ids, args.seconds, pool, args.warmup)
+                    options = {
+                        "workers": max(1, workers // args.clocks),
+                        "budget": budget,
+                        "threads": threads,
+                        "warmup": args.warmup,
+                        "seconds": args.seconds,
+                    }
+                    result = run_paced(table_ids, options, args.clocks)
                 else:
                     # a move's next clock is never due within the round: only this moment's
                     conf["BOT_THINK_SECONDS"] = conf["AUTO_PLAY_SECONDS"] = 3600
@@ -328,8 +376,9 @@ def report(result: dict, pool) -> None:
             f"paced  T {result['tables']:4d}  wait beyond think: n p50 p95 p99 max "
             f"{f(**result['late'])} | fb {result['fallback_share']:.1%} | decision CPU p50 "
             f"{c['p50'] * 1000:.1f} p95 {c['p95'] * 1000:.1f} p99 {c['p99'] * 1000:.1f} ms | "
-            f"{result['moves_per_second']:.0f} moves/s, clock process "
-            f"{result['clock_cpu_share']:.2f} CPU | load {result['load'][0]:.1f}",
+            f"{result['moves_per_second']:.0f} moves/s, {result['clocks']} clock(s) "
+            f"{'+'.join(f'{x:.2f}' for x in result['clock_cpu_share'])} CPU | "
+            f"load {result['load'][0]:.1f}",
             flush=True,
         )
         parts = result["parts"]

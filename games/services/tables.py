@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models.functions import Mod
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -681,9 +682,11 @@ def due_seats_read(
     limit: int = 500,
     skip: Iterable[tuple[int, int]] = (),
     only: tuple[int, int] | None = None,
+    shard: tuple[int, int] = (0, 1),
 ) -> list[DueSeat]:
     """The seats whose deadline has passed, with their hands and the tables' seats, in three
-    reads; not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both).
+    reads; not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both);
+    with ``shard`` (index, count), only the tables whose id is ``index`` modulo ``count``.
 
     The table's ``move_seq`` and ``seq`` are read before the hand and the seats, so a write
     committed in between leaves an older ``move_seq`` / ``seq`` than the rows:
@@ -691,6 +694,8 @@ def due_seats_read(
     the one it checks) and reads the rows again under the lock (never writes from stale ones).
     """
     rows = Seat.objects.filter(deadline__lte=now)
+    if shard[1] > 1:  # one of several clock processes: the tables whose id is ``index`` mod n
+        rows = rows.annotate(clock_shard=Mod("table_id", shard[1])).filter(clock_shard=shard[0])
     if only is not None:
         rows = rows.filter(table_id=only[0], index=only[1])
     seats = list(

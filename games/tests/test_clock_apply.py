@@ -155,3 +155,23 @@ def test_a_seat_read_ahead_moves_at_its_clock_not_before(
         assert event.by == "bot-fb" and pool.stats["fallback"] == 1
     else:
         assert event.by in ("bot", "bot-cap") and pool.stats["fallback"] == 0
+
+
+@pytest.mark.django_db
+def test_clock_shards_split_the_tables(make_user: Any) -> None:
+    """Two clock processes (``runclock --shard 0/2`` and ``1/2``): each reads the due seats of
+    the tables whose id is its index modulo 2, so every due seat is read by exactly one; a bad
+    shard is refused."""
+    made = [_table(make_user)[0] for _ in range(4)]
+    Seat.objects.filter(table__in=made, deadline__isnull=False).update(deadline=timezone.now())
+    due = Seat.objects.filter(table__in=made, deadline__isnull=False)
+    expected = set(due.values_list("table_id", "index"))
+    read = [
+        {(d.table_id, d.seat_index) for d in tables.due_seats_read(now=timezone.now(), shard=s)}
+        for s in ((0, 2), (1, 2))
+    ]
+    assert read[0] | read[1] == expected and not read[0] & read[1]
+    assert {t % 2 for t, _ in read[0]} == {0} and {t % 2 for t, _ in read[1]} == {1}
+    assert clock.shard_parse("1/2") == (1, 2) and clock.shard_parse("") == (0, 1)
+    with pytest.raises(ValueError):
+        clock.shard_parse("2/2")
