@@ -9,6 +9,12 @@ still running ``BOT_DECISION_BUDGET_SECONDS`` after it was handed over is abando
 game's cheap ``bot_fallback_action`` is applied instead, so no table waits for a bot longer
 than its think time plus the budget (plus the apply's own database work).
 
+Ahead of the clock: the sweep hands over the seats whose clock runs out within ``lead`` (by
+default the budget), so the bot decides during its think time; a result back early is held
+(``_release``) and applied when the clock has run out, never before, and the budget counts
+from the clock. The apply writes from the rows the clock read with the seat when the table's
+``seq`` has not moved since (``tables.due_seat_apply``): one locked SELECT and the move's writes.
+
 Exactly once: a seat is in the pool at most once at a time (``_busy``); whichever of the
 result and the budget's timer claims a decision first applies it, the other is dropped; and
 under the table lock ``due_seat_apply`` refuses a decision whose hand has moved since it was
