@@ -44,9 +44,11 @@ def warm() -> int:
 
 def decide(
     game_id: str, state: dict[str, Any], seat: int, hard_deadline: float, delay: float
-) -> tuple[dict[str, Any], bool] | None:
-    """The game's bot decision for engine seat ``seat`` on the stored ``state``, and whether a
-    search stopped at its wall-clock cap on the way (then a replay may choose otherwise).
+) -> tuple[dict[str, Any], bool, float] | None:
+    """The game's bot decision for engine seat ``seat`` on the stored ``state``, whether a
+    search stopped at its wall-clock cap on the way (then a replay may choose otherwise), and
+    the CPU seconds the decision took in this process (``time.process_time``: the budget's
+    "per decision" measure, fair under load where the wall clock is not).
 
     ``hard_deadline`` is ``time.time()`` when the clock applies the fallback instead: a decision
     picked up after it is not computed (None), so a queue of late ones costs no CPU. ``delay``
@@ -56,7 +58,8 @@ def decide(
         return None
     if delay:
         time.sleep(delay)
+    cpu = time.process_time()
     ruleset = registry.get(game_id)
     caps = budget.caps_hit
     action = ruleset.bot_action(ruleset.state_from_json(state), seat)
-    return action, budget.caps_hit != caps
+    return action, budget.caps_hit != caps, time.process_time() - cpu

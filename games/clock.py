@@ -14,7 +14,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Min, Q
+from django.db.models import Min, Q, QuerySet
+from django.db.models.functions import Mod
 from django.utils import timezone
 
 from games import realtime, tasks
@@ -29,21 +30,45 @@ _leases_checked = -1e9
 _MIN_SLEEP = 0.005
 
 
-def sweep(pool: DecisionPool | None = None) -> int:
+def _in_shard(rows: QuerySet, shard: tuple[int, int], field: str) -> QuerySet:
+    """The rows of this clock's tables: with ``shard`` (index, count) of several clock
+    processes, the tables whose id is ``index`` modulo ``count`` (each table has one clock)."""
+    if shard[1] <= 1:
+        return rows
+    return rows.annotate(clock_shard=Mod(field, shard[1])).filter(clock_shard=shard[0])
+
+
+def shard_parse(text: str | None) -> tuple[int, int]:
+    """``"i/n"`` (the i-th of n clock processes, from 0) → (i, n); empty → (0, 1)."""
+    if not text:
+        return (0, 1)
+    index, _, count = text.partition("/")
+    shard = (int(index), int(count))
+    if not 0 <= shard[0] < shard[1]:
+        raise ValueError(f"shard {text!r}: want i/n with 0 <= i < n")
+    return shard
+
+
+def sweep(pool: DecisionPool | None = None, shard: tuple[int, int] = (0, 1)) -> int:
     """Run everything due now; return how many steps were taken (or handed to ``pool``).
 
     With a pool every due seat is handed over at once (decided in parallel, each move applied
     as its decision comes back, the fallback past the budget: ``games.decisions``); without
-    one each is decided and applied here, one after another.
+    one each is decided and applied here, one after another. With ``shard`` (i, n) this clock
+    is one of n processes: it runs the seats and tables whose table id is i modulo n, and the
+    first (i = 0) also what belongs to no table's seats (大豐收 rounds, leases, settlements).
     """
     now = timezone.now()
     steps = 0
     if pool is not None:
-        for due in tables.due_seats_read(now=now, limit=1000, skip=pool.busy()):
+        # the seats due within the pool's lead too: decided during their think time, applied
+        # when their clock runs out
+        ahead = now + timedelta(seconds=pool.lead)
+        for due in tables.due_seats_read(now=ahead, limit=1000, skip=pool.busy(), shard=shard):
             steps += pool.submit(due)
     else:
         due = list(
-            Seat.objects.filter(deadline__lte=now)
+            _in_shard(Seat.objects.filter(deadline__lte=now), shard, "table_id")
             .order_by("deadline")
             .values_list("table_id", "index")[:500]
         )
@@ -52,15 +77,34 @@ def sweep(pool: DecisionPool | None = None) -> int:
                 steps += bool(tables.due_seat_act(table_id=table_id, seat_index=index))
             except Exception:
                 logger.exception("clock: seat %s of table %s failed", index, table_id)
-    for table_id in Table.objects.filter(
-        Q(fill_deadline__lte=now) | Q(next_hand_at__lte=now)
+    for table_id in _in_shard(
+        Table.objects.filter(Q(fill_deadline__lte=now) | Q(next_hand_at__lte=now)), shard, "id"
     ).values_list("pk", flat=True)[:500]:
         try:
             seating.table_tick(table_id=table_id)
             steps += 1
         except Exception:
             logger.exception("clock: table %s tick failed", table_id)
-    steps += dafengshou.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
+    grace = timedelta(seconds=settings.LEYOU["DISCONNECT_GRACE_SECONDS"])
+    for table_id, index in _in_shard(
+        Seat.objects.filter(
+            connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace
+        ),
+        shard,
+        "table_id",
+    ).values_list("table_id", "index")[:200]:
+        try:
+            steps += bool(presence.grace_expire(table_id=table_id, seat_index=index))
+        except Exception:
+            logger.exception("clock: grace of seat %s table %s failed", index, table_id)
+    if shard[0] == 0:
+        steps += _sweep_unsharded(now)
+    return steps
+
+
+def _sweep_unsharded(now) -> int:
+    """What the first clock process runs alone: what belongs to no table's seats."""
+    steps = dafengshou.due_rounds_run(now)  # 大豐收: close due windows, pay stopped spins
     global _leases_checked
     if time.monotonic() - _leases_checked >= settings.LEYOU["PRESENCE_SWEEP_SECONDS"]:
         _leases_checked = time.monotonic()
@@ -68,14 +112,6 @@ def sweep(pool: DecisionPool | None = None) -> int:
             steps += presence.leases_expire(now)
         except Exception:
             logger.exception("clock: lease expiry failed")
-    grace = timedelta(seconds=settings.LEYOU["DISCONNECT_GRACE_SECONDS"])
-    for table_id, index in Seat.objects.filter(
-        connections=0, is_bot=False, user__isnull=False, disconnected_at__lte=now - grace
-    ).values_list("table_id", "index")[:200]:
-        try:
-            steps += bool(presence.grace_expire(table_id=table_id, seat_index=index))
-        except Exception:
-            logger.exception("clock: grace of seat %s table %s failed", index, table_id)
     # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.
     resettle = settings.LEYOU["RESETTLE_AFTER_SECONDS"]
     for hand_id in (
@@ -117,24 +153,34 @@ async def run_in_server(interval: float | None = None) -> None:
     threading.Thread(target=run_forever, args=(interval,), name="leyou-clock", daemon=True).start()
 
 
-def _sweep_and_push(interval: float, pool: DecisionPool | None = None) -> float:
+def _sweep_and_push(
+    interval: float, pool: DecisionPool | None = None, shard: tuple[int, int] = (0, 1)
+) -> float:
     """One sweep and its pushes; return how long to sleep before the next one."""
-    sweep(pool)
-    _push_new_settlements(timezone.now())
-    return next_wait(interval)
+    sweep(pool, shard)
+    if shard[0] == 0:
+        _push_new_settlements(timezone.now())
+    return next_wait(interval, ahead=pool.lead if pool is not None else 0.0, shard=shard)
 
 
-def next_wait(interval: float) -> float:
+def next_wait(interval: float, *, ahead: float = 0.0, shard: tuple[int, int] = (0, 1)) -> float:
     """Seconds until the next stored deadline (a seat's turn or bot think time, a table's fill
     or next hand), at most ``interval``: the clock wakes at the deadline, not at the next fixed
     poll, so a bot's move is not up to a whole interval late. A deadline already past (its step
     failed, the sweep's limit left it, or its decision is in the pool) waits for the regular
-    interval, so it cannot spin the loop (a move the pool applies wakes the loop sooner)."""
+    interval, so it cannot spin the loop (a move the pool applies wakes the loop sooner).
+    ``ahead``: the pool takes seats that long before their clock, so it wakes that much earlier
+    for a seat's (those within it are in the pool already). ``shard``: this clock's tables."""
     now = timezone.now()
+    seats = _in_shard(Seat.objects.all(), shard, "table_id")
+    rows = _in_shard(Table.objects.all(), shard, "id")
+    seat_at = seats.filter(deadline__gt=now + timedelta(seconds=ahead)).aggregate(
+        m=Min("deadline")
+    )["m"]
     soonest = [
-        Seat.objects.filter(deadline__gt=now).aggregate(m=Min("deadline"))["m"],
-        Table.objects.filter(fill_deadline__gt=now).aggregate(m=Min("fill_deadline"))["m"],
-        Table.objects.filter(next_hand_at__gt=now).aggregate(m=Min("next_hand_at"))["m"],
+        seat_at - timedelta(seconds=ahead) if seat_at is not None else None,
+        rows.filter(fill_deadline__gt=now).aggregate(m=Min("fill_deadline"))["m"],
+        rows.filter(next_hand_at__gt=now).aggregate(m=Min("next_hand_at"))["m"],
     ]
     wait = interval
     for at in soonest:
@@ -143,29 +189,42 @@ def next_wait(interval: float) -> float:
     return max(0.0, wait)
 
 
-def run_forever(interval: float | None = None) -> None:
+def run_forever(interval: float | None = None, shard: tuple[int, int] = (0, 1)) -> None:
     """The clock's loop: sweep, push, sleep until the next deadline (or a move applied)."""
     interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
     pool = DecisionPool.from_settings()
     if pool is not None:
         pool.warm()
     logger.info(
-        "clock running every %.2fs, bot decisions %s",
+        "clock %d/%d running every %.2fs, bot decisions %s",
+        shard[0],
+        shard[1],
         interval,
         f"in {pool.workers} processes, budget {pool.budget:.2f}s" if pool else "serial",
     )
     try:
-        while True:
-            close_old_connections()
-            wait = interval
-            try:
-                wait = _sweep_and_push(interval, pool)
-            except Exception:
-                logger.exception("clock sweep failed")
-            if pool is not None:
-                pool.wait_changed(max(wait, _MIN_SLEEP))
-            else:
-                time.sleep(max(wait, _MIN_SLEEP))
+        run_until(threading.Event(), interval, pool, shard)
     finally:
         if pool is not None:
             pool.stop()
+
+
+def run_until(
+    stop: threading.Event,
+    interval: float,
+    pool: DecisionPool | None,
+    shard: tuple[int, int] = (0, 1),
+) -> None:
+    """The loop of ``run_forever`` on a pool it is given, until ``stop`` is set (the bench
+    runs the clock this way, in a thread, for a bounded time)."""
+    while not stop.is_set():
+        close_old_connections()
+        wait = interval
+        try:
+            wait = _sweep_and_push(interval, pool, shard)
+        except Exception:
+            logger.exception("clock sweep failed")
+        if pool is not None:
+            pool.wait_changed(max(wait, _MIN_SLEEP))
+        else:
+            stop.wait(max(wait, _MIN_SLEEP))

@@ -9,6 +9,12 @@ still running ``BOT_DECISION_BUDGET_SECONDS`` after it was handed over is abando
 game's cheap ``bot_fallback_action`` is applied instead, so no table waits for a bot longer
 than its think time plus the budget (plus the apply's own database work).
 
+Ahead of the clock: the sweep hands over the seats whose clock runs out within ``lead`` (by
+default the budget), so the bot decides during its think time; a result back early is held
+(``_release``) and applied when the clock has run out, never before, and the budget counts
+from the clock. The apply writes from the rows the clock read with the seat when the table's
+``seq`` has not moved since (``tables.due_seat_apply``): one locked SELECT and the move's writes.
+
 Exactly once: a seat is in the pool at most once at a time (``_busy``); whichever of the
 result and the budget's timer claims a decision first applies it, the other is dropped; and
 under the table lock ``due_seat_apply`` refuses a decision whose hand has moved since it was
@@ -50,8 +56,10 @@ _MOVED_RETRIES = 5  # an all-at-once phase: decided again at most this often wit
 class _Job:
     due: tables.DueSeat
     hard: float = 0.0  # time.monotonic() past which the fallback is applied
+    due_at: float = 0.0  # time.monotonic() of the seat's turn clock: not applied before it
     action: dict[str, Any] | None = None
     capped: bool = False  # a search stopped at its wall-clock cap (the move says ``cap``)
+    cpu: float | None = None  # the decision's CPU seconds in its worker (None: not decided)
     fallback: bool = False
     future: Future[Any] | None = field(default=None, repr=False)
     handed: float = field(default_factory=time.monotonic)  # when the clock handed it over
@@ -60,6 +68,18 @@ class _Job:
     @property
     def key(self) -> Key:
         return (self.due.table_id, self.due.seat_index)
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyTiming:
+    """One job through the pool, for ``bench/bot_latency.py`` (seconds)."""
+
+    outcome: str  # a count of ``DecisionPool.stats``: decided, capped, fallback, step, stale …
+    deciding: float  # handed over → its result (or the budget's timer) queued it
+    queued: float  # → an apply thread took it
+    applying: float  # → its transaction committed (or it was dropped)
+    decision_cpu: float | None  # CPU of the decision in its worker (None: none came back)
+    late: float | None  # committed this long after the seat's turn clock (None: no clock read)
 
 
 class _ReadyQueue:
@@ -111,16 +131,21 @@ class DecisionPool:
         budget: float,
         apply_threads: int,
         test_delay: dict[str, float] | None = None,
+        lead: float | None = None,
     ) -> None:
         self.workers = max(1, workers)
         self.budget = budget
+        # how long before its turn clock a seat is taken and decided (the bot thinks during its
+        # think time); its move is applied at the clock, not before. Default: the budget, so a
+        # decision within the budget is ready when the clock runs out.
+        self.lead = budget if lead is None else lead
         self.test_delay = dict(test_delay or {})
         self.stats: Counter[str] = Counter()  # decided, fallback, stale, step, failed
-        # bench/bot_latency.py: per applied job (deciding, waiting for a thread, applying), s
-        self.timings: list[tuple[float, float, float]] | None = None
+        self.timings: list[ApplyTiming] | None = None  # bench/bot_latency.py sets a list
         self._lock = threading.Condition()
         self._busy: set[Key] = set()  # deciding or waiting to be applied
         self._deciding: dict[Key, _Job] = {}
+        self._holding: list[_Job] = []  # decided (or nothing to decide) before their clock
         self._applying = _ReadyQueue()
         self._changed = threading.Event()
         self._stopping = False
@@ -165,18 +190,34 @@ class DecisionPool:
     # -- the clock's side -------------------------------------------------------------------
 
     def submit(self, due: tables.DueSeat) -> bool:
-        """Take a due seat unless it is already in the pool; its move is applied later."""
+        """Take a seat due now or within ``lead`` unless it is already in the pool; its move is
+        applied later, not before its turn clock (``due.deadline``) runs out."""
         job = _Job(due)
         with self._lock:
             if self._stopping or job.key in self._busy:
                 return False
             self._busy.add(job.key)
+        now = time.monotonic()
+        job.due_at = now
+        if due.deadline is not None:
+            ahead = due.deadline.timestamp() - time.time()
+            if ahead > 0:  # + 1 ms: applied after the clock ran out, never a hair before
+                job.due_at += min(self.lead, ahead) + 0.001
         if due.kind == "timeout" or due.state is None or due.engine_seat is None:
-            self._applying.put(job)  # nothing to decide off the lock (a missed turn's 托管 step)
+            self._release(job)  # nothing to decide off the lock (a missed turn's 托管 step)
             return True
-        job.hard = time.monotonic() + self.budget
+        job.hard = job.due_at + self.budget  # the budget runs from the clock, not the read
         self._decide(job)
         return True
+
+    def _release(self, job: _Job) -> None:
+        """Queue the job to be applied now, or at its turn clock if that is still to come."""
+        if job.due_at <= time.monotonic():
+            self._applying.put(job)
+            return
+        with self._lock:
+            self._holding.append(job)
+            self._lock.notify_all()  # the timer wakes at its clock
 
     def _decide(self, job: _Job) -> None:
         """Hand the job's decision to a worker process, with the budget's timer on it."""
@@ -206,10 +247,13 @@ class DecisionPool:
 
     def wait_changed(self, timeout: float) -> None:
         """Sleep at most ``timeout``, less if a move was applied (it may have set a deadline);
-        the moves applied within a few ms of each other wake the clock once."""
+        the moves applied close together wake the clock once: within a few ms, or, since the
+        sweep takes seats ``lead`` before their clock, within a quarter of it (at most 50 ms;
+        at hundreds of moves a second a sweep per move was a large part of the clock's CPU)."""
         start = time.monotonic()
         if self._changed.wait(timeout):
-            time.sleep(max(0.0, min(_COALESCE, timeout - (time.monotonic() - start))))
+            coalesce = max(_COALESCE, min(0.05, self.lead / 4))
+            time.sleep(max(0.0, min(coalesce, timeout - (time.monotonic() - start))))
             self._changed.clear()
 
     def stop(self) -> None:
@@ -236,10 +280,10 @@ class DecisionPool:
             else:
                 result = future.result()
         if result is not None:
-            job.action, job.capped = result
+            job.action, job.capped, job.cpu = result
         job.fallback = result is None
         job.back = time.monotonic()
-        self._applying.put(job)
+        self._release(job)
 
     def _timer_loop(self) -> None:
         with self._lock:
@@ -252,8 +296,17 @@ class DecisionPool:
                             job.future.cancel()  # not started yet: no worker spends time on it
                         job.fallback = True
                         job.back = now
+                        self._applying.put(job)  # hard is past due_at: no need to hold it
+                held = [job for job in self._holding if job.due_at <= now]
+                if held:
+                    self._holding = [job for job in self._holding if job.due_at > now]
+                    for job in held:
                         self._applying.put(job)
-                soonest = min((job.hard for job in self._deciding.values()), default=None)
+                soonest = min(
+                    [job.hard for job in self._deciding.values()]
+                    + [job.due_at for job in self._holding],
+                    default=None,
+                )
                 self._lock.wait(None if soonest is None else max(0.0, soonest - now))
 
     def _apply_loop(self) -> None:
@@ -275,19 +328,25 @@ class DecisionPool:
                     with self._lock:
                         self.stats[outcome] += 1
                         if self.timings is not None:
-                            self.timings.append(
-                                (
-                                    (job.back or start) - job.handed,
-                                    start - (job.back or start),
-                                    time.monotonic() - start,
-                                )
-                            )
+                            self.timings.append(self._timing(job, outcome, start))
                         if outcome != "moved":  # "moved": being decided again, still busy
                             self._busy.discard(job.key)
                     self._applying.done(job)
                     self._changed.set()
         finally:
             connections.close_all()  # this thread's connections (a test database is dropped)
+
+    @staticmethod
+    def _timing(job: _Job, outcome: str, start: float) -> ApplyTiming:
+        deadline = job.due.deadline
+        return ApplyTiming(
+            outcome=outcome,
+            deciding=(job.back or start) - job.handed,
+            queued=start - max(job.back or start, job.due_at),
+            applying=time.monotonic() - start,
+            decision_cpu=job.cpu,
+            late=None if deadline is None else time.time() - deadline.timestamp(),
+        )
 
     def _apply(self, job: _Job) -> str:
         """Apply the job's move; return what happened (a count of ``stats``)."""

@@ -15,14 +15,16 @@ transaction; only after commit is anyone told (``realtime.table_changed``).
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models.functions import Mod
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -677,6 +679,9 @@ class DueSeat:
     game: str = ""
     engine_seat: int | None = None
     state: dict[str, Any] | None = None
+    deadline: Any = None  # the turn clock that made it due (the bench's wait is measured from it)
+    seq: int | None = None  # the table's seq at the read: ``rows`` are current while it holds
+    rows: tuple[list[Seat], Hand] | None = field(default=None, compare=False, repr=False)
 
 
 def due_seats_read(
@@ -685,32 +690,54 @@ def due_seats_read(
     limit: int = 500,
     skip: Iterable[tuple[int, int]] = (),
     only: tuple[int, int] | None = None,
+    shard: tuple[int, int] = (0, 1),
 ) -> list[DueSeat]:
-    """The seats whose deadline has passed, with their hands' stored states, in two reads;
-    not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both).
+    """The seats whose deadline has passed, with their hands and the tables' seats, in three
+    reads; not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both);
+    with ``shard`` (index, count), only the tables whose id is ``index`` modulo ``count``.
 
-    The table's ``move_seq`` is read before the hand, so a move committed between the two
-    leaves an older ``move_seq`` than the state: ``due_seat_apply`` then refuses the decision
-    (never applies one made on a state other than the one it checks).
+    The table's ``move_seq`` and ``seq`` are read before the hand and the seats, so a write
+    committed in between leaves an older ``move_seq`` / ``seq`` than the rows:
+    ``due_seat_apply`` then refuses the decision (never applies one made on a state other than
+    the one it checks) and reads the rows again under the lock (never writes from stale ones).
     """
     rows = Seat.objects.filter(deadline__lte=now)
+    if shard[1] > 1:  # one of several clock processes: the tables whose id is ``index`` mod n
+        rows = rows.annotate(clock_shard=Mod("table_id", shard[1])).filter(clock_shard=shard[0])
     if only is not None:
         rows = rows.filter(table_id=only[0], index=only[1])
     seats = list(
         rows.order_by("deadline").values_list(
-            "table_id", "index", "user_id", "is_bot", "auto", "table__move_seq", "table__game"
+            "table_id",
+            "index",
+            "user_id",
+            "is_bot",
+            "auto",
+            "table__move_seq",
+            "table__game",
+            "deadline",
+            "table__seq",
         )[:limit]
     )
     skipped = set(skip)
     seats = [row for row in seats if (row[0], row[1]) not in skipped]
+    if not seats:
+        return []
+    table_ids = {row[0] for row in seats}
+    # the whole rows a move writes from, so that its transaction need not read them again
     hands = {
         hand.table_id: hand
-        for hand in Hand.objects.filter(
-            table_id__in={row[0] for row in seats}, status=Hand.Status.PLAYING
-        ).only("id", "table_id", "game", "state", "players")
+        for hand in Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.PLAYING)
     }
+    seat_rows: dict[int, list[Seat]] = {}
+    for seat in (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("user")
+        .order_by("table_id", "index")
+    ):
+        seat_rows.setdefault(seat.table_id, []).append(seat)
     due = []
-    for table_id, index, user_id, is_bot, auto, move_seq, game in seats:
+    for table_id, index, user_id, is_bot, auto, move_seq, game, deadline, seq in seats:
         hand = hands.get(table_id)
         kind = "bot" if is_bot else "auto" if auto else "timeout"
         e = None
@@ -724,10 +751,38 @@ def due_seats_read(
                 None,
             )
         if hand is None or e is None or kind == "timeout":
-            due.append(DueSeat(table_id, index, user_id, "timeout"))
+            due.append(DueSeat(table_id, index, user_id, "timeout", deadline=deadline))
             continue
-        due.append(DueSeat(table_id, index, user_id, kind, hand.pk, move_seq, game, e, hand.state))
+        due.append(
+            DueSeat(
+                table_id,
+                index,
+                user_id,
+                kind,
+                hand.pk,
+                move_seq,
+                game,
+                e,
+                hand.state,
+                deadline=deadline,
+                seq=seq,
+                rows=(seat_rows.get(table_id, []), hand),
+            )
+        )
     return due
+
+
+def _due_rows_use(table: Table, due: DueSeat) -> None:
+    """Under the lock, write from the rows the clock read with ``due`` if the table's seq has
+    not moved since (every change of its seats or hand moves it), instead of reading them
+    again; copies, since the due seats of one table share them and a move changes its rows."""
+    if getattr(table, "_seats_locked", None) is not None or due.rows is None:
+        return  # this process's last move on the table left its rows: newer, or the same
+    if table.seq != due.seq:
+        return
+    seats, hand = due.rows
+    table._seats_locked = [copy.copy(seat) for seat in seats]
+    table._hand_playing = copy.copy(hand)
 
 
 class DueApplied:
@@ -754,6 +809,7 @@ def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
     """
     with transaction.atomic():
         table = table_lock(due.table_id, reuse_rows=True)
+        _due_rows_use(table, due)
         seat = next((s for s in seats_locked(table) if s.index == due.seat_index), None)
         if (
             seat is None

@@ -1,0 +1,177 @@
+"""The clock's apply path (issue #16 §3): a due bot move writes from the rows the clock read,
+reads them again when the table changed since, and a seat read ahead of its clock is decided
+during its think time but applied only when the clock runs out (the fallback at the clock plus
+the budget if the decision is slow). Real PostgreSQL, real worker processes."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import clock
+from games.decisions import DecisionPool
+from games.engine import registry
+from games.models import HandEvent, Seat, Table
+from games.services import seating, tables
+from lobby import services as lobby_services
+from lobby.models import Room
+
+
+def _room() -> Room:
+    return Room.objects.create(
+        name="時鐘",
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=1,
+        rake=0,
+        min_beans=0,
+        turn_seconds=30,
+        bot_wait_seconds=0,
+    )
+
+
+def _table(make_user: Any) -> tuple[Table, Seat]:
+    """A dealt 斗地主 table: a player in 托管 and two bots; returns it and the player's seat."""
+    user = make_user(beans=100_000)
+    table = lobby_services.quick_join(user=user, room_id=_room().pk)
+    seating.bots_fill(table_id=table.pk)
+    Seat.objects.filter(table=table, user=user).update(auto=True, connections=1)
+    return table, Seat.objects.get(table=table, user=user)
+
+
+def _due(table: Table, seat_index: int) -> tables.DueSeat:
+    """Only this seat due now, read as the clock reads it (after a writer moved the seq)."""
+    Seat.objects.filter(table=table).update(deadline=None)
+    Seat.objects.filter(table=table, index=seat_index).update(deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    (due,) = tables.due_seats_read(now=timezone.now(), only=(table.pk, seat_index))
+    return due
+
+
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    """The statements sent (not BEGIN / SAVEPOINT …); an ``executemany`` (logged as ``N times:
+    …``, one pipelined round trip) counts once."""
+    sqls = [re.sub(r"^\d+ times: ", "", q["sql"]) for q in captured.captured_queries]
+    return [sql for sql in sqls if sql.split(" ", 1)[0] in ("SELECT", "INSERT", "UPDATE", "DELETE")]
+
+
+@pytest.mark.django_db
+def test_a_due_move_writes_from_the_rows_the_clock_read(make_user: Any) -> None:
+    """A 托管 seat's decision applied on the table as the clock read it: one SELECT (the table
+    row, locked), then the move's writes (event, turn clocks, hand, table); the seats and the
+    hand are not read again, and the move is the one recorded."""
+    table, seat = _table(make_user)
+    due = _due(table, seat.index)
+    assert due.kind == "auto" and due.rows is not None
+    ruleset = registry.get(due.game)
+    action = ruleset.bot_fallback_action(ruleset.state_from_json(due.state), due.engine_seat)
+    with CaptureQueriesContext(connection) as captured:
+        assert tables.due_seat_apply(due=due, action=action) == tables.DueApplied.APPLIED
+    statements = _statements(captured)
+    selects = [sql for sql in statements if sql.startswith("SELECT")]
+    assert len(selects) == 1 and selects[0].endswith("FOR UPDATE"), selects
+    assert len(statements) == 5, statements  # lock, event, clocks, hand, table
+    event = HandEvent.objects.filter(table=table).latest("seq")
+    assert (event.seat, event.by, event.action["type"]) == (
+        due.engine_seat,
+        "auto",
+        action["type"],
+    )
+    assert Table.objects.get(pk=table.pk).move_seq == event.seq
+
+
+@pytest.mark.django_db
+def test_rows_read_before_a_change_are_read_again(make_user: Any) -> None:
+    """The player switches 托管 off after the clock read his seat (a write that moves the
+    table's seq), and his clock then runs out: the decision made on the read is not applied —
+    the seat's row is read again under the lock and it is no longer the bot's (STALE)."""
+    table, seat = _table(make_user)
+    due = _due(table, seat.index)
+    ruleset = registry.get(due.game)
+    action = ruleset.bot_fallback_action(ruleset.state_from_json(due.state), due.engine_seat)
+    tables.auto_set(table_id=table.pk, user=seat.user, on=False)
+    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now())  # his turn's clock ran out
+    before = HandEvent.objects.filter(table=table).count()
+    with CaptureQueriesContext(connection) as captured:
+        assert tables.due_seat_apply(due=due, action=action) == tables.DueApplied.STALE
+    assert any('FROM "games_seat"' in sql for sql in _statements(captured))
+    assert HandEvent.objects.filter(table=table).count() == before
+
+
+@pytest.fixture
+def ahead_pool() -> Iterator[Any]:
+    made: list[DecisionPool] = []
+
+    def make(**kwargs: Any) -> DecisionPool:
+        pool = DecisionPool(workers=1, budget=0.25, apply_threads=2, lead=0.6, **kwargs)
+        pool.warm()
+        made.append(pool)
+        return pool
+
+    yield make
+    for pool in made:
+        pool.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("slow", [False, True], ids=["decided", "slow-fallback"])
+def test_a_seat_read_ahead_moves_at_its_clock_not_before(
+    make_user: Any, ahead_pool: Any, slow: bool
+) -> None:
+    """A bot seat whose clock runs out 0.4 s from now is taken by the sweep (the pool's lead is
+    0.6 s) and decided during its think time; its move is applied after the clock, never before,
+    within the budget (+ slack for the machine's load). A decision slowed to 2 s (the test-only
+    setting) gets the fallback, counted from the clock, not from the read."""
+    pool = ahead_pool(test_delay={"doudizhu": 2.0} if slow else {})
+    table, _seat = _table(make_user)
+    bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
+    assert bot is not None
+    Seat.objects.filter(table=table).update(deadline=None)
+    deadline = timezone.now() + timedelta(seconds=0.4)
+    Seat.objects.filter(pk=bot.pk).update(deadline=deadline)
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    before = HandEvent.objects.filter(table=table).count()
+    assert clock.sweep(pool) == 1  # taken 0.4 s early
+    end = time.monotonic() + 30
+    while pool.busy() and time.monotonic() < end:
+        time.sleep(0.01)
+    (event,) = HandEvent.objects.filter(table=table)[before:]
+    assert event.created_at >= deadline
+    slack = 0.5 + 0.08 * os.getloadavg()[0]
+    assert (event.created_at - deadline).total_seconds() <= 0.25 + slack
+    if slow:
+        assert event.by == "bot-fb" and pool.stats["fallback"] == 1
+    else:
+        assert event.by in ("bot", "bot-cap") and pool.stats["fallback"] == 0
+
+
+@pytest.mark.django_db
+def test_clock_shards_split_the_tables(make_user: Any) -> None:
+    """Two clock processes (``runclock --shard 0/2`` and ``1/2``): each reads the due seats of
+    the tables whose id is its index modulo 2, so every due seat is read by exactly one; a bad
+    shard is refused."""
+    made = [_table(make_user)[0] for _ in range(4)]
+    Seat.objects.filter(table__in=made, deadline__isnull=False).update(deadline=timezone.now())
+    due = Seat.objects.filter(table__in=made, deadline__isnull=False)
+    expected = set(due.values_list("table_id", "index"))
+    read = [
+        {(d.table_id, d.seat_index) for d in tables.due_seats_read(now=timezone.now(), shard=s)}
+        for s in ((0, 2), (1, 2))
+    ]
+    assert read[0] | read[1] == expected and not read[0] & read[1]
+    assert {t % 2 for t, _ in read[0]} == {0} and {t % 2 for t, _ in read[1]} == {1}
+    assert clock.shard_parse("1/2") == (1, 2) and clock.shard_parse("") == (0, 1)
+    with pytest.raises(ValueError):
+        clock.shard_parse("2/2")
