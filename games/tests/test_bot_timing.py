@@ -26,6 +26,10 @@ BOUND = THINK + 0.2 + 1.5
 # windows (吃 / 碰 / 胡 / 過) open for several seats at one event, so there a bot's move may follow
 # another seat's answer by milliseconds and the lower bound needs the window's opening event
 TURN_BY_TURN = {"doudizhu", "zhajinhua"}
+# answers to one all-at-once question, of different types: 斗地主's start window offers 準備
+# ("ready") and 明牌開始 ("mingpai") to every seat at once, and 加倍 asks both ways at once, so
+# one bot's "mingpai" may follow another's "ready" by milliseconds without a new turn
+WINDOW_TYPES = {"start", "ready", "mingpai", "double"}
 
 
 @pytest.mark.parametrize("game_id", ["doudizhu", "zhajinhua", "paohuzi", "mahjong_huanle"])
@@ -74,13 +78,17 @@ def test_bot_moves_come_after_think_time_and_within_the_bound(
     assert max(gaps) <= BOUND, sorted(gaps)[-5:]
     # all-at-once phases (開始, 準備, 加倍 …) set every seat's deadline at the same event, so a
     # bot's move there may follow another seat's by milliseconds: "not before the think time" is
-    # checked for each move of a different kind than the one before it (a new turn or phase)
+    # checked for each move of a different kind than the one before it (a new turn or phase),
+    # unless both are answers to one such window
     fresh = [
-        (b.created_at - a.created_at).total_seconds()
+        ((b.created_at - a.created_at).total_seconds(), a.seat, a.by, a.action, b.seat, b.action)
         for a, b in zip(events, events[1:], strict=False)
-        if b.by == "bot" and b.seq == a.seq + 1 and a.action.get("type") != b.action.get("type")
+        if b.by == "bot"
+        and b.seq == a.seq + 1
+        and a.action.get("type") != b.action.get("type")
+        and not {a.action.get("type"), b.action.get("type")} <= WINDOW_TYPES
     ]
     if game_id not in TURN_BY_TURN:
         return
     assert len(fresh) >= 1
-    assert min(fresh) >= THINK - 0.02, sorted(fresh)[:5]
+    assert min(f[0] for f in fresh) >= THINK - 0.02, sorted(fresh, key=lambda f: f[0])[:3]
