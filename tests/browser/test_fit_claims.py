@@ -208,12 +208,19 @@ def _rich_paohuzi_claim(table_id: int, user) -> list[dict]:
     before him, or drawn by that seat or by him), then swap into his hand, from the wall or the
     others' hands, that card, its neighbours and two of the other case: 吃 is offered some nine
     ways, each a button with its groups of cards, as wide a claim row as 跑胡子 makes in
-    practice."""
+    practice. A hand that ends before such a card comes is followed by the next: the deal is
+    random, and now and then a hand offers none."""
     from games.rules.paohuzi.ruleset import _chi_action, chi_options
 
-    for _ in range(6000):
+    hands = 0
+    for _ in range(12000):
         _, hand, state = current_state(table_id)
-        assert hand is not None, "the hand ended before a card fit to claim was on offer"
+        if hand is None:
+            hands += 1  # no such card this hand: the next one is dealt, at most five more
+            assert hands <= 5, "no card fit to claim in six hands"
+            with transaction.atomic():
+                assert tables.hand_start_if_ready(tables.table_lock(table_id)) is not None
+            continue
         ruleset = registry.get(hand.game)
         mine = _engine_seat(hand, user)
         win = state.window if state.phase == "claim" else None
