@@ -184,10 +184,10 @@ def test_search_finds_the_winning_lead_the_first_candidate_misses() -> None:
     assert bot_search.search(st, 0, ["33", "3"]) == "33"
 
 
-def test_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a machine so slow that each sample takes 40 ms, a search asked for many samples still
-    returns after its cap (150 ms): the table never waits longer than think time + budget."""
-    st, seat = _positions()[0]
+@pytest.fixture
+def slow_samples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A machine so slow that the wall clock moves 40 ms at each look; the list returned grows
+    by one for every sample of the hidden hands the search deals."""
     clock = [0.0]
 
     def slow() -> float:
@@ -203,9 +203,16 @@ def test_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(budget, "WALL_CLOCK", slow)
     monkeypatch.setattr(bot_search, "sample_hands", counted)
+    return calls
+
+
+def test_search_stops_at_its_wall_clock_cap(slow_samples: list[int]) -> None:
+    """On a machine so slow that each sample takes 40 ms, a search asked for many samples still
+    returns after its cap (150 ms): the table never waits longer than think time + budget."""
+    st, seat = _positions()[0]
     plays = RULESET.legal_plays_for(st, seat)[:4]
     bot_search.search(st, seat, list(plays), work=10**9, max_samples=1000, hard_ms=150)
-    assert 1 <= len(calls) <= 4
+    assert 1 <= len(slow_samples) <= 4
 
 
 def test_novice_room_bot_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -404,32 +411,17 @@ def test_bounded_search_chooses_as_the_full_search_with_less_work(
     assert bounded_total < full_total
 
 
-def test_bounded_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bounded_search_stops_at_its_wall_clock_cap(slow_samples: list[int]) -> None:
     """The bounded search deals its samples as it goes and looks at the clock after each one:
     when each sample takes 40 ms of wall clock, a search asked for many samples deals at most
     a handful before its 150 ms cap and returns a candidate (the first, the only one judged)."""
     st, seat = _positions()[0]
-    clock = [0.0]
-
-    def slow() -> float:
-        clock[0] += 0.040
-        return clock[0]
-
-    calls: list[int] = []
-    real = bot_search.sample_hands
-
-    def counted(*args: Any) -> list[str]:
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(budget, "WALL_CLOCK", slow)
-    monkeypatch.setattr(bot_search, "sample_hands", counted)
     plays = list(RULESET.legal_plays_for(st, seat)[:4])
     got = bot_search.search(
         st, seat, plays, work=10**9, max_samples=1000, hard_ms=150, bounded=True
     )
     assert got == plays[0]
-    assert 1 <= len(calls) <= 4
+    assert 1 <= len(slow_samples) <= 4
 
 
 def test_bounded_endgame_expands_at_most_its_position_count(
