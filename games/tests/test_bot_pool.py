@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -83,22 +82,6 @@ def _drain(pool: DecisionPool, timeout: float = 30.0) -> None:
     assert not pool.busy(), "the pool never finished"
 
 
-@pytest.fixture
-def pool_factory() -> Iterator[Any]:
-    made: list[DecisionPool] = []
-
-    def make(**kwargs: Any) -> DecisionPool:
-        options = {"workers": 2, "budget": BUDGET, "apply_threads": 8, **kwargs}
-        pool = DecisionPool(**options)
-        pool.warm()
-        made.append(pool)
-        return pool
-
-    yield make
-    for pool in made:
-        pool.stop()
-
-
 def test_every_table_due_at_once_moves_within_the_budget(
     make_user: Any, pool_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -109,7 +92,7 @@ def test_every_table_due_at_once_moves_within_the_budget(
     # the expected decisions here in full, never cut by this loaded process's wall clock (a
     # worker's that was cut says so: ``bot-cap``, and is not compared)
     monkeypatch.setattr(budget, "WALL_CLOCK", None)
-    pool = pool_factory()
+    pool = pool_factory(budget=BUDGET)
     doudizhu, mahjong = _room("doudizhu"), _room("mahjong_huanle")
     for _ in range(DOUDIZHU_TABLES):
         _table_with_bots(doudizhu, make_user)
@@ -154,7 +137,7 @@ def test_a_decision_over_its_budget_gets_the_fallback_in_time(
     gets the ruleset's fallback (by ``bot-fb`` / ``auto-fb``) within budget + margin, the
     斗地主 tables beside it are not held up, and the late results, once back, are not applied
     (one move per due seat, none after the fallbacks)."""
-    pool = pool_factory(test_delay={"mahjong_huanle": 2.0})
+    pool = pool_factory(budget=BUDGET, test_delay={"mahjong_huanle": 2.0})
     doudizhu, mahjong = _room("doudizhu"), _room("mahjong_huanle")
     for _ in range(6):
         _table_with_bots(doudizhu, make_user)

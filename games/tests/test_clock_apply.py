@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +18,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import clock
-from games.decisions import DecisionPool
 from games.engine import registry
 from games.models import HandEvent, Seat, Table
 from games.services import seating, tables
@@ -110,31 +108,18 @@ def test_rows_read_before_a_change_are_read_again(make_user: Any) -> None:
     assert HandEvent.objects.filter(table=table).count() == before
 
 
-@pytest.fixture
-def ahead_pool() -> Iterator[Any]:
-    made: list[DecisionPool] = []
-
-    def make(**kwargs: Any) -> DecisionPool:
-        pool = DecisionPool(workers=1, budget=0.25, apply_threads=2, lead=0.6, **kwargs)
-        pool.warm()
-        made.append(pool)
-        return pool
-
-    yield make
-    for pool in made:
-        pool.stop()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("slow", [False, True], ids=["decided", "slow-fallback"])
 def test_a_seat_read_ahead_moves_at_its_clock_not_before(
-    make_user: Any, ahead_pool: Any, slow: bool
+    make_user: Any, pool_factory: Any, slow: bool
 ) -> None:
     """A bot seat whose clock runs out 0.4 s from now is taken by the sweep (the pool's lead is
     0.6 s) and decided during its think time; its move is applied after the clock, never before,
     within the budget (+ slack for the machine's load). A decision slowed to 2 s (the test-only
     setting) gets the fallback, counted from the clock, not from the read."""
-    pool = ahead_pool(test_delay={"doudizhu": 2.0} if slow else {})
+    pool = pool_factory(
+        workers=1, apply_threads=2, lead=0.6, test_delay={"doudizhu": 2.0} if slow else {}
+    )
     table, _seat = _table(make_user)
     bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
     assert bot is not None
