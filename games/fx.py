@@ -12,7 +12,8 @@ may not see: a 暗槓 is only ``gang``.
 
 Vocabulary: deal, play, pass, bomb, rocket, airplane, spring, call (叫 / 搶 / 加倍 / 倒拉),
 discard, claim (吃 / 碰), gang (槓 / 跑 / 提 / 偎), hu, zimo, chips, compare, fold, look, win,
-lose (and on the client only: tick — the countdown's last seconds, spin — the wheel).
+lose, draw (荒莊 / 流局: nobody won) (and on the client only: tick — the countdown's last
+seconds, spin — the wheel).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ def _outcome(view: dict[str, Any], seat: int | None) -> list[str]:
     winners = result.get("winners")
     if winners is None and result.get("winner") is not None:  # 三張
         winners = [result["winner"]]
-    return ["win" if seat in (winners or []) else "lose"]
+    if not winners:  # 荒莊 / 流局: nobody won, nobody is told he lost
+        return ["draw"]
+    return ["win" if seat in winners else "lose"]
 
 
 def _doudizhu(action: dict[str, Any], actor: int, view: dict[str, Any]) -> list[str]:
@@ -123,7 +126,7 @@ def board_fx(
         return ""
     actor = last.get("seat")
     names = rule(last["action"], actor if isinstance(actor, int) else -1, view)
-    if view.get("phase") == "over" and names:
+    if view.get("phase") == "over":  # also when the ending move names nothing (a 荒莊's last 過)
         names += _outcome(view, view.get("seat", seat))
     return " ".join(names)
 

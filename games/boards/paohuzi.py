@@ -100,6 +100,24 @@ def _button(action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _chi_runs(buttons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """吃 offered with the same 吃 group and different 比 groups: the group is shown once.
+
+    The first button of a run shows 吃 and its group; each next one (``more``) only its 比
+    groups, joined to the one before. Each is still its own whole action (its title names
+    all of it), but a claim offered fourteen ways takes the width of about eight, so the row
+    stays clear of the card on offer on a phone held sideways.
+    """
+    previous: list[str] | None = None
+    for b in buttons:
+        first = b["groups"][0]["cards"] if b["kind"] == "chi" and b["groups"] else None
+        b["more"] = first is not None and first == previous and len(b["groups"]) > 1
+        if b["more"]:
+            b["groups"] = b["groups"][1:]
+        previous = first
+    return buttons
+
+
 _ORDER = {"hu": 0, "pao": 1, "ti": 1, "wei": 1, "peng": 2, "chi": 3, "pass": 9}
 
 
@@ -172,7 +190,7 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
     others = sorted(
         (a for a in legal if a.get("type") != "discard"), key=lambda a: _ORDER.get(a.get("type"), 5)
     )
-    out["buttons"] = [_button(a, view) for a in others]
+    out["buttons"] = _chi_runs([_button(a, view) for a in others])
     seen: set[str] = set()
     out["discard_buttons"] = []
     for a in sorted(discards, key=lambda a: _key(a.get("card", ""))):

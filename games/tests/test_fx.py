@@ -45,7 +45,8 @@ def pushed(monkeypatch):
 
 @pytest.mark.parametrize(("game", "variant", "seats", "extra"), GAMES, ids=IDS)
 def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_user, pushed):
-    """A whole hand: each push's board names its move's effects; the final one win / lose."""
+    """A whole hand: each push's board names its move's effects; the final one win / lose, or
+    draw when nobody won (荒莊 / 流局)."""
     room = room_for(game, variant, seats, extra)
     users = [make_user(beans=100000) for _ in range(seats)]
     table = None
@@ -56,6 +57,7 @@ def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_
     seen: set[str] = set()
     keys: list[str] = []
     over: list[str] = []
+    won: list[bool] = []
     for snapshot in pushed:
         if snapshot is None or snapshot["hand"] is None:
             continue
@@ -65,10 +67,14 @@ def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_
         keys.append(key)
         if snapshot["hand"]["status"] != "playing" and snapshot["hand"]["last"]:
             over.append(names)
+            result = (snapshot["hand"].get("result") or {})
+            won.append(bool(result.get("winners") or result.get("winner") is not None))
     assert EXPECTED[game] <= seen and len(seen) >= 2, seen
     if game == "zhajinhua":  # every 三張 hand bets, looks, folds or compares before it ends
         assert seen & {"chips", "look", "fold", "compare"}, seen
-    assert over and ("win" in over[0].split() or "lose" in over[0].split()), over
+    assert over, "the hand never ended"
+    outcome = set(over[0].split()) & {"win", "lose", "draw"}
+    assert outcome in ({"win"}, {"lose"}) if won[0] else outcome == {"draw"}, (over, won)
     # a fresh read names the same effects under the same key as the last push
     fresh = rendering.render_html(selectors.table_snapshot(table.pk), 0, users[0])
     assert FX.search(fresh).groups()[1] == keys[-1]
@@ -104,3 +110,14 @@ def test_a_concealed_kong_is_only_a_kong_and_a_self_drawn_win_is_zimo():
     assert board_fx("mahjong_yueqing", won, 0, hu) == "zimo lose"
     won["result"]["extra"]["self_drawn"] = False
     assert board_fx("paohuzi", won, 0, hu) == "hu lose"
+
+
+def test_a_hand_nobody_won_ends_in_draw_even_when_its_last_move_names_nothing():
+    """荒莊 / 流局: the last 過 names no effect of its own; the board still says the hand is over
+    (draw), and tells nobody he lost."""
+    guo = {"seat": 1, "action": {"type": "pass"}}
+    huang = {"phase": "over", "seat": 0, "result": {"winners": [], "lines": []}}
+    assert board_fx("paohuzi", huang, 0, guo) == "draw"
+    discard = {"seat": 3, "action": {"type": "discard", "tile": "T9"}}
+    assert board_fx("mahjong_huanle", huang, 0, discard) == "discard draw"
+    assert board_fx("paohuzi", {"phase": "play", "seat": 0}, 0, guo) == ""

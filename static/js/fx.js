@@ -102,6 +102,7 @@
     look: () => { noise(0.04, { freq: 3200, gain: 0.25 }); noise(0.04, { at: 0.07, freq: 3200, gain: 0.25 }); },
     win: () => { arp([523, 659, 784], 0.12, { type: "square", gain: 0.07 }); tone(1047, 0.6, { at: 0.36, type: "square", gain: 0.08 }); },
     lose: () => arp([392, 349, 311, 262], 0.18, { gain: 0.12, len: 0.4 }),
+    draw: () => arp([440, 440], 0.2, { type: "triangle", gain: 0.1, len: 0.3 }),
     tick: () => tone(1000, 0.05, { type: "square", gain: 0.06 }),
     spin: (seconds) => {
       // the light's laps: ticks that slow down, stopping at 85 % of the spin (as wheel.js does)

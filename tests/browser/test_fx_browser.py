@@ -134,6 +134,9 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     me.wait_for_selector(".fx-layer .fx-burst", state="attached", timeout=2000)
     shot(me, "fx-bomb")
     assert me.get_attribute("#board", "data-fx") == "bomb"
+    # a card flying in (fx-travel, raised above its neighbours) never takes a tap meant for the
+    # button it passes over: a 吃 button under a travelling card once missed its tap
+    assert me.evaluate(TRAVELLING_TAKES_TAPS) == "none"
     assert _wait_fx(still, "bomb")[0] == {"name": "bomb", "sound": True, "motion": False}
     assert still.locator(".fx-anim").count() == 0
     assert still.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
@@ -177,6 +180,14 @@ def test_a_bomb_sounds_and_bursts_mute_silences_it_reduced_motion_stills_it(serv
     me.click("#fx-mute")
     assert me.evaluate("localStorage.getItem('leyou.fx.muted')") == "0"
 
+
+TRAVELLING_TAKES_TAPS = """() => {
+  const card = document.querySelector('#board .played svg');
+  card.classList.add('fx-travel');
+  const taps = getComputedStyle(card.querySelector('text') || card).pointerEvents;
+  card.classList.remove('fx-travel');
+  return taps;
+}"""
 
 URGENT_STATE = """() => [...document.querySelectorAll('#board .clock[data-deadline]')]
   .map((el) => ({
