@@ -67,7 +67,7 @@ def test_pushed_boards_name_the_moves_effects(game, variant, seats, extra, make_
         keys.append(key)
         if snapshot["hand"]["status"] != "playing" and snapshot["hand"]["last"]:
             over.append(names)
-            result = (snapshot["hand"].get("result") or {})
+            result = snapshot["hand"].get("result") or {}
             won.append(bool(result.get("winners") or result.get("winner") is not None))
     assert EXPECTED[game] <= seen and len(seen) >= 2, seen
     if game == "zhajinhua":  # every 三張 hand bets, looks, folds or compares before it ends
