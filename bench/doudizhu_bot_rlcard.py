@@ -29,7 +29,7 @@ Prints figures, asserts nothing. Usage::
 
     python bench/doudizhu_bot_rlcard.py [--deals 2000] [--roles landlord,farmers]
         [--variant classic] [--against rule|current] [--baseline HEAD] [--start 0]
-        [--set NAME=int ...] [--log deals.txt]
+        [--set NAME=int ...] [--baseline-set NAME=int ...] [--log deals.txt]
 """
 
 from __future__ import annotations
@@ -235,6 +235,11 @@ def main() -> None:
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--work", type=int, default=None, help="bot.SEARCH_WORK override")
     parser.add_argument("--set", action="append", help="NAME=int: override a bot.py constant")
+    parser.add_argument(
+        "--baseline-set",
+        action="append",
+        help="NAME=int: override a constant of the --baseline bot (with --against current)",
+    )
     parser.add_argument("--log", help="write one line per deal and role: deal role won (0/1)")
     args = parser.parse_args()
     counters = {"refused": 0, "unreadable_target": 0}
@@ -256,7 +261,12 @@ def main() -> None:
         def reseed(i: int) -> None:
             np.random.seed(i)
     else:
-        other = bot_player(load_baseline(args.baseline), timed=False)
+        baseline = load_baseline(args.baseline)
+        for item in args.baseline_set or []:
+            name, _, value = item.partition("=")
+            scope = baseline.__globals__  # the baseline bot module's own constants
+            scope[name] = type(scope[name])(int(value))
+        other = bot_player(baseline, timed=False)
 
         def reseed(i: int) -> None:
             return None

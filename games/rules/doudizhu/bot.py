@@ -208,10 +208,12 @@ LANDLORD_WORK = 3000
 LANDLORD_SAMPLES = 48
 LANDLORD_ENDGAME_CARDS = 20
 LANDLORD_ENDGAME_NODES = 20_000
-# the landlord's play-outs model the farmers as greedy followers: each beats any play he can
+# the landlord's play-outs may model a farmer as a greedy follower: he beats any play he can
 # with his lowest plain play, his partner's too, 2s and jokers included (as RLCard's rule agent
-# and many casual players do; docs/performance.md, 4 Dec 2026)
-LANDLORD_GREEDY_FARMERS = 1
+# and many casual players do; docs/performance.md, 4 Dec 2026). 0: never (every farmer
+# cooperates, as ours do); 1: always (both farmers greedy); 2: as the hand's public moves say
+# (greedy_seats)
+LANDLORD_GREEDY_FARMERS = 2
 
 
 def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
@@ -227,8 +229,98 @@ def _search(st: Any, seat: int, candidates: list[str | None]) -> str | None:
         endgame_nodes=LANDLORD_ENDGAME_NODES if landlord else ENDGAME_NODES,
         infer=INFER_LANDLORD if seat == st.landlord else INFER_FARMER,
         bounded=BOUNDED_LANDLORD if landlord else False,
-        greedy_farmers=bool(LANDLORD_GREEDY_FARMERS) if landlord else False,
+        greedy_farmers=_greedy_mask(st) if landlord else 0,
     )
+
+
+def _greedy_mask(st: Any) -> int:
+    """The landlord's model of the farmers (``LANDLORD_GREEDY_FARMERS``), as a mask of seats."""
+    if LANDLORD_GREEDY_FARMERS == 2:
+        return greedy_seats(st)
+    if LANDLORD_GREEDY_FARMERS:
+        return sum(1 << s for s in range(3) if s != st.landlord)
+    return 0
+
+
+def greedy_seats(st: Any) -> int:
+    """Which farmers play as greedy followers, read from this hand's public moves alone: a mask
+    of seats (bit s set: farmer s is taken to be greedy), for the landlord's play-outs.
+
+    It reads ``st.trail`` (every play and pass of the hand, in order, as the table saw them),
+    the card counts and the seats' played cards; never a hidden hand. Per farmer it counts:
+
+    * **greedy tells**: he beat his *partner's* play (the play to beat was the other farmer's,
+      so passing was allowed and the trick was already his side's) with a play that did not
+      empty his hand, while the landlord held more than ``GREEDY_TELL_LANDLORD`` cards (so
+      nothing urged him to take the lead from his partner). A cooperative farmer lets his
+      partner's trick run; a greedy one beats whatever he can.
+    * **cooperative tells**: he passed on his partner's play (not a bomb) although the cards he
+      has played since hold a play of the same kind that beats it. Those cards were in his hand
+      when he passed, so he could have beaten it and chose not to: a greedy follower never does.
+
+    A farmer is greedy when his greedy tells outnumber his cooperative ones; a farmer with no
+    tell of either kind yet is taken to play as his partner does (two bots of one kind, or two
+    players of one table, tend to). No tells: cooperative, the model our own farmers fit.
+    Deterministic: the same moves give the same answer. (A farmer who beats a play with more
+    than he needs is not a tell here: the greedy model plays the lowest beat; over-beating is
+    blocking, which a thinking player does, and cannot be told from having nothing lower.)
+    """
+    ll = st.landlord
+    if ll is None:
+        return 0
+    trail = getattr(st, "trail", None) or []
+    left = [len(st.hands[s]) + len(st.played[s]) for s in range(3)]
+    greedy = [0, 0, 0]
+    cooperative = [0, 0, 0]
+    passed: list[tuple[int, int, str]] = []  # (farmer, move index, partner's play) passed on
+    later: list[list[tuple[int, str]]] = [[], [], []]  # per seat, (move index, cards played)
+    lead: str | None = None
+    lead_seat = -1
+    passes = 0
+    for i, item in enumerate(trail):
+        who, _, move = item.partition(":")
+        seat = int(who)
+        farmer_on_partner = seat != ll and lead is not None and lead_seat not in (ll, seat)
+        if move == "pass":
+            if farmer_on_partner and lead is not None and not _readings_tier(lead, st.laizi):
+                passed.append((seat, i, lead))
+            passes += 1
+            if passes == 2:
+                lead, lead_seat, passes = None, -1, 0
+            continue
+        cards = move.partition("/")[0]
+        left[seat] -= len(cards)
+        if farmer_on_partner and left[seat] > 0 and left[ll] > GREEDY_TELL_LANDLORD:
+            greedy[seat] += 1
+        later[seat].append((i, cards))
+        lead, lead_seat, passes = move, seat, 0
+    for seat, i, play in passed:
+        since = "".join(cards for j, cards in later[seat] if j > i)
+        if since and bot_search._beats_any(_sort(since), [play], st.laizi):
+            cooperative[seat] += 1
+    mask = 0
+    farmers = [s for s in range(3) if s != ll]
+    own = {s: greedy[s] > cooperative[s] for s in farmers}
+    for s in farmers:
+        partner = 3 - s - ll
+        told = greedy[s] or cooperative[s]
+        if own[s] or (not told and own[partner]):
+            mask |= 1 << s
+    return mask
+
+
+# a farmer's overtaking of his partner is a greedy tell only while the landlord holds more cards
+# than this (:func:`greedy_seats`)
+GREEDY_TELL_LANDLORD = 2
+
+
+def _readings_tier(play: str, laizi: str | None) -> int:
+    """The bomb tier of a played move string (0: not a bomb)."""
+    return bot_search.play_info(play, laizi)[2]
+
+
+def _sort(cards: str) -> str:
+    return "".join(sorted(cards, key=IDX.__getitem__))
 
 
 def _endgame(st: Any, seat: int) -> bool:

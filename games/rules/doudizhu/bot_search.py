@@ -20,8 +20,9 @@ longest plain play that starts with the hand's lowest card (no bomb, no 2 or jok
 all there is); follow with the weakest plain play that beats, never over the partner; a bomb only
 against an opponent close to going out; against an opponent with one card lead no single if
 another play exists; a farmer feeds a partner down to one or two cards his lowest single or
-pair. In the landlord's search the farmers of the play-outs are greedy instead (``Sim.greedy``):
-each beats any play he can with his lowest plain play, his partner's too.
+pair. In the landlord's search the farmers of the play-outs may be greedy instead (``Sim.greedy``,
+per seat, as :func:`bot.greedy_seats` reads the hand's public moves): such a farmer beats any
+play he can with his lowest plain play, his partner's too.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Sim:
     lead_seat: int = -1
     passes: int = 0
     played: list[str] = field(default_factory=lambda: ["", "", ""])
-    greedy: bool = False  # the fast policy's farmers beat any play they can (:func:`_fast`)
+    greedy: int = 0  # bit s set: farmer s beats any play he can (:func:`_fast`)
 
     def copy(self) -> Sim:
         return Sim(
@@ -114,7 +115,8 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def fast_move(sim: Sim) -> str | None:
     """The fast policy's play for the seat to move (``None`` = pass); cached per situation."""
-    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat, sim.greedy)
+    greedy = bool(sim.greedy >> sim.turn & 1)
+    return _fast(sim.hands, sim.landlord, sim.turn, sim.laizi, sim.lead, sim.lead_seat, greedy)
 
 
 def _fast(
@@ -535,7 +537,7 @@ def search(
     endgame_nodes: int = 0,
     infer: bool = False,
     bounded: bool = False,
-    greedy_farmers: bool = False,
+    greedy_farmers: int = 0,
 ) -> str | None:
     """The candidate (play string, ``None`` = pass) that wins the most sampled play-outs.
 
@@ -546,7 +548,8 @@ def search(
 
     ``bounded`` (:func:`_bounded_search`): the same samples, evaluated one candidate at a time,
     each stopped as soon as it can no longer beat the best before it; ``greedy_farmers`` (bounded
-    only): the play-outs' farmers follow greedily, partner's plays too (:func:`_fast`).
+    only): a mask of seats (bit s: seat s) whose play-out farmers follow greedily, partner's
+    plays too (:func:`_fast`).
     """
     if len(candidates) < 2:
         return candidates[0] if candidates else None
@@ -615,7 +618,7 @@ def _bounded_search(
     lead_seat: int,
     infer: bool,
     nodes: int,
-    greedy_farmers: bool = False,
+    greedy_farmers: int = 0,
 ) -> str | None:
     """:func:`search`'s choice, evaluated candidate by candidate on one set of samples.
 

@@ -94,6 +94,9 @@ class State:
     # per seat, every play it passed on, as "<seat that made it>:<cards>[/<reading>]" (public:
     # every seat saw the pass; the bot infers from it what the seat cannot hold)
     passed_on: list[list[str]] = field(default_factory=lambda: [[], [], []])
+    # every move of the play phase in order, as "<seat>:<cards>[/<reading>]" or "<seat>:pass"
+    # (public: the table saw each; the bot reads from it how the farmers play, bot.greedy_seats)
+    trail: list[str] = field(default_factory=list)
     bombs: list[dict[str, int]] = field(default_factory=list)
     winner: int | None = None
     spring: bool = False
@@ -610,6 +613,9 @@ class DoudizhuRuleset(Ruleset[Config, State]):
         st.last[seat] = p.cards
         st.passes = 0
         st.plays_count[seat] += 1
+        st.trail.append(
+            f"{seat}:{p.cards}" if p.cards == p.reading else f"{seat}:{p.cards}/{p.reading}"
+        )
         if p.tier:
             st.bombs.append({"seat": seat, "tier": p.tier})
         events = [Event("play", {"seat": seat, "cards": p.cards, "as": p.reading, "name": p.name})]
@@ -632,6 +638,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             else (f"{lead['cards']}/{lead['reading']}")
         )
         st.passed_on[seat].append(f"{lead['seat']}:{shown}")
+        st.trail.append(f"{seat}:pass")
         st.passes += 1
         if st.passes == 2:
             st.turn = st.lead["seat"]

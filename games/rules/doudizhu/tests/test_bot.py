@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.rules.doudizhu import RULESET, Config, State
+from games.rules.doudizhu import RULESET, Config, State, bot
 from games.rules.doudizhu.patterns import sort_cards
 
 
@@ -75,3 +75,60 @@ def test_farmer_beats_high_when_the_landlord_is_nearly_out() -> None:
     st = _playing(["58", "799JJK", "3456789TJQ"], turn=0)
     RULESET.apply(st, 0, {"type": "play", "cards": "5"})
     assert _play_of(RULESET.bot_action(st, 1)) == "K"
+
+
+def _moves(st: State, moves: list[tuple[int, str]]) -> None:
+    """Play scripted moves (cards, or ``pass``) in turn order."""
+    for seat, move in moves:
+        assert st.turn == seat, (seat, move, st.turn)
+        action = {"type": "pass"} if move == "pass" else {"type": "play", "cards": move}
+        RULESET.apply(st, seat, action)
+
+
+def test_a_farmer_who_beats_his_partner_is_taken_for_greedy() -> None:
+    """bot.greedy_seats: before any tell the farmers are taken to cooperate (mask 0); when the
+    farmer after the partner beats his partner's 5 with a 7 (the landlord far from out), both
+    are taken for greedy: the one who told, and his partner, who has shown nothing either way."""
+    st = _playing(["3456789TJQKA2222", "5899JQKA", "67TTJQKA"], turn=0)
+    _moves(st, [(0, "3"), (1, "5")])
+    assert bot.greedy_seats(st) == 0
+    _moves(st, [(2, "7")])
+    assert bot.greedy_seats(st) == 0b110
+
+
+def test_a_farmer_who_let_his_partners_trick_run_with_a_beat_in_hand_cooperates() -> None:
+    """bot.greedy_seats per farmer: seat 1 beats his partner's 6 (a greedy tell); seat 2 passes
+    on his partner's 8 and 4, and his later single T (on the landlord's 9) proves he held a
+    beat each time (cooperative tells): only seat 1 is modelled greedy. His passes alone,
+    before the T shows, prove nothing."""
+    st = _playing(["3456789TJQKA2222", "48JQKA99", "56TTJQKA"], turn=0)
+    _moves(st, [(0, "3"), (1, "pass"), (2, "6"), (0, "pass"), (1, "8")])
+    assert bot.greedy_seats(st) == 0b110  # seat 2 has told nothing yet: as his partner
+    _moves(st, [(2, "pass"), (0, "pass"), (1, "4"), (2, "pass"), (0, "9"), (1, "pass")])
+    assert bot.greedy_seats(st) == 0b110
+    _moves(st, [(2, "T")])
+    assert bot.greedy_seats(st) == 0b010
+
+
+def test_beating_the_partner_with_the_landlord_nearly_out_is_no_tell() -> None:
+    """Taking the lead from the partner when the landlord holds two cards or fewer may be
+    what a cooperating farmer must do: bot.greedy_seats reads nothing into it."""
+    st = _playing(["345", "5899JQKA", "67TTJQKA"], turn=0)
+    _moves(st, [(0, "4"), (1, "5"), (2, "7")])
+    assert len(st.hands[0]) == 2 and bot.greedy_seats(st) == 0
+
+
+def test_greedy_seats_reads_only_the_public_moves() -> None:
+    """Dealing the hidden hands again (same counts, other cards) never changes the answer,
+    and a state without a trail (stored before it existed) reads as cooperative."""
+    st = _playing(["3456789TJQKA2222", "5899JQKA", "67TTJQKA"], turn=0)
+    _moves(st, [(0, "3"), (1, "5"), (2, "7")])
+    want = bot.greedy_seats(st)
+    pool = sorted(st.hands[1] + st.hands[2])
+    for shift in range(1, len(pool)):
+        cards = pool[shift:] + pool[:shift]
+        st.hands[1] = sort_cards("".join(cards[: len(st.hands[1])]))
+        st.hands[2] = sort_cards("".join(cards[len(st.hands[1]) :]))
+        assert bot.greedy_seats(st) == want
+    st.trail = []
+    assert bot.greedy_seats(st) == 0

@@ -458,34 +458,46 @@ def test_bounded_endgame_expands_at_most_its_position_count(
 
 
 def test_greedy_play_out_farmers_beat_their_partner() -> None:
-    """The landlord's model of greedy farmers (``Sim.greedy``): on his partner's single 9 a
-    farmer with 4, T and K plays the T (his lowest play that beats), where the cooperative fast
-    policy lets the partner's trick run; on the landlord's low single the greedy farmer spends
-    his 2, the cooperative one keeps it. The model is carried by copies of the position."""
+    """The landlord's model of greedy farmers (``Sim.greedy``, a mask of seats): on his
+    partner's single 9 a greedy farmer with 4, T and K plays the T (his lowest play that beats),
+    where the cooperative fast policy lets the partner's trick run; on the landlord's low single
+    the greedy farmer spends his 2, the cooperative one keeps it. The model is per seat (the
+    other farmer's bit changes nothing) and is carried by copies of the position."""
     hands = ["3456789JQKA", "4TK", "55667788"]
     partner_trick = bot_search.Sim(hands[:], 0, 1, None, lead="9", lead_seat=2)
     assert bot_search.fast_move(partner_trick) is None
-    partner_trick.greedy = True
+    partner_trick.greedy = 0b100  # only the other farmer greedy
+    assert bot_search.fast_move(partner_trick) is None
+    partner_trick.greedy = 0b010
     assert bot_search.fast_move(partner_trick.copy()) == "T"
     far = ["3456789JQKAA", "33344552", "66778899TT"]
     landlord_trick = bot_search.Sim(far[:], 0, 1, None, lead="5", lead_seat=0)
     assert bot_search.fast_move(landlord_trick) is None
-    landlord_trick.greedy = True
+    landlord_trick.greedy = 0b110
     assert bot_search.fast_move(landlord_trick) == "2"
 
 
-def test_only_the_landlord_models_greedy_farmers(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_only_the_landlord_models_greedy_farmers(
+    monkeypatch: pytest.MonkeyPatch, mode: int
+) -> None:
     """bot.LANDLORD_GREEDY_FARMERS reaches the landlord's search and never a farmer's (whose
-    play-outs keep the cooperative policy), and the bounded search is the landlord's alone."""
-    seen: list[tuple[bool, bool, bool]] = []
+    play-outs keep the cooperative policy), and the bounded search is the landlord's alone:
+    0 models no farmer greedy, 1 both, 2 those bot.greedy_seats reads from the moves."""
+    monkeypatch.setattr(bot, "LANDLORD_GREEDY_FARMERS", mode)
+    seen: list[tuple[bool, int, bool, int]] = []
     real = bot_search.search
 
     def spy(st: Any, seat: int, *args: Any, **kwargs: Any) -> Any:
-        seen.append((seat == st.landlord, kwargs["greedy_farmers"], kwargs["bounded"]))
+        both = sum(1 << s for s in range(3) if s != st.landlord)
+        expected = (0, both, bot.greedy_seats(st))[mode]
+        seen.append((seat == st.landlord, kwargs["greedy_farmers"], kwargs["bounded"], expected))
         return real(st, seat, *args, **kwargs)
 
     monkeypatch.setattr(bot_search, "search", spy)
     for st, seat in _positions():
         RULESET.bot_action(st, seat)
-    assert {(True, True, True), (False, False, False)} <= set(seen)
-    assert all(greedy == bounded == is_landlord for is_landlord, greedy, bounded in seen)
+    assert {True, False} <= {is_landlord for is_landlord, *_ in seen}
+    for is_landlord, greedy, bounded, expected in seen:
+        assert bounded == is_landlord
+        assert greedy == (expected if is_landlord else 0)

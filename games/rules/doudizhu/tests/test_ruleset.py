@@ -286,6 +286,27 @@ def test_a_pass_records_the_play_passed_on() -> None:
     assert R.state_from_json(old).passed_on == [[], [], []]
 
 
+def test_the_trail_records_every_play_and_pass_in_order() -> None:
+    """``State.trail`` keeps the play phase's moves as the table saw them, the seat and the
+    cards (or ``pass``), in order; it survives state_to_json / state_from_json, and a state
+    stored before the field existed still loads (with an empty trail)."""
+    st = to_playing()
+    ll = st.landlord
+    a, b = (ll + 1) % 3, (ll + 2) % 3
+    st.hands[ll] = "33KKK4"
+    st.hands[a] = "4444A"
+    st.hands[b] = "56"
+    act(st, ll, {"type": "play", "cards": "33"})
+    act(st, a, {"type": "play", "cards": "4444"})
+    act(st, b, {"type": "pass"})
+    assert st.trail == [f"{ll}:33", f"{a}:4444", f"{b}:pass"]
+    again = R.state_from_json(json.loads(json.dumps(R.state_to_json(st))))
+    assert again.trail == st.trail
+    old = R.state_to_json(st)
+    del old["trail"]
+    assert R.state_from_json(old).trail == []
+
+
 def test_bad_inputs_change_nothing() -> None:
     """Out of turn, not held, non-beating, pass when leading, another seat's action, bad types."""
     st = to_playing()
