@@ -799,9 +799,14 @@ class DoudizhuRuleset(Ruleset[Config, State]):
 
     def action_stamp(self, st: State, action: Action, seconds_since_deal: float) -> Action:
         """明牌 during the deal: the server's clock, not the client, says how many cards had been
-        dealt (明牌 ×4 up to 8 cards, ×3 after)."""
+        dealt (明牌 ×4 up to 8 cards, ×3 after). A seat may say more cards than the clock (a bot
+        that shows only after seeing its whole hand says 17 and takes ×3), never fewer."""
         if action.get("type") == "mingpai" and st.phase == "dealing":
-            return {**action, "dealt": min(17, int(seconds_since_deal / DEAL_CARD_SECONDS))}
+            clock = min(17, int(seconds_since_deal / DEAL_CARD_SECONDS))
+            said = action.get("dealt")
+            if isinstance(said, int) and not isinstance(said, bool) and clock < said <= 17:
+                return action
+            return {**action, "dealt": clock}
         return action
 
     def auto_action(self, st: State, seat: int) -> Action:

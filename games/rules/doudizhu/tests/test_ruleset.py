@@ -629,3 +629,25 @@ def test_laizi_generated_plays_are_accepted() -> None:
             assert trial.lead["seat"] == nxt and trial.lead["reading"] == action.get(
                 "as", action["cards"]
             )
+
+
+def test_the_deal_clock_stamps_how_many_cards_a_mingpai_saw_never_fewer_than_it_says() -> None:
+    """發牌明牌: the server's clock says how many cards were dealt (×4 up to 8); a seat that says
+    more (the bot says 17: it decided on its whole hand) keeps its word and takes ×3; a seat
+    that says fewer, or nothing, or junk, gets the clock's count."""
+    st = R.new_game(Config(), "seed-stamp", 3)
+    for s in range(3):
+        act(st, s, {"type": "start", "mingpai": False})
+    assert st.phase == "dealing"
+    early = 0.12 * 5 + 0.01  # five cards dealt
+    stamp = RULESET.action_stamp
+    assert stamp(st, {"type": "mingpai", "dealt": 17}, early)["dealt"] == 17
+    assert stamp(st, {"type": "mingpai", "dealt": 9}, early)["dealt"] == 9
+    assert stamp(st, {"type": "mingpai", "dealt": 0}, early)["dealt"] == 5
+    assert stamp(st, {"type": "mingpai"}, early)["dealt"] == 5
+    assert stamp(st, {"type": "mingpai", "dealt": True}, early)["dealt"] == 5
+    assert stamp(st, {"type": "mingpai", "dealt": 99}, early)["dealt"] == 5
+    assert stamp(st, {"type": "mingpai", "dealt": 0}, 60.0)["dealt"] == 17
+    act(st, 0, stamp(st, {"type": "mingpai", "dealt": 17}, early))
+    act(st, 1, stamp(st, {"type": "mingpai", "dealt": 0}, early))
+    assert st.mingpai[0] == 3 and st.mingpai[1] == 4
