@@ -5,7 +5,7 @@
 * ``leyou.E001`` — a game of ``registry.GAME_MODULES`` does not import, or its module does not
   register a ruleset under that id;
 * ``leyou.E002`` — a table game (not :attr:`~games.engine.protocol.Ruleset.room_wide`) has no
-  board template ``games/boards/<game_id>.html``;
+  board template ``templates/games/boards/<game_id>.jinja``;
 * ``leyou.E003`` — a game's board module ``games.boards.<game_id>`` exists but fails to import
   or has no ``extras(view, seat)``.
 
@@ -20,8 +20,6 @@ import importlib.util
 from typing import Any
 
 from django.core.checks import CheckMessage, Error, register
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 
 from games.engine import registry
 
@@ -64,14 +62,14 @@ def games_import_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMess
 @register()
 def boards_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """leyou.E002 / E003: every table game has its board template; board modules import."""
+    from games import board_jinja
+
     found, _ = _games()
     errors: list[CheckMessage] = []
     for game_id, ruleset in found.items():
         if not ruleset.room_wide:
-            name = f"games/boards/{game_id}.html"
-            try:
-                get_template(name)
-            except TemplateDoesNotExist:
+            name = f"games/boards/{game_id}.jinja"
+            if not board_jinja.board_template_exists(game_id):
                 errors.append(
                     Error(
                         f"Game {game_id!r} has no board template {name}.",

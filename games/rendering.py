@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils.html import escape
 
+from games.board_jinja import board_render
 from games.engine import registry
 from games.fx import board_fx, board_fx_key
 from games.selectors import tables as table_selectors
@@ -152,7 +152,13 @@ def render_html(snapshot: dict, seat: int | None, user) -> str:
         "fx": board_fx(game, model["view"], seat, (snapshot["hand"] or {}).get("last")),
         "fx_key": board_fx_key(snapshot),
     }
-    return render_to_string(f"games/boards/{game}.html", context)
+    return render_board(game, context)
+
+
+def render_board(game: str, context: dict[str, Any]) -> str:
+    """The game's board (``templates/games/boards/<game>.jinja``) for a context laid out as
+    :func:`render_html` lays it (the replays lay their own steps the same way)."""
+    return board_render(game, context)
 
 
 def render_error(code: str, message: str) -> str:

@@ -1,7 +1,7 @@
 """Per-game additions to a board's template context, derived from the viewer's own view only.
 
 Each game may have a module ``games.boards.<game_id>`` with ``extras(view, seat) -> dict``; its
-template is ``templates/games/boards/<game_id>.html`` (a top-level ``#board`` element). A
+template is ``templates/games/boards/<game_id>.jinja`` (a top-level ``#board`` element). A
 board module that fails to import raises (and fails the system check ``leyou.E003`` at
 start-up) instead of falling back to the default context.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 
 def board_extras(game: str, view: dict | None, seat: int | None) -> dict[str, Any]:
-    """Extra context for ``games/boards/<game>.html`` (e.g. 斗地主's 提示 list)."""
+    """Extra context for ``games/boards/<game>.jinja`` (e.g. 斗地主's 提示 list)."""
     extras: dict[str, Any] = {"hints_json": "[]"}
     name = f"games.boards.{game}"
     try:

@@ -3,7 +3,7 @@
 Everything here is derived from the viewer's own view only (``games.rules.mahjong`` views): the
 buttons for exactly ``view["legal_actions"]`` (the discards are the tiles of the hand), the 聽牌
 hints, the melds laid out tile by tile, and the variant's marks (財神, 翻牌, room kind …).
-The template is ``templates/games/boards/mahjong_huanle.html`` (+ ``_mahjong.html``).
+The template is ``templates/games/boards/mahjong_huanle.jinja`` (+ ``_mahjong.jinja``).
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def yongzhou_seat_marks(view: dict[str, Any]) -> dict[int, list[dict[str, Any]]]
 
 
 def attach_seat_marks(ctx: dict[str, Any], marks: dict[int, list[dict[str, Any]]]) -> None:
-    """Put each seat's marks on its player entry (``p.seat_marks`` in ``_mahjong.html``)."""
+    """Put each seat's marks on its player entry (``p.seat_marks`` in ``_mahjong.jinja``)."""
     for p in ctx["mj"]["players"]:
         p["seat_marks"] = [
             {"value": "", "from": None, "title": "", **m} for m in marks.get(p.get("seat"), [])

@@ -101,7 +101,7 @@ class Ruleset(ABC, Generic[ConfigT, StateT]):
     # ``apply`` lets them through to the game's own step, which checks the rest
     free_actions: ClassVar[frozenset[str]] = frozenset()
     # a room-wide round every player of the room bets into (大豐收's wheel) instead of tables
-    # of seats: it has no table board ``templates/games/boards/<game_id>.html``
+    # of seats: it has no table board ``templates/games/boards/<game_id>.jinja``
     room_wide: ClassVar[bool] = False
     # whether a finished hand's scores, and an escape's, sum to zero (OpenSpiel's ``utility``
     # of the game type: zero-sum); 大豐收 plays against the house

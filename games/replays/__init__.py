@@ -1,6 +1,6 @@
 """Replays (回放): every finished hand re-derived from its seed and event log, all hands open.
 
-A replay draws each step with the game's own live board (``templates/games/boards/<game>.html``)
+A replay draws each step with the game's own live board (``templates/games/boards/<game>.jinja``)
 in its replay mode (``replay`` in the context: no buttons, no 托管 / 離開), from an *open view*:
 the engine's per-seat views merged so that every seat's concealed cards are shown (each game's
 ``games.replays.<module>.open_view``). An open view is served only through
@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from games import rendering
 from games.engine import registry
 from games.engine.protocol import Ruleset
 from games.fx import board_fx
@@ -219,7 +220,7 @@ def board_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:
         "around": _rotate(seats, bottom),
         "is_owner": False,
     }
-    return render_to_string(f"games/boards/{hand.game}.html", context)
+    return rendering.render_board(hand.game, context)
 
 
 def step_html(hand: Hand, replay: Replay, step: int, user: Any) -> str:

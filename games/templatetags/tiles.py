@@ -417,6 +417,46 @@ def tile_defs(context) -> str:
     )
 
 
+class TileSheet:
+    """One board render's tiles: each drawn as a ``<use>`` of its kind, whose symbol
+    :meth:`defs` (after the last tile) emits once (the Jinja boards' ``mjt``)."""
+
+    __slots__ = ("used",)
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def tile(self, kind: str, cls: str = "", wild=None) -> str:
+        """One face-up tile (``wild``: the 財神 kinds, or True)."""
+        kind = str(kind or "")
+        if kind != "back" and not _valid(kind):
+            return ""
+        is_wild = wild is True or (kind in _wild_set(wild) if wild and wild is not True else False)
+        self.used.add(kind)
+        return mark_safe(_svg(kind, cls=cls, wild=is_wild, inline=False))
+
+    def row(self, tiles, cls: str = "", wild=None) -> str:
+        """Face-up tiles in order (discards, melds, a revealed hand)."""
+        if not tiles:
+            return ""
+        wilds = _wild_set(wild)
+        out = []
+        for t in tiles:
+            if not _valid(t):
+                continue
+            self.used.add(t)
+            out.append(_svg(t, cls=cls, wild=t in wilds, inline=False))
+        return mark_safe("".join(out))
+
+    def defs(self) -> str:
+        """The symbols of every kind drawn so far in this render."""
+        body = COMMON_DEFS + "".join(symbol(k) for k in sorted(self.used))
+        return mark_safe(
+            '<svg class="tile-defs" width="0" height="0" aria-hidden="true" focusable="false" '
+            f'style="position:absolute;width:0;height:0;overflow:hidden"><defs>{body}</defs></svg>'
+        )
+
+
 @register.filter
 def tile_name(tile: str) -> str:
     return tile_label(str(tile or ""))

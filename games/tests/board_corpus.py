@@ -206,7 +206,6 @@ def _hands(game: str) -> Iterator[tuple[str, dict[str, Any]]]:
             }
             if game == "doudizhu":
                 params["counter_price"] = 0 if s % 2 else 200
-                params["bot_level"] = "easy"  # 托管 never bids: the bot plays the hand
             config = ruleset.config_from_params(params)
             state = ruleset.new_game(config, f"corpus-{game}-{variant}-{s}", len(players))
             steps: list[tuple[Any, dict[str, Any] | None, frozenset[int]]] = []
@@ -216,7 +215,8 @@ def _hands(game: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if ruleset.is_over(state):
                     break
                 e = min(ruleset.to_act(state))
-                play = ruleset.bot_action if game == "doudizhu" else ruleset.auto_action
+                # 斗地主: the bot without its sampled search (托管 never bids), the same every run
+                play = ruleset.bot_fallback_action if game == "doudizhu" else ruleset.auto_action
                 action = play(state, e)
                 ruleset.apply(state, e, action)
                 last = {"seat": e, "action": action}

@@ -60,11 +60,11 @@ class _NoBoard(DoudizhuRuleset):
 
 
 def test_a_table_game_without_its_board_template_is_e002(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A registered table game with no templates/games/boards/<id>.html is reported."""
+    """A registered table game with no templates/games/boards/<id>.jinja is reported."""
     monkeypatch.setitem(registry.GAME_MODULES, "noboard", "games.rules.doudizhu")
     monkeypatch.setitem(registry._REGISTRY, "noboard", _NoBoard())
     errors = checks.boards_check()
-    assert _ids(errors) == ["leyou.E002"] and "games/boards/noboard.html" in errors[0].msg
+    assert _ids(errors) == ["leyou.E002"] and "games/boards/noboard.jinja" in errors[0].msg
 
 
 class _BrokenBoardLoader(importlib.abc.Loader):
