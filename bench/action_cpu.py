@@ -94,9 +94,9 @@ def main() -> None:
     realtime.publish = lambda group, message: None
     import gc
 
-    from django.template.loader import get_template
+    from games.board_jinja import env as board_env
 
-    get_template("games/boards/doudizhu.html")  # compiled at start-up in a server
+    board_env.get_template("doudizhu.jinja")  # compiled at start-up in a server
     if args.gc_freeze:
         gc.collect()
         gc.freeze()
@@ -191,10 +191,6 @@ def main() -> None:
     }
     result["total_ms_per_action"] = round(sum(result.values()), 3)
     total_actions = sum(r["actions"] for r in per_round)
-    from games.templatetags import board_memo
-
-    # board fragments stored per action (the store is bounded: how soon it fills)
-    result["memo_fragments_per_action"] = round(board_memo.memo_store_size() / total_actions, 2)
     result["gc_frozen"] = gc.get_freeze_count()
     result["gc_ms_per_action"] = round(sum(ms for _, ms in gc_cpu.values()) / total_actions, 3)
     result["gc_collections"] = {gen: n for gen, (n, _) in gc_cpu.items()}
@@ -202,7 +198,6 @@ def main() -> None:
     result["actions_per_round"] = [r["actions"] for r in per_round]
     result["tables"] = args.tables
     result["rounds"] = args.rounds
-    result["board_memo"] = bool(django.conf.settings.LEYOU.get("BOARD_MEMO", True))
     result["load"] = [round(x, 1) for x in os.getloadavg()]
     result["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     print(json.dumps(result, ensure_ascii=False))

@@ -31,7 +31,6 @@ and that every frame a seat received carried that seat's own view (``frame.seat`
 
 On a shared machine ``BENCH_PG_DB``, ``BENCH_PG_TEMPLATE`` and ``BENCH_REDIS_URL`` name this
 engineer's database and Redis db and ``BENCH_PORTS=8110-8119`` the ports the servers take.
-``LEYOU_BOARD_MEMO=0`` in the environment turns the board fragment store off (the old path).
 
 ``--tables`` with several values runs each in a fresh child process; results are appended as JSON
 lines to ``--json`` (default var/bench/table_load.jsonl). ``--profile`` runs ``py-spy record`` on

@@ -235,10 +235,6 @@ LEYOU = {
     # 排行榜: after a settlement a board's top 100 and the totals behind the ranks are read
     # again at most this often (the viewer's own row and rank are always current)
     "LEADERBOARD_REFRESH_SECONDS": float(env.env_str("LEYOU_LEADERBOARD_REFRESH_SECONDS", "5")),
-    # Board fragments ({% memo %}, games/templatetags/board_memo.py): rendered once per distinct
-    # input and process instead of once per socket; VERIFY renders each one both ways (tests).
-    "BOARD_MEMO": env.env_bool("LEYOU_BOARD_MEMO", True),
-    "BOARD_MEMO_VERIFY": False,
 }
 
 LOGGING = {

@@ -14,7 +14,6 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
 # Tests drive the clock themselves unless a live test starts one; bots act instantly.
 LEYOU = {**LEYOU, "BOT_THINK_SECONDS": 0.0, "AUTO_PLAY_SECONDS": 0.0}  # noqa: F405
-LEYOU["BOARD_MEMO_VERIFY"] = True  # every board fragment rendered both ways: a stale key raises
 CELERY_TASK_ALWAYS_EAGER = True
 # The guess counters of one test run are its own (the Redis db outlives a run).
 CACHES["ratelimit"]["KEY_PREFIX"] = f"leyou-rl-test-{os.getpid()}"  # noqa: F405

@@ -108,7 +108,6 @@ def card_row(
     return mark_safe("".join(parts))
 
 
-@register.simple_tag
 def card_backs(count: int, small: bool = True) -> str:
     """Face-down cards (their number only: a back carries no information)."""
     w, h = (24, 34) if small else (60, 84)
@@ -140,15 +139,3 @@ def avatar(seed: int, size: int = 40) -> str:
         eye,
         mouth,
     )
-
-
-@register.filter
-def get_item(mapping, key):
-    if mapping is None:
-        return None
-    if isinstance(mapping, dict):
-        return mapping.get(key, mapping.get(str(key)))
-    try:
-        return mapping[int(key)]
-    except (IndexError, ValueError, TypeError):
-        return None

@@ -1,4 +1,5 @@
-"""Labels and small helpers for the table templates."""
+"""Labels and small helpers for the table templates (``signed`` and ``term`` are Django filters
+for the pages; the boards call the rest through ``games.board_jinja``)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,6 @@ _SIMPLE = {
 }
 
 
-@register.filter
 def action_label(action: dict) -> str:
     """The button text for an action dict: its Chinese game term, in the active language."""
     kind = action.get("type")
@@ -56,13 +56,11 @@ def action_label(action: dict) -> str:
     return term(action.get("label") or _SIMPLE.get(kind, kind))
 
 
-@register.filter
 def move_vals(action: dict) -> str:
     """hx-vals JSON for a button that sends this action (escaped by the template)."""
     return json.dumps({"kind": "move", "action": action}, ensure_ascii=False)
 
 
-@register.filter
 def seat_in(seat_index, seats) -> bool:
     return seats is not None and seat_index in seats
 

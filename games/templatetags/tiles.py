@@ -4,10 +4,11 @@ Notation (DESIGN.md §2): ``W1–W9`` 萬, ``T1–T9`` 條, ``B1–B9`` 餅, ``F
 中發白, ``H1–H8`` flowers (春夏秋冬 梅蘭竹菊).
 
 Each kind is drawn once as an SVG ``<symbol id="mjt-W5">`` and every tile on the board is a small
-``<svg><use href="#mjt-W5"/></svg>``: a board of 140 tiles stays small on the wire. The tags
-record which kinds they used in the template context; ``{% tile_defs %}``, placed after every
-tile of the page fragment (the end of ``#board``), emits the symbols for exactly those kinds.
-``{% tile "W5" inline=True %}`` draws a self-contained tile for pages without defs.
+``<svg><use href="#mjt-W5"/></svg>``: a board of 140 tiles stays small on the wire. A board's
+:class:`TileSheet` (``mjt`` in the Jinja boards) records which kinds it drew; its ``defs()``,
+placed after every tile of the fragment (the end of ``#board``), emits the symbols for exactly
+those kinds. ``{% tile "W5" "" None True %}`` (inline) draws a self-contained tile for the
+Django pages without defs (the replay's captions). The text helpers are plain functions.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ SUIT_NAMES = {"W": "萬", "T": "條", "B": "餅"}
 RED, GREEN, BLUE, INK = "#c8102e", "#0e7a3c", "#1d4fa3", "#1b1b33"
 SERIF = "'Noto Serif CJK TC','Noto Serif CJK SC','Songti TC','PMingLiU','SimSun',serif"
 VIEWBOX = "0 0 60 80"
-_USED_KEY = "mj_used_tiles"
 
 
 # --- names -----------------------------------------------------------------------------------
@@ -347,15 +347,6 @@ def _svg(kind: str, *, cls: str, wild: bool, inline: bool, title: str = "") -> s
     )
 
 
-def _used(context) -> set[str]:
-    root = context.dicts[0]
-    used = root.get(_USED_KEY)
-    if used is None:
-        used = set()
-        root[_USED_KEY] = used
-    return used
-
-
 def _wild_set(wild) -> frozenset[str]:
     if not wild:
         return frozenset()
@@ -364,57 +355,15 @@ def _wild_set(wild) -> frozenset[str]:
     return frozenset(wild)
 
 
-@register.simple_tag(takes_context=True)
-def tile(
-    context, kind: str, cls: str = "", wild=None, inline: bool = False, title: str = ""
-) -> str:
-    """One face-up tile. ``wild``: the 財神 kinds (or True) — marks the tile when it is one."""
+@register.simple_tag
+def tile(kind: str, cls: str = "", wild=None, inline: bool = False, title: str = "") -> str:
+    """One face-up tile (``inline``: with its own symbol, for a page without defs; the boards
+    draw theirs with :class:`TileSheet`). ``wild``: the 財神 kinds (or True)."""
     kind = str(kind or "")
     if kind != "back" and not _valid(kind):
         return ""
     is_wild = wild is True or (kind in _wild_set(wild) if wild and wild is not True else False)
-    if not inline:
-        _used(context).add(kind)
     return mark_safe(_svg(kind, cls=cls, wild=is_wild, inline=inline, title=title))
-
-
-@register.simple_tag(takes_context=True)
-def tile_row(context, tiles, cls: str = "", wild=None) -> str:
-    """Face-up tiles in order (discards, melds, a revealed hand)."""
-    if not tiles:
-        return ""
-    wilds = _wild_set(wild)
-    used = _used(context)
-    out = []
-    for t in tiles:
-        if not _valid(t):
-            continue
-        used.add(t)
-        out.append(_svg(t, cls=cls, wild=t in wilds, inline=False))
-    return mark_safe("".join(out))
-
-
-@register.simple_tag(takes_context=True)
-def tile_backs(context, count, cls: str = "") -> str:
-    """Face-down tiles (their number only)."""
-    try:
-        n = max(0, min(int(count or 0), 20))
-    except (TypeError, ValueError):
-        n = 0
-    if n:
-        _used(context).add("back")
-    return mark_safe(_svg("back", cls=cls, wild=False, inline=False) * n)
-
-
-@register.simple_tag(takes_context=True)
-def tile_defs(context) -> str:
-    """The symbols of every kind drawn so far in this render (put it after the last tile)."""
-    used = sorted(_used(context))
-    body = COMMON_DEFS + "".join(symbol(k) for k in used)
-    return mark_safe(
-        '<svg class="tile-defs" width="0" height="0" aria-hidden="true" focusable="false" '
-        f'style="position:absolute;width:0;height:0;overflow:hidden"><defs>{body}</defs></svg>'
-    )
 
 
 class TileSheet:
@@ -457,12 +406,10 @@ class TileSheet:
         )
 
 
-@register.filter
 def tile_name(tile: str) -> str:
     return tile_label(str(tile or ""))
 
 
-@register.filter
 def tile_names(tiles) -> str:
     return " ".join(tile_label(t) for t in (tiles or []))
 
@@ -531,7 +478,6 @@ _S2T = str.maketrans(
 )
 
 
-@register.filter
 def trad(text) -> str:
     """Simplified → traditional for the characters of the fan names."""
     return str(text if text is not None else "").translate(_S2T)
@@ -540,7 +486,6 @@ def trad(text) -> str:
 _SEAT_RE = re.compile(r"座(\d)")
 
 
-@register.filter
 def seat_names(text, seats) -> str:
     """Replace the engine's 座N with the seat's name."""
     text = str(text if text is not None else "")
@@ -560,7 +505,6 @@ def seat_names(text, seats) -> str:
 _CODE_RE = re.compile(r"(?<![A-Za-z0-9])([WTBFJH])([1-9])(?![0-9])")
 
 
-@register.filter
 def tile_codes(text) -> str:
     """Replace tile codes in a line of text (財神作 W5 → 財神作 五萬)."""
     return _CODE_RE.sub(lambda m: tile_label(m.group(0)), str(text if text is not None else ""))

@@ -8,6 +8,8 @@ when cards are stacked in a column), again upside down at the foot. 大字 carry
 tinted face so 一 and 壹 differ at a glance. Sizes: ``l`` (the hand, the card on offer), ``m``,
 ``s``
 (melds), ``xs`` (buttons, piles). The drawing is sized by CSS (``.zp-l`` …), the viewBox is fixed.
+``{% zipai_row %}`` is the Django pages' tag (the replay's captions); the boards call these
+functions through ``games.board_jinja``.
 """
 
 from __future__ import annotations
@@ -138,7 +140,6 @@ def zp_back(size: str = "s") -> str:
     )
 
 
-@register.simple_tag
 def zipai(card: str, size: str = "l") -> str:
     """``{% zipai "x7" "s" %}``: one card."""
     if not card:
@@ -154,12 +155,10 @@ def zipai_row(cards, size: str = "s") -> str:
     )
 
 
-@register.simple_tag
 def zipai_backs(count, size: str = "s") -> str:
     return mark_safe(zp_back(size) * max(0, min(int(count or 0), 4)))
 
 
-@register.filter
 def zh(card) -> str:
     """The Chinese name of a card code: ``x7`` → 七, ``d10`` → 拾, ``W`` → 王."""
     return card_zh(str(card or ""))

@@ -9,8 +9,9 @@ the next hand's clock), an escape, 記牌器 owned or for sale.
 
 ``games/tests/data/board_digests.json`` holds the sha256 of each case's HTML (``data-now``
 removed: the render's own clock), written from the Django templates the boards had before
-Jinja2 (``python -m games.tests.board_corpus --write``); ``test_board_digests`` renders the
-same cases and requires every digest equal.
+Jinja2 (commit 8615a07, the last with both); ``test_board_digests`` renders the same cases and
+requires every digest equal. A change meant to change the boards' HTML rewrites them:
+``python -m games.tests.board_corpus --write``.
 """
 
 from __future__ import annotations
