@@ -185,3 +185,66 @@ def test_every_refusal_has_words_in_every_language():
             assert is_term(run.group(0)), words["en"]
             assert words["en"][run.end() :].lstrip().startswith("("), words["en"]
         assert "%(" not in "".join(words.values()), words
+
+
+def _msgids(text: str) -> set[str]:
+    """Every msgid of a .po file, translated or not (obsolete ``#~`` entries left out)."""
+    unquote = _compiler()._unquote
+    found: set[str] = set()
+    current: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("msgid "):
+            current = unquote(line[6:])
+        elif line.startswith('"') and current is not None:
+            current += unquote(line)
+        else:
+            if current:
+                found.add(current)
+            current = None
+    return found
+
+
+def _board_strings() -> dict[str, str]:
+    """Each translatable string of the board templates (``_()``/``gettext`` calls, found by
+    Jinja2's own parse) → the template and line it is on."""
+    from games import board_jinja
+
+    strings: dict[str, str] = {}
+    for path in sorted(board_jinja.BOARDS_DIR.glob("*.jinja")):
+        source = board_jinja.board_source(path.name)
+        for line, _func, message in board_jinja.env.extract_translations(source):
+            for text in message if isinstance(message, tuple) else (message,):
+                if isinstance(text, str):
+                    strings.setdefault(text, f"{path.name}:{line}")
+    return strings
+
+
+def _catalog_gaps(strings: dict[str, str]) -> dict[str, list[str]]:
+    """Per language, the strings its django.po lacks: no entry in zh_Hant (whose msgstr stay
+    empty: the msgid is the text shown), no non-empty translation in zh_Hans and en."""
+    compiler = _compiler()
+    gaps: dict[str, list[str]] = {}
+    for lang in ("zh_Hant", "zh_Hans", "en"):
+        text = (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+        if lang == "zh_Hant":
+            have = _msgids(text)
+        else:
+            have = {k.decode() for k, v in compiler.po_parse(text).items() if k and v}
+        gaps[lang] = [f"{where}: {s!r}" for s, where in strings.items() if s not in have]
+    return gaps
+
+
+def test_every_string_a_board_writes_is_in_the_catalog():
+    """makemessages reads no .jinja file by itself: every string the board templates translate
+    (Jinja2's parse of ``_()`` calls) has its entry in the three django.po, translated in
+    zh_Hans and en; a string added to a board and not to the catalogs is found."""
+    strings = _board_strings()
+    assert len(strings) > 100  # the parse found the boards' words
+    assert {"地主", "等待玩家入座…", "第 %(number)s 局", "底分 <b>%(base_score)s</b>"} <= set(
+        strings
+    )
+    assert _catalog_gaps(strings) == {"zh_Hant": [], "zh_Hans": [], "en": []}
+    # a string no catalog has is reported in every language
+    new = {**strings, "一句新的話": "doudizhu.jinja:1"}
+    assert all(gap == ["doudizhu.jinja:1: '一句新的話'"] for gap in _catalog_gaps(new).values())
