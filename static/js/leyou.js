@@ -70,6 +70,7 @@
     const { $, $$, newId } = Leyou;
     let lastSeq = -1;
     let hadSeat = false;
+    let navigatingAway = false;
     const board = () => $("#board");
     const toast = (text, isError) => Leyou.toast("#toast", text, isError);
     Leyou.table = { board: board, toast: toast, seq: () => lastSeq, hooks: [] };
@@ -117,8 +118,12 @@
       if (!b) return;
       const seq = parseInt(b.dataset.seq || "-1", 10);
       if (seq !== lastSeq) sync();
+      if (navigatingAway) return;
       if (b.dataset.seat !== "") hadSeat = true;
       else if (hadSeat) {
+        // once: a second frame before the lobby has loaded (a bot's move, the balance push)
+        // must not send the page to "/" without the word on what leaving cost
+        navigatingAway = true;
         const left = sessionStorage.getItem("leyou-left");
         sessionStorage.removeItem("leyou-left");
         window.location.href = left ? "/?left=" + encodeURIComponent(left) : "/";

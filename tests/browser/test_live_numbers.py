@@ -58,6 +58,31 @@ def test_leaving_mid_hand_says_in_the_lobby_what_it_cost(servers, browser):
     assert not errors
 
 
+def test_a_second_frame_after_leaving_does_not_lose_the_word_on_the_cost(servers, browser):
+    """After 離開 the page goes to the lobby on the first frame that shows it seatless; a second
+    frame before the lobby has loaded (a bot's move, the balance push) must not send it to "/"
+    instead of "/?left=<table>" (CI saw exactly that). The two frames are dispatched here in one
+    task, as they arrive when the server answers faster than the browser navigates."""
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player("live-leave-twice")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    page.wait_for_selector("#board[data-seat]:not([data-seat=''])", state="attached")
+    page.evaluate(
+        """(table) => {
+            sessionStorage.setItem("leyou-left", String(table));
+            document.querySelector("#board").dataset.seat = "";
+            document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+            document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+        }""",
+        table.pk,
+    )
+    page.wait_for_url(re.compile(rf"/\?left={table.pk}$"), timeout=10000)
+    assert not errors
+
+
 def test_zhajinhua_top_bar_follows_the_pot_and_the_settlement(servers, browser):
     """歡樂三張 (a pot game: the ledger takes each stake as it is made): when the player puts
     chips into the pot his top bar drops by them at once — it shows his balance minus what he
