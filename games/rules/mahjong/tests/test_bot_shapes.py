@@ -40,9 +40,14 @@ def test_six_pairs_are_not_ready_in_yongzhou() -> None:
 
 
 def test_yongzhou_bot_does_not_keep_honours_for_knitted_hands() -> None:
-    """Five lone honours and scattered suits: GB's count keeps the honours (全不靠 / 十三幺)
-    and throws T1; for sets + a pair a lone honour goes first."""
+    """Five lone honours and scattered suits: by GB's count throwing T1 leaves the hand four
+    from ready (全不靠 / 組合龍 keep the honours), so that bot threw T1; for sets + a pair it
+    leaves six, like a lone honour or terminal, and one of those goes first."""
     r, state = _yongzhou_turn("W1 W3 T1 T4 T6 T6 B1 B4 F1 F3 F4 J2 J3 W5")
+    d = play.Decision(r, state, 0)
+    rest = state.hands[0].copy()
+    rest.remove("T1")
+    assert d.shanten(rest) == r._shanten_of(state, 0, rest) == 6
     action = r.bot_action(state, 0)
     assert action["type"] == "discard"
-    assert action["tile"][0] in "FJ"
+    assert action["tile"] in {"B1", "F1", "F3", "F4", "J2", "J3"}
