@@ -23,9 +23,18 @@ Turn:
    draws beats one with a few more first draws into a poor shape (off in every variant: it
    did not move the share of wins on fresh seeds, docs/performance.md, 4 Dec 2026).
 
+   The shanten of 13-tile hands without wilds is PyMahjongGB's (every GB shape: 七對, 全不靠,
+   組合龍, 十三幺) where the variant wins with them (歡樂); with ``gb`` off (永州, whose only
+   shapes are sets + a pair and 十三幺) the regular count, as the variant's ``_shanten_of``.
+   With ``peng_w`` / ``chi_w`` (not yet ready) a 進張 kind the bot could also claim counts
+   more: a pair of it in hand (碰 off any seat) or a run it completes (吃 off the left seat);
+   with ``river_w`` (ready) a winning kind another seat has discarded counts more.
+
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
 present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
+With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
+else the first.
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
 (docs/performance.md). No randomness at all: ties go to the hand's sorted order.
@@ -57,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "peng_w": 0.0,  # extra weight of a 進張 kind the bot could 碰 (it holds a pair of it)
     "chi_w": 0.0,  # extra weight of a 進張 kind the bot could 吃 (it completes a run)
     "best_claim": False,  # of several qualifying claims, the best (shanten, 進張), not the first
+    "river_w": 0.0,  # ready: extra weight of a winning kind another seat has discarded
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -91,6 +101,10 @@ class Decision:
         )
         self.peng_w = float(option(ruleset.game_id, "peng_w"))
         self.chi_w = float(option(ruleset.game_id, "chi_w"))
+        self.river_w = float(option(ruleset.game_id, "river_w"))
+        self.river = frozenset(
+            t for s, river in enumerate(state.discards) if s != seat for t in river
+        )
         self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
         self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
         self._uk_cache: dict[tuple[tuple[str, ...], int, int, int], int] = {}
@@ -167,6 +181,12 @@ class Decision:
             if sh > 0 and (self.peng_w or self.chi_w):
                 counts = counts_of(list(naturals))
                 hit = sum(left * self.route_weight(counts, k) for k, left, _a in improving)
+            elif sh == 0 and self.river_w:
+                # a kind another seat has thrown is one the others do not keep: its copies
+                # left are likelier to come out
+                hit = sum(
+                    left * (1.0 + self.river_w * (k in self.river)) for k, left, _a in improving
+                )
             else:
                 hit = sum(left for _k, left, _a in improving)
             self._uk_cache[key] = hit
