@@ -72,11 +72,19 @@ DEFAULTS: dict[str, Any] = {
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
 # value, every 槓, no dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten. The
 # two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds.
-# 永州 counts the regular shape only (``gb`` false, 2026-12-05): it has no 七對 / 全不靠 / 組合龍
+# 永州 counts the regular shape only (``gb`` false, 2026-12-05): it has no 七對 / 全不靠 / 組合龍.
+# 樂清 takes the best of several qualifying claims (``best_claim``: +31 hands net of 81
+# discordant over four seed ranges, 2026-12-04 / 05)
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
-    "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
+    "mahjong_yueqing": {
+        "claim_wider": True,
+        "wider_mult": 1,
+        "wider_add": 1,
+        "gang_equal": True,
+        "best_claim": True,
+    },
 }
 
 
