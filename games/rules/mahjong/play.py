@@ -23,9 +23,18 @@ Turn:
    draws beats one with a few more first draws into a poor shape (off in every variant: it
    did not move the share of wins on fresh seeds, docs/performance.md, 4 Dec 2026).
 
+   The shanten of 13-tile hands without wilds is PyMahjongGB's (every GB shape: 七對, 全不靠,
+   組合龍, 十三幺) where the variant wins with them (歡樂); with ``gb`` off (永州, whose only
+   shapes are sets + a pair and 十三幺) the regular count, as the variant's ``_shanten_of``.
+   With ``peng_w`` / ``chi_w`` (not yet ready) a 進張 kind the bot could also claim counts
+   more: a pair of it in hand (碰 off any seat) or a run it completes (吃 off the left seat);
+   with ``river_w`` (ready) a winning kind another seat has discarded counts more.
+
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
 present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
+With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
+else the first.
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
 (docs/performance.md). No randomness at all: ties go to the hand's sorted order.
@@ -53,15 +62,29 @@ DEFAULTS: dict[str, Any] = {
     "wider_add": 4,
     "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
     "two_step": 0,  # rank the best N tied discards (by 進張) by the two-step 進張 (0: off)
+    "gb": True,  # 13-tile hands without wilds: PyMahjongGB's count (every GB shape)
+    "peng_w": 0.0,  # extra weight of a 進張 kind the bot could 碰 (it holds a pair of it)
+    "chi_w": 0.0,  # extra weight of a 進張 kind the bot could 吃 (it completes a run)
+    "best_claim": False,  # of several qualifying claims, the best (shanten, 進張), not the first
+    "river_w": 0.0,  # ready: extra weight of a winning kind another seat has discarded
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
 # value, every 槓, no dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten. The
-# two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds
+# two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds.
+# 永州 counts the regular shape only (``gb`` false, 2026-12-05): it has no 七對 / 全不靠 / 組合龍.
+# 樂清 takes the best of several qualifying claims (``best_claim``: +31 hands net of 81
+# discordant over four seed ranges, 2026-12-04 / 05)
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
-    "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False},
-    "mahjong_yueqing": {"claim_wider": True, "wider_mult": 1, "wider_add": 1, "gang_equal": True},
+    "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
+    "mahjong_yueqing": {
+        "claim_wider": True,
+        "wider_mult": 1,
+        "wider_add": 1,
+        "gang_equal": True,
+        "best_claim": True,
+    },
 }
 
 
@@ -79,7 +102,17 @@ class Decision:
         cfg = ruleset.cfg(state)
         self.wild = ruleset.wild_kinds(state)
         self.sets = ruleset.hand_size(cfg) // 3 - len(state.melds[seat])
-        self.gb = ruleset.hand_size(cfg) == 13 and bool(ruleset.shapes(cfg))
+        self.gb = (
+            ruleset.hand_size(cfg) == 13
+            and bool(ruleset.shapes(cfg))
+            and option(ruleset.game_id, "gb")
+        )
+        self.peng_w = float(option(ruleset.game_id, "peng_w"))
+        self.chi_w = float(option(ruleset.game_id, "chi_w"))
+        self.river_w = float(option(ruleset.game_id, "river_w"))
+        self.river = frozenset(
+            t for s, river in enumerate(state.discards) if s != seat for t in river
+        )
         self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
         self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
         self._uk_cache: dict[tuple[tuple[str, ...], int, int, int], int] = {}
@@ -144,15 +177,50 @@ class Decision:
             self._seen[kind] = n
         return n
 
-    def ukeire(self, rest: list[str], sh: int, extra: int = 0) -> int:
-        """進張: copies really left of the kinds whose draw lowers the shanten of ``rest``."""
+    def ukeire(self, rest: list[str], sh: int, extra: int = 0) -> float:
+        """進張: copies really left of the kinds whose draw lowers the shanten of ``rest``;
+        with ``peng_w`` / ``chi_w`` (and not yet ready) a kind the bot could also claim counts
+        more (:meth:`route_weight`)."""
         naturals = tuple(sorted(t for t in rest if t not in self.wild))
         key = (naturals, len(rest) - len(naturals), sh, extra)
         hit = self._uk_cache.get(key)
         if hit is None:
-            hit = sum(left for _k, left, _a in self._improving(rest, sh, extra))
+            improving = self._improving(rest, sh, extra)
+            if sh > 0 and (self.peng_w or self.chi_w):
+                counts = counts_of(list(naturals))
+                hit = sum(left * self.route_weight(counts, k) for k, left, _a in improving)
+            elif sh == 0 and self.river_w:
+                # a kind another seat has thrown is one the others do not keep: its copies
+                # left are likelier to come out
+                hit = sum(
+                    left * (1.0 + self.river_w * (k in self.river)) for k, left, _a in improving
+                )
+            else:
+                hit = sum(left for _k, left, _a in improving)
             self._uk_cache[key] = hit
         return hit
+
+    def route_weight(self, counts: tuple[int, ...], kind: str) -> float:
+        """How many ways a 進張 kind can come: a draw (1); + ``peng_w`` when the hand holds a
+        pair of it (a 碰 off any seat's discard); else + ``chi_w`` when it completes a run with
+        the hand's tiles (a 吃 off the left seat's discard)."""
+        k = KIND_INDEX[kind]
+        if counts[k] >= 2:
+            return 1.0 + self.peng_w
+        if self.chi_w and k < 27:
+            n = k % 9
+            lo, hi = k - n, k - n + 8
+
+            def held(i: int) -> bool:
+                return lo <= i <= hi and counts[i] > 0
+
+            if (
+                (held(k - 2) and held(k - 1))
+                or (held(k - 1) and held(k + 1))
+                or (held(k + 1) and held(k + 2))
+            ):
+                return 1.0 + self.chi_w
+        return 1.0
 
     def two_step(self, rest: list[str], sh: int) -> int:
         """Two-step 進張 of ``rest`` (3k+1 tiles at shanten ``sh``): over each kind whose draw
@@ -191,17 +259,18 @@ class Decision:
         )
         return [(k, 4 - self.seen(k), a) for k, a in zip(kinds, after) if a < sh]
 
-    def best_after_meld(self, rest: list[str]) -> tuple[int, int]:
-        """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it."""
-        best: tuple[int, int] | None = None
+    def best_after_meld(self, rest: list[str], with_ukeire: bool = False) -> tuple[int, float]:
+        """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it (the
+        進張 only ``with_ukeire``, else 0)."""
+        best: tuple[int, float] | None = None
         for t in sorted(set(rest)):
             after = list(rest)
             after.remove(t)
             sh = self.shanten(after, 1)
-            key = (sh, 0)
+            key: tuple[int, float] = (sh, 0)
             if best is not None and key[0] > best[0]:
                 continue
-            key = (sh, -self.ukeire(after, sh, 1)) if option(self.r.game_id, "claim_wider") else key
+            key = (sh, -self.ukeire(after, sh, 1)) if with_ukeire else key
             if best is None or key < best:
                 best = key
         if best is None:
@@ -258,7 +327,7 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         return tied[0][4]
     if not option(gid, "ukeire_all"):
         tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
-    ranked: list[tuple[int, int, str, int, list[str], Action]] = []
+    ranked: list[tuple[float, int, str, int, list[str], Action]] = []
     for sh, _w, keep, t, a in tied:
         rest = list(hand)
         rest.remove(t)
@@ -279,11 +348,14 @@ def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
 
 def _claim(d: Decision, legal: list[Action]) -> Action:
     state = d.state
+    gid = d.r.game_id
     hand = state.hands[d.seat]
     now = d.shanten(hand[:-1] if len(hand) % 3 == 2 else hand)
     tile = (state.claim or {})["tile"]
-    wider = option(d.r.game_id, "claim_wider")
+    wider = option(gid, "claim_wider")
+    best_claim = option(gid, "best_claim")
     now_uk = d.ukeire(hand, now) if wider else 0
+    chosen: tuple[tuple[int, float], Action] | None = None
     for a in legal:
         if a["type"] not in ("peng", "gang", "chi"):
             continue
@@ -296,19 +368,26 @@ def _claim(d: Decision, legal: list[Action]) -> Action:
                 rest.remove(tile)
         if a["type"] == "gang":
             after = d.shanten(rest, 1)
-            if after < now or (after == now and option(d.r.game_id, "gang_equal")):
+            if after < now or (after == now and option(gid, "gang_equal")):
                 return a  # a 明槓 at equal shanten is a free draw
             continue
-        after, uk = d.best_after_meld(rest)
-        if after < now:
-            return a
-        if (
-            wider
-            and after == now
-            and uk >= option(d.r.game_id, "wider_mult") * now_uk + option(d.r.game_id, "wider_add")
+        after, uk = d.best_after_meld(rest, with_ukeire=wider or best_claim)
+        if not (
+            after < now
+            or (
+                wider
+                and after == now
+                and uk >= option(gid, "wider_mult") * now_uk + option(gid, "wider_add")
+            )
         ):
+            continue
+        if not best_claim:
             return a
-    return {"type": "pass"}
+        # of several qualifying 碰 / 吃 the one leaving the lowest shanten and most 進張
+        key = (after, -uk)
+        if chosen is None or key < chosen[0]:
+            chosen = (key, a)
+    return chosen[1] if chosen is not None else {"type": "pass"}
 
 
 __all__ = ["DEFAULTS", "TUNING", "Decision", "bot_action"]

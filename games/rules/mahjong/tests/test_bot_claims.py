@@ -1,0 +1,74 @@
+"""The bot's choice among several claims (``play`` option ``best_claim``; issue #16 §2).
+
+Before, the bot took the first 碰 / 吃 (in the engine's order of options) that lowered its
+shanten; with ``best_claim`` it weighs every qualifying one and takes the lowest shanten, then
+the most 進張 after its best discard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import games.rules.mahjong  # noqa: F401  (registers)
+from games.engine import registry
+from games.rules.mahjong import play
+from games.rules.mahjong.core import MahjongRuleset, State
+
+# seat 1 (left of the discarder, so it may 吃) holds two runs the discard B7 completes: B6 B8
+# (the first option: it leaves B3 B4 and a lone B9) and B8 B9 (it leaves B3 B4 B6, one shape
+# with more draws)
+HAND = "W3 W9 T5 T6 T8 T9 T9 B3 B4 B6 B8 B9 F3"
+
+
+@pytest.fixture
+def best_claim() -> Iterator[None]:
+    saved = dict(play.TUNING["mahjong_yongzhou"])
+    play.TUNING["mahjong_yongzhou"]["best_claim"] = True
+    yield
+    play.TUNING["mahjong_yongzhou"] = saved
+
+
+def _claim_state() -> tuple[MahjongRuleset, State]:
+    r = registry.get("mahjong_yongzhou")
+    assert isinstance(r, MahjongRuleset)
+    state = r.new_game(r.config_from_params({}), "claims", 4)
+    state.hands[0] = "W1 W1 W1 T1 T2 T3 F1 F1 F2 F2 J1 J1 J2 B7".split()
+    state.hands[1] = HAND.split()
+    state.hands[2] = "W2 W4 W6 T2 T4 T7 B1 B2 F4 F4 J3 J3 J3".split()
+    state.hands[3] = "W5 W6 W8 T3 T4 T7 B1 B2 F4 F2 J2 J2 F3".split()
+    state.melds = [[] for _ in range(4)]
+    state.discards = [[] for _ in range(4)]
+    state.current = 0
+    state.drawn = ["B7", None, None, None]
+    state.phase = "turn"
+    state.claim = None
+    r.apply(state, 0, {"type": "discard", "tile": "B7"})
+    return r, state
+
+
+def test_yueqing_plays_best_claim() -> None:
+    assert play.option("mahjong_yueqing", "best_claim")
+
+
+def test_first_qualifying_chi_without_the_option() -> None:
+    r, state = _claim_state()
+    assert not play.option("mahjong_yongzhou", "best_claim")
+    chis = [a for a in r.legal_actions(state, 1) if a["type"] == "chi"]
+    assert chis[0] == {"type": "chi", "tiles": ["B6", "B8"]} and len(chis) == 2
+    assert r.bot_action(state, 1) == chis[0]
+
+
+def test_best_claim_takes_the_chi_leaving_more_draws(best_claim: None) -> None:
+    r, state = _claim_state()
+    d = play.Decision(r, state, 1)
+    first = HAND.split()
+    for t in ("B6", "B8"):
+        first.remove(t)
+    second = HAND.split()
+    for t in ("B8", "B9"):
+        second.remove(t)
+    sh1, uk1 = d.best_after_meld(first, with_ukeire=True)
+    sh2, uk2 = d.best_after_meld(second, with_ukeire=True)
+    assert sh2 <= sh1 and (sh2, -uk2) < (sh1, -uk1)
+    assert r.bot_action(state, 1) == {"type": "chi", "tiles": ["B8", "B9"]}
