@@ -245,7 +245,7 @@ def _profiled(target, out: str):
     import cProfile
 
     def run(*args, **kwargs):
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)  # CPU: waits and GIL queues not counted
         profile.enable()
         try:
             return target(*args, **kwargs)
@@ -265,6 +265,8 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
     from games import clock
     from games.decisions import DecisionPool
 
+    if options.get("switch_interval"):
+        sys.setswitchinterval(options["switch_interval"])
     profile_dir = options.get("profile")
     run_until = clock.run_until
     if profile_dir:  # each thread of the clock (its loop, the apply threads) profiled apart
@@ -379,6 +381,12 @@ def main() -> None:
     parser.add_argument("--apply-threads", type=int, default=None)
     parser.add_argument("--json", default=str(ROOT / "var/bench/bot_latency.jsonl"))
     parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=0.0,
+        help="paced: sys.setswitchinterval in the clock processes (0: Python's default)",
+    )
+    parser.add_argument(
         "--profile",
         default="",
         help="paced: a directory for a cProfile of each clock thread (inflates their CPU)",
@@ -422,6 +430,7 @@ def main() -> None:
                         "warmup": args.warmup,
                         "seconds": args.seconds,
                         "profile": args.profile,
+                        "switch_interval": args.switch_interval,
                     }
                     result = run_paced(table_ids, options, args.clocks)
                 else:
