@@ -277,7 +277,10 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
         )(self)
         run_until = _profiled(clock.run_until, f"{profile_dir}/clock{shard[0]}-loop.prof")
     pool = DecisionPool(
-        workers=options["workers"], budget=options["budget"], apply_threads=options["threads"]
+        workers=options["workers"],
+        budget=options["budget"],
+        apply_threads=options["threads"],
+        nice=options["nice"],
     )
     pool.timings = []
     pool.warm()
@@ -381,6 +384,9 @@ def main() -> None:
     parser.add_argument("--apply-threads", type=int, default=None)
     parser.add_argument("--json", default=str(ROOT / "var/bench/bot_latency.jsonl"))
     parser.add_argument(
+        "--nice", type=int, default=None, help="the decision workers' nice (default: settings)"
+    )
+    parser.add_argument(
         "--switch-interval",
         type=float,
         default=0.0,
@@ -402,11 +408,13 @@ def main() -> None:
     workers = args.workers or conf["BOT_DECISION_WORKERS"] or 2
     budget = args.budget or conf["BOT_DECISION_BUDGET_SECONDS"]
     threads = args.apply_threads or conf["BOT_APPLY_THREADS"]
+    nice = conf["BOT_DECISION_NICE"] if args.nice is None else args.nice
     tag = f"{int(time.time())}"
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     print(
-        f"workers {workers}, budget {budget:.2f}s, apply threads {threads}, think {think}; "
+        f"workers {workers} (nice {nice}), budget {budget:.2f}s, apply threads {threads}, "
+        f"think {think}; "
         f"load {os.getloadavg()}",
         flush=True,
     )
@@ -431,6 +439,7 @@ def main() -> None:
                         "seconds": args.seconds,
                         "profile": args.profile,
                         "switch_interval": args.switch_interval,
+                        "nice": nice,
                     }
                     result = run_paced(table_ids, options, args.clocks)
                 else:
@@ -442,7 +451,11 @@ def main() -> None:
                 if pool is not None:
                     pool.stop()
             result.update(
-                workers=workers, budget=budget, apply_threads=threads, tables_made_seconds=made
+                workers=workers,
+                budget=budget,
+                apply_threads=threads,
+                nice=nice,
+                tables_made_seconds=made,
             )
             result["load"] = os.getloadavg()
             report(result, pool)

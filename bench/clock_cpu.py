@@ -49,6 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     setup()
     from django.db import connection
+    from django.db.models import F
     from django.utils import timezone
 
     from games.engine import registry
@@ -79,6 +80,9 @@ def main() -> None:
         Seat.objects.filter(table_id__in=table_ids, deadline__isnull=False).update(
             deadline=timezone.now()
         )
+        # a writer of seats moves the table's seq (the invariant the rows a move reuses rely
+        # on): every move below writes from the rows this read returns
+        Table.objects.filter(pk__in=table_ids).update(seq=F("seq") + 1)
         t0, p0 = time.process_time(), backend_cpu(backend)
         n0 = sent[0]
         due = tables.due_seats_read(now=timezone.now(), limit=5000)
