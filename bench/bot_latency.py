@@ -223,9 +223,14 @@ def cpu_by_kind(clock_ppid: int) -> dict[str, float]:
         comm = raw[raw.index("(") + 1 : raw.rindex(")")]
         rest = raw[raw.rindex(")") + 2 :].split()
         procs[int(entry.name)] = (int(rest[1]), comm, (int(rest[11]) + int(rest[12])) / tick)
+        if int(rest[1]) == clock_ppid:  # the clocks' system time apart (thread hand-offs)
+            procs[-int(entry.name)] = (-1, "clock-sys", int(rest[12]) / tick)
     clocks = {pid for pid, (ppid, _, _) in procs.items() if ppid == clock_ppid}
-    totals = dict.fromkeys(("clock", "workers", "postgres", "redis", "other"), 0.0)
+    totals = dict.fromkeys(("clock", "clock-sys", "workers", "postgres", "redis", "other"), 0.0)
     for pid, (ppid, comm, cpu) in procs.items():
+        if comm == "clock-sys":
+            totals["clock-sys"] += cpu
+            continue
         if pid in clocks:
             kind = "clock"
         elif ppid in clocks:
@@ -260,11 +265,29 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
     """One clock process of a paced run (spawned): the clock's loop on its own pool for the
     warm-up and the timed seconds; its applied jobs' timings go to ``out`` as JSON."""
     setup()
+    from collections import Counter
+
     from django.conf import settings
 
     from games import clock
     from games.decisions import DecisionPool
+    from games.services import tables
 
+    paths: Counter[str] = Counter()  # how the moves were written (counted by wrapping)
+    unlocked, alongside = tables._due_seat_apply_unlocked, tables._answered_alongside
+
+    def unlocked_counted(due, action, how):
+        outcome = unlocked(due, action, how)
+        paths["unlocked" if outcome is not None else "locked"] += 1
+        return outcome
+
+    def alongside_counted(hand, due):
+        answer = alongside(hand, due)
+        paths["alongside" if answer else "moved"] += 1
+        return answer
+
+    tables._due_seat_apply_unlocked = unlocked_counted
+    tables._answered_alongside = alongside_counted
     if options.get("switch_interval"):
         sys.setswitchinterval(options["switch_interval"])
     profile_dir = options.get("profile")
@@ -309,7 +332,15 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
         [t.outcome, t.deciding, t.queued, t.applying, t.decision_cpu, t.late] for t in pool.timings
     ]
     Path(out).write_text(
-        json.dumps({"timings": timings, "cpu_share": share, "window": window, "machine": machine})
+        json.dumps(
+            {
+                "timings": timings,
+                "cpu_share": share,
+                "window": window,
+                "machine": machine,
+                "paths": dict(paths),
+            }
+        )
     )
 
 
@@ -358,6 +389,10 @@ def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
         "fallback_share": outcomes.get("fallback", 0) / len(applied) if applied else 0.0,
         "moves_per_second": moves / max(1.0, last - first),
         "clock_cpu_share": [result["cpu_share"] for result in results],
+        "paths": {
+            key: sum(r.get("paths", {}).get(key, 0) for r in results)
+            for key in ("unlocked", "locked", "alongside", "moved")
+        },
         # cores used in the window by kind of process (measured by the first clock)
         "machine_cores": next((r["machine"] for r in results if r.get("machine")), None),
         "parts": {
@@ -476,6 +511,7 @@ def report(result: dict, pool) -> None:
             f"load {result['load'][0]:.1f}",
             flush=True,
         )
+        print(f"        writes (whole run): {result['paths']}", flush=True)
         cores = result.get("machine_cores")
         if cores:
             moves = max(1e-9, result["moves_per_second"])

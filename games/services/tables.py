@@ -437,6 +437,7 @@ def action_apply(
     over = ruleset.is_over(state)
     if unlocked_at is not None and over:
         raise TableMoved("the hand ends: under the lock")
+    moved_from = table.move_seq
     seq_bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
     hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
@@ -458,6 +459,9 @@ def action_apply(
             seq_was=table.seq - 1 if unlocked_at is None else unlocked_at,
         ):
             raise TableMoved("the table moved since its rows were read")
+        # the hand's moves since its rows were read, kept with them (_moves_since_known)
+        since, moves = getattr(hand, "_moves_since", (moved_from, ()))
+        hand._moves_since = (since, (*moves, (table.move_seq, index)))
         _rows_keep(table, hand)
     table_notify(table, hand=hand, state=state)
     return MoveOutcome(seq=table.seq, hand_over=over)
@@ -971,10 +975,16 @@ def _due_seat_apply_unlocked(due: DueSeat, action: dict, how: str) -> str | None
         or not (seat.is_bot or seat.auto)
         or hand is None
         or hand.pk != due.hand_id
-        or table.move_seq != due.move_seq
     ):
         return None
     by = "bot" if seat.is_bot else "auto"
+    if table.move_seq != due.move_seq:
+        # another seat's answer to the same all-at-once question came first: the decision
+        # stands, as under the lock, if every move since was one (known from the moves this
+        # process made since the rows were read) and it is still legal
+        if not _answered_alongside_known(hand, due):
+            return None
+        how = how or "sim"
     try:
         action_apply(
             table,
@@ -985,9 +995,22 @@ def _due_seat_apply_unlocked(due: DueSeat, action: dict, how: str) -> str | None
             by=f"{by}-{how}" if how else by,
             unlocked_at=table.seq,
         )
-    except TableMoved:
-        return None
+    except (TableMoved, IllegalAction):
+        return None  # nothing written: the locked path decides
     return DueApplied.APPLIED
+
+
+def _answered_alongside_known(hand: Hand, due: DueSeat) -> bool:
+    """``_answered_alongside`` without the event log: from the hand's moves this process has
+    made since its rows were read (``hand._moves_since``: the table's ``move_seq`` at the read
+    and each move's (``move_seq``, engine seat) after it); False when they do not reach back to
+    ``due``'s read."""
+    since, moves = getattr(hand, "_moves_since", (None, ()))
+    if since is None or due.move_seq is None or since > due.move_seq:
+        return False
+    ruleset = registry.get(hand.game)
+    window = set(ruleset.to_act(ruleset.state_from_json(due.state or {}))) - {due.engine_seat}
+    return all(seat in window for seq, seat in moves if seq > due.move_seq)
 
 
 def _answered_alongside(hand: Hand, due: DueSeat) -> bool:

@@ -93,6 +93,33 @@ def test_a_due_move_writes_from_the_rows_the_clock_read(make_user: Any) -> None:
     assert Seat.objects.get(pk=seat.pk).deadline_seq in (None, event.seq)
 
 
+@pytest.mark.django_db(transaction=True)  # each move commits: its rows are kept on commit
+def test_answers_to_one_all_at_once_question_are_applied_without_the_lock(
+    make_user: Any,
+) -> None:
+    """Two bot seats due at once in the 開始 window, read together and decided on the same
+    state: the first answer moves the hand, and the second — every move since its read being
+    another seat's answer to the same question, as this process knows from the moves it made —
+    is applied as ``bot-sim`` in one statement too (no lock, no read of the event log)."""
+    table, _seat = _table(make_user)
+    Seat.objects.filter(table=table, is_bot=True).update(deadline=timezone.now())
+    Seat.objects.filter(table=table, is_bot=False).update(deadline=None)
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    first, second = tables.due_seats_read(now=timezone.now())
+    ruleset = registry.get(first.game)
+    state = ruleset.state_from_json(first.state)
+    assert {first.engine_seat, second.engine_seat} <= set(ruleset.to_act(state))
+    for due in (first, second):
+        action = ruleset.bot_action(state, due.engine_seat)
+        with CaptureQueriesContext(connection) as captured:
+            assert tables.due_seat_apply(due=due, action=action) == tables.DueApplied.APPLIED
+        (statement,) = [q["sql"] for q in captured.captured_queries]
+        assert statement.startswith("WITH t AS (UPDATE games_table "), statement
+    events = list(HandEvent.objects.filter(table=table).order_by("-seq")[:2])
+    assert [e.by for e in events] == ["bot-sim", "bot"]
+    assert {e.seat for e in events} == {first.engine_seat, second.engine_seat}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_move_without_the_lock_waits_for_a_writer_and_writes_nothing_after_it(
     make_user: Any,
