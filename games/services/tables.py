@@ -874,8 +874,8 @@ def _due_rows_use(table: Table, due: DueSeat) -> None:
     if table.seq != due.seq:
         return
     seats, hand, _table = due.rows
-    table._seats_locked = [copy.copy(seat) for seat in seats]
-    table._hand_playing = copy.copy(hand)
+    table._seats_locked = [_row_copy(seat) for seat in seats]
+    table._hand_playing = _row_copy(hand)
 
 
 def _due_rows_take(due: DueSeat) -> Table | None:
@@ -890,10 +890,22 @@ def _due_rows_take(due: DueSeat) -> Table | None:
         seats, hand, table = due.rows
     else:
         return None
-    table = copy.copy(table)
-    table._seats_locked = [copy.copy(seat) for seat in seats]
-    table._hand_playing = copy.copy(hand)
+    table = _row_copy(table)
+    table._seats_locked = [_row_copy(seat) for seat in seats]
+    table._hand_playing = _row_copy(hand)
     return table
+
+
+def _row_copy(row: Any) -> Any:
+    """A shallow copy of a model instance, as ``copy.copy`` makes it (its own field values and
+    state, related objects shared) without the pickling protocol's detour, which was a tenth of
+    a loaded clock's CPU per move."""
+    twin = object.__new__(type(row))
+    twin.__dict__.update(row.__dict__)
+    state = copy.copy(row._state)
+    state.fields_cache = dict(row._state.fields_cache)
+    twin._state = state
+    return twin
 
 
 class DueApplied:
