@@ -207,40 +207,141 @@ def run_synthetic(mode: str, table_ids: list[int], rounds: int, max_seconds: flo
 APPLIED = ("decided", "capped", "fallback", "step")
 
 
+def cpu_by_kind(clock_ppid: int) -> dict[str, float]:
+    """CPU seconds so far of every process on the machine, summed by kind: ``clock`` (the
+    bench's clock processes: the children of ``clock_ppid``), ``workers`` (their decision
+    processes), ``postgres``, ``redis`` and ``other`` (everything else, e.g. others' work)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        rest = raw[raw.rindex(")") + 2 :].split()
+        procs[int(entry.name)] = (int(rest[1]), comm, (int(rest[11]) + int(rest[12])) / tick)
+        if int(rest[1]) == clock_ppid:  # the clocks' system time apart (thread hand-offs)
+            procs[-int(entry.name)] = (-1, "clock-sys", int(rest[12]) / tick)
+    clocks = {pid for pid, (ppid, _, _) in procs.items() if ppid == clock_ppid}
+    totals = dict.fromkeys(("clock", "clock-sys", "workers", "postgres", "redis", "other"), 0.0)
+    for pid, (ppid, comm, cpu) in procs.items():
+        if comm == "clock-sys":
+            totals["clock-sys"] += cpu
+            continue
+        if pid in clocks:
+            kind = "clock"
+        elif ppid in clocks:
+            kind = "workers"
+        elif comm.startswith("postgres"):
+            kind = "postgres"
+        elif comm.startswith("redis"):
+            kind = "redis"
+        else:
+            kind = "other"
+        totals[kind] += cpu
+    return totals
+
+
+def _profiled(target, out: str):
+    """``target`` run under a cProfile of its own thread, dumped to ``out`` when it returns."""
+    import cProfile
+
+    def run(*args, **kwargs):
+        profile = cProfile.Profile(time.thread_time)  # CPU: waits and GIL queues not counted
+        profile.enable()
+        try:
+            return target(*args, **kwargs)
+        finally:
+            profile.disable()
+            profile.dump_stats(out)
+
+    return run
+
+
 def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
     """One clock process of a paced run (spawned): the clock's loop on its own pool for the
     warm-up and the timed seconds; its applied jobs' timings go to ``out`` as JSON."""
     setup()
+    from collections import Counter
+
     from django.conf import settings
 
     from games import clock
     from games.decisions import DecisionPool
+    from games.services import tables
 
+    paths: Counter[str] = Counter()  # how the moves were written (counted by wrapping)
+    unlocked, alongside = tables._due_seat_apply_unlocked, tables._answered_alongside
+
+    def unlocked_counted(due, action, how):
+        outcome = unlocked(due, action, how)
+        paths["unlocked" if outcome is not None else "locked"] += 1
+        return outcome
+
+    def alongside_counted(hand, due):
+        answer = alongside(hand, due)
+        paths["alongside" if answer else "moved"] += 1
+        return answer
+
+    tables._due_seat_apply_unlocked = unlocked_counted
+    tables._answered_alongside = alongside_counted
+    if options.get("switch_interval"):
+        sys.setswitchinterval(options["switch_interval"])
+    profile_dir = options.get("profile")
+    run_until = clock.run_until
+    if profile_dir:  # each thread of the clock (its loop, the apply threads) profiled apart
+        apply_loop = DecisionPool._apply_loop
+        count = iter(range(1000))
+        DecisionPool._apply_loop = lambda self: _profiled(  # type: ignore[method-assign]
+            apply_loop, f"{profile_dir}/clock{shard[0]}-apply{next(count)}.prof"
+        )(self)
+        run_until = _profiled(clock.run_until, f"{profile_dir}/clock{shard[0]}-loop.prof")
     pool = DecisionPool(
-        workers=options["workers"], budget=options["budget"], apply_threads=options["threads"]
+        workers=options["workers"],
+        budget=options["budget"],
+        apply_threads=options["threads"],
+        nice=options["nice"],
     )
     pool.timings = []
     pool.warm()
     stop = threading.Event()
     loop = threading.Thread(
-        target=clock.run_until,
+        target=run_until,
         args=(stop, settings.LEYOU["CLOCK_INTERVAL_SECONDS"], pool, shard),
         name="bench-clock",
     )
     loop.start()
     time.sleep(options["warmup"])  # the first sweep finds every first clock due at once
     del pool.timings[:]
+    parent = os.getppid()
+    machine = cpu_by_kind(parent) if shard[0] == 0 else None
     cpu, wall, began = time.process_time(), time.monotonic(), time.time()
     time.sleep(options["seconds"])
     share = (time.process_time() - cpu) / (time.monotonic() - wall)
     window = [began, time.time()]
+    if machine is not None:
+        after = cpu_by_kind(parent)
+        machine = {kind: (after[kind] - machine[kind]) / (window[1] - window[0]) for kind in after}
     stop.set()
     loop.join(timeout=30)
     pool.stop()
     timings = [
         [t.outcome, t.deciding, t.queued, t.applying, t.decision_cpu, t.late] for t in pool.timings
     ]
-    Path(out).write_text(json.dumps({"timings": timings, "cpu_share": share, "window": window}))
+    Path(out).write_text(
+        json.dumps(
+            {
+                "timings": timings,
+                "cpu_share": share,
+                "window": window,
+                "machine": machine,
+                "paths": dict(paths),
+            }
+        )
+    )
 
 
 def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
@@ -288,6 +389,12 @@ def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
         "fallback_share": outcomes.get("fallback", 0) / len(applied) if applied else 0.0,
         "moves_per_second": moves / max(1.0, last - first),
         "clock_cpu_share": [result["cpu_share"] for result in results],
+        "paths": {
+            key: sum(r.get("paths", {}).get(key, 0) for r in results)
+            for key in ("unlocked", "locked", "alongside", "moved")
+        },
+        # cores used in the window by kind of process (measured by the first clock)
+        "machine_cores": next((r["machine"] for r in results if r.get("machine")), None),
         "parts": {
             name: summary([row[i] for row in applied])
             for i, name in ((1, "deciding"), (2, "queued"), (3, "applying"))
@@ -311,6 +418,20 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None)
     parser.add_argument("--apply-threads", type=int, default=None)
     parser.add_argument("--json", default=str(ROOT / "var/bench/bot_latency.jsonl"))
+    parser.add_argument(
+        "--nice", type=int, default=None, help="the decision workers' nice (default: settings)"
+    )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=0.0,
+        help="paced: sys.setswitchinterval in the clock processes (0: Python's default)",
+    )
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="paced: a directory for a cProfile of each clock thread (inflates their CPU)",
+    )
     args = parser.parse_args()
     setup()
     from django.conf import settings
@@ -322,11 +443,13 @@ def main() -> None:
     workers = args.workers or conf["BOT_DECISION_WORKERS"] or 2
     budget = args.budget or conf["BOT_DECISION_BUDGET_SECONDS"]
     threads = args.apply_threads or conf["BOT_APPLY_THREADS"]
+    nice = conf["BOT_DECISION_NICE"] if args.nice is None else args.nice
     tag = f"{int(time.time())}"
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     print(
-        f"workers {workers}, budget {budget:.2f}s, apply threads {threads}, think {think}; "
+        f"workers {workers} (nice {nice}), budget {budget:.2f}s, apply threads {threads}, "
+        f"think {think}; "
         f"load {os.getloadavg()}",
         flush=True,
     )
@@ -349,6 +472,9 @@ def main() -> None:
                         "threads": threads,
                         "warmup": args.warmup,
                         "seconds": args.seconds,
+                        "profile": args.profile,
+                        "switch_interval": args.switch_interval,
+                        "nice": nice,
                     }
                     result = run_paced(table_ids, options, args.clocks)
                 else:
@@ -360,7 +486,11 @@ def main() -> None:
                 if pool is not None:
                     pool.stop()
             result.update(
-                workers=workers, budget=budget, apply_threads=threads, tables_made_seconds=made
+                workers=workers,
+                budget=budget,
+                apply_threads=threads,
+                nice=nice,
+                tables_made_seconds=made,
             )
             result["load"] = os.getloadavg()
             report(result, pool)
@@ -381,6 +511,15 @@ def report(result: dict, pool) -> None:
             f"load {result['load'][0]:.1f}",
             flush=True,
         )
+        print(f"        writes (whole run): {result['paths']}", flush=True)
+        cores = result.get("machine_cores")
+        if cores:
+            moves = max(1e-9, result["moves_per_second"])
+            print(
+                "        machine CPU in the window (cores; ms per move): "
+                + ", ".join(f"{k} {v:.2f} ({v / moves * 1000:.2f})" for k, v in cores.items()),
+                flush=True,
+            )
         parts = result["parts"]
     else:
         print(

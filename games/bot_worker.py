@@ -14,11 +14,22 @@ from typing import Any
 
 from games.engine import budget, registry
 
+# seconds a capped decision keeps for its way back to the clock (result queue, apply thread)
+RETURN_SECONDS = 0.02
 
-def worker_init() -> None:
+
+def worker_init(nice: int = 0) -> None:
     """Set up a decision process: the wall clock for a search's cap (as ``games.apps`` does in
-    the platform's own processes) and every game imported once, before the first decision."""
+    the platform's own processes), its scheduling priority lowered by ``nice`` and every game
+    imported once, before the first decision.
+
+    ``nice``: when the machine cannot both decide every bot in full and apply every move in
+    time, the moves (the clock and the database, at normal priority) keep the CPU and the
+    decisions wait — those past the budget get the game's fallback — so no table waits longer
+    than its think time plus the budget; with CPU to spare a niced worker runs at once."""
     budget.WALL_CLOCK = time.perf_counter
+    if nice:
+        os.nice(nice)
     for game_id in registry.GAME_MODULES:
         registry.get(game_id)
     threading.Thread(
@@ -61,5 +72,12 @@ def decide(
     cpu = time.process_time()
     ruleset = registry.get(game_id)
     caps = budget.caps_hit
-    action = ruleset.bot_action(ruleset.state_from_json(state), seat)
+    # a search stops in time for its answer to be applied (then it says ``cap``), rather than
+    # finish after the clock has applied the fallback; unset, nothing is capped but at its own
+    # wall-clock cap (the serial clock, the tests)
+    budget.decision_end = time.perf_counter() + hard_deadline - time.time() - RETURN_SECONDS
+    try:
+        action = ruleset.bot_action(ruleset.state_from_json(state), seat)
+    finally:
+        budget.decision_end = None
     return action, budget.caps_hit != caps, time.process_time() - cpu

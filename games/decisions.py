@@ -132,8 +132,10 @@ class DecisionPool:
         apply_threads: int,
         test_delay: dict[str, float] | None = None,
         lead: float | None = None,
+        nice: int = 0,
     ) -> None:
         self.workers = max(1, workers)
+        self.nice = nice  # the worker processes' priority, lowered by this (bot_worker.worker_init)
         self.budget = budget
         # how long before its turn clock a seat is taken and decided (the bot thinks during its
         # think time); its move is applied at the clock, not before. Default: the budget, so a
@@ -171,6 +173,7 @@ class DecisionPool:
             budget=conf["BOT_DECISION_BUDGET_SECONDS"],
             apply_threads=conf["BOT_APPLY_THREADS"],
             test_delay=conf["BOT_DECISION_TEST_DELAY"],
+            nice=conf["BOT_DECISION_NICE"],
         )
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -179,6 +182,7 @@ class DecisionPool:
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=bot_worker.worker_init,
+            initargs=(self.nice,),
         )
 
     def warm(self, timeout: float = 60.0) -> None:

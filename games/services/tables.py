@@ -67,12 +67,12 @@ class MoveOutcome:
 # --- reading and locking ------------------------------------------------------------------------
 
 
-# table id -> (seq, seats, hand): the rows this process's last move on the table committed.
+# table id -> (seq, seats, hand, table): the rows this process's last move on the table committed.
 # Every change of a table's seats or hand bumps its seq (the invariant the snapshots rely on
 # too), so under the table lock an entry at the table's current seq is what a read would
 # return. Only a move takes an entry (and puts the new rows back on commit); any other writer
 # in this process drops it, and a writer elsewhere has moved the seq on.
-_rows_after_move: dict[int, tuple[int, list[Seat], Hand]] = {}
+_rows_after_move: dict[int, tuple[int, list[Seat], Hand, Table]] = {}
 _ROWS_AFTER_MOVE_MAX = 5000
 
 
@@ -99,7 +99,7 @@ def table_lock(table_id: int, *, reuse_rows: bool = False) -> Table:
 
 def _rows_keep(table: Table, hand: Hand) -> None:
     """After commit, keep this move's rows for the table's next move in this process."""
-    entry = (table.seq, table._seats_locked, hand)
+    entry = (table.seq, table._seats_locked, hand, table)
 
     def keep() -> None:
         if len(_rows_after_move) >= _ROWS_AFTER_MOVE_MAX:
@@ -357,6 +357,14 @@ def _deadline_for(seat: Seat, table: Table, state: Any) -> Any:
 def _set_deadlines(
     table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
 ) -> None:
+    _deadlines_save(_deadlines_changed(table, hand, state, previous, actor))
+
+
+def _deadlines_changed(
+    table: Table, hand: Hand, state: Any, previous: frozenset[int], actor: int | None
+) -> list[Seat]:
+    """Set the turn clocks of the seats to act in ``state`` (not saved); return the seats whose
+    clock changed."""
     ruleset = registry.get(hand.game)
     to_act = table_seats(hand, ruleset.to_act(state))
     changed = []
@@ -370,7 +378,7 @@ def _set_deadlines(
         else:
             seat.deadline, seat.deadline_seq = None, None
         changed.append(seat)
-    _deadlines_save(changed)
+    return changed
 
 
 def _deadlines_save(seats: list[Seat]) -> None:
@@ -389,11 +397,33 @@ def _deadlines_save(seats: list[Seat]) -> None:
         )
 
 
+class TableMoved(Exception):
+    """``action_apply`` without the lock: the table's seq moved since its rows were read, or
+    the move needs the lock (it ends the hand or moves stakes); nothing was written."""
+
+
 def action_apply(
-    table: Table, hand: Hand, seat: Seat, action: dict, *, action_id: str | None, by: str
+    table: Table,
+    hand: Hand,
+    seat: Seat,
+    action: dict,
+    *,
+    action_id: str | None,
+    by: str,
+    unlocked_at: int | None = None,
 ) -> MoveOutcome:
-    """Apply one action under the table lock and record it. IllegalAction changes nothing."""
+    """Apply one action under the table lock and record it. IllegalAction changes nothing.
+
+    ``unlocked_at`` (PostgreSQL only): the caller holds no lock and no transaction; ``table``,
+    ``hand`` and the seats are rows read at that table seq. The move is then written by one
+    statement that first moves the table's seq on from ``unlocked_at`` — its row lock makes it
+    the table's one writer, and it writes nothing if the seq has moved (``_move_save``), when
+    TableMoved is raised; so is it, before anything is written, for a move that ends the hand or
+    moves stakes (those take the lock).
+    """
     ruleset = registry.get(hand.game)
+    if unlocked_at is not None and ruleset.table_type.stakes_in_play:
+        raise TableMoved("stakes move in play: under the lock")
     state = ruleset.state_from_json(hand.state)
     before = table_seats(hand, ruleset.to_act(state))
     index = engine_seat(hand, seat)
@@ -404,28 +434,41 @@ def action_apply(
     # what the server's clock says goes into the action here (the engine never reads a clock)
     action = ruleset.action_stamp(state, action, (timezone.now() - hand.started_at).total_seconds())
     events = ruleset.apply(state, index, action)
+    over = ruleset.is_over(state)
+    if unlocked_at is not None and over:
+        raise TableMoved("the hand ends: under the lock")
+    moved_from = table.move_seq
     seq_bump(table)
     table.move_seq = table.seq  # the hand moved: moves made before this are stale
-    _event_append(table, hand, index, action, action_id=action_id, by=by)
     hand.last_move = {"seat": index, "action": action}  # for the pushed snapshot (games/fx.py)
     if ruleset.table_type.stakes_in_play:
         stakes.stakes_take(hand, events, table.seq)  # each stake into the pot as it is made
     hand.state = ruleset.state_to_json(state)
-    over = ruleset.is_over(state)
     if over:
+        _event_append(table, hand, index, action, action_id=action_id, by=by)
         result = ruleset.result(state)
         hand_end(table, hand, result, escaped_seat=None)
         table.save()
     else:
-        _set_deadlines(table, hand, state, previous=before, actor=seat.index)
-        _hand_state_and_seq_save(table, hand)
+        changed = _deadlines_changed(table, hand, state, previous=before, actor=seat.index)
+        if not _move_save(
+            table,
+            hand,
+            changed,
+            (index, action, action_id, by),
+            seq_was=table.seq - 1 if unlocked_at is None else unlocked_at,
+        ):
+            raise TableMoved("the table moved since its rows were read")
+        # the hand's moves since its rows were read, kept with them (_moves_since_known)
+        since, moves = getattr(hand, "_moves_since", (moved_from, ()))
+        hand._moves_since = (since, (*moves, (table.move_seq, index)))
         _rows_keep(table, hand)
     table_notify(table, hand=hand, state=state)
     return MoveOutcome(seq=table.seq, hand_over=over)
 
 
-# The three writes of every move, as plain statements: through the ORM they cost about 1.8 ms
-# of a server's CPU per move (query compilation; bench/table_load.py --micro), like this 0.4.
+# A move's writes as plain statements: through the ORM they cost about 1.8 ms of a server's CPU
+# per move (query compilation; bench/table_load.py --micro), like this 0.4.
 
 
 def _event_append(
@@ -449,6 +492,61 @@ def _event_append(
                 ops.adapt_datetimefield_value(timezone.now()),
             ],
         )
+
+
+def _move_save(
+    table: Table,
+    hand: Hand,
+    seats: list[Seat],
+    event: tuple[int, dict, str | None, str],
+    *,
+    seq_was: int,
+) -> bool:
+    """Write a move that goes on: its event (engine seat, action, action id, by), the seats'
+    turn clocks, the hand's state and the table's seq; return False (nothing written) if the
+    table's seq was no longer ``seq_was``.
+
+    On PostgreSQL one statement does it all (data-modifying CTEs, each joined to the table's
+    row as updated, so none writes unless the seq moved from ``seq_was`` to ``table.seq``; the
+    UPDATE's row lock orders it with every other writer of the table, as ``table_lock`` does).
+    A move was seven round trips before (BEGIN, lock, event, clocks, hand, table, COMMIT) and
+    each one, in a loaded clock process, waits for the GIL again. Elsewhere (SQLite, whose
+    writers the IMMEDIATE transaction already serialises) the statements one by one.
+    """
+    seat, action, action_id, by = event
+    ops = connection.ops
+    now = ops.adapt_datetimefield_value(timezone.now())
+    if connection.vendor != "postgresql":
+        _event_append(table, hand, seat, action, action_id=action_id, by=by)
+        _deadlines_save(seats)
+        _hand_state_and_seq_save(table, hand)
+        return True
+    params: list[Any] = [table.seq, table.move_seq, table.pk, seq_was]
+    params += [table.pk, hand.pk, table.seq, seat, ops.adapt_json_value(action, None)]
+    params += [action_id, by, now, ops.adapt_json_value(hand.state, None), hand.pk]
+    clocks = ""
+    if seats:
+        rows = ", ".join(["(%s::bigint, %s::timestamptz, %s::bigint)"] * len(seats))
+        clocks = (
+            f", c AS (UPDATE {Seat._meta.db_table} s SET deadline = v.deadline, "
+            "deadline_seq = v.deadline_seq FROM t, (VALUES "
+            f"{rows}) AS v(id, deadline, deadline_seq) WHERE s.id = v.id)"
+        )
+        for row in seats:
+            params += [row.pk, ops.adapt_datetimefield_value(row.deadline), row.deadline_seq]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH t AS (UPDATE {Table._meta.db_table} SET seq = %s, move_seq = %s "
+            "WHERE id = %s AND seq = %s RETURNING id), "
+            f"e AS (INSERT INTO {HandEvent._meta.db_table} "
+            f"(table_id, hand_id, seq, seat, action, action_id, {ops.quote_name('by')}, "
+            "created_at) SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM t), "
+            f"h AS (UPDATE {Hand._meta.db_table} SET state = %s FROM t "
+            f"WHERE {Hand._meta.db_table}.id = %s){clocks} "
+            "SELECT count(*) FROM t",
+            params,
+        )
+        return bool(cursor.fetchone()[0])
 
 
 def _hand_state_and_seq_save(table: Table, hand: Hand) -> None:
@@ -681,7 +779,8 @@ class DueSeat:
     state: dict[str, Any] | None = None
     deadline: Any = None  # the turn clock that made it due (the bench's wait is measured from it)
     seq: int | None = None  # the table's seq at the read: ``rows`` are current while it holds
-    rows: tuple[list[Seat], Hand] | None = field(default=None, compare=False, repr=False)
+    # the table's seats (with users), hand and table row as read after ``seq`` was
+    rows: tuple[list[Seat], Hand, Table] | None = field(default=None, compare=False, repr=False)
 
 
 def due_seats_read(
@@ -692,14 +791,14 @@ def due_seats_read(
     only: tuple[int, int] | None = None,
     shard: tuple[int, int] = (0, 1),
 ) -> list[DueSeat]:
-    """The seats whose deadline has passed, with their hands and the tables' seats, in three
-    reads; not the seats in ``skip``, or only the seat ``only`` ((table id, seat index) both);
-    with ``shard`` (index, count), only the tables whose id is ``index`` modulo ``count``.
+    """The seats whose deadline has passed, with their tables, hands and the tables' seats, in
+    four reads; not the seats in ``skip``, or only the seat ``only`` ((table id, seat index)
+    both); with ``shard`` (index, count), only the tables whose id is ``index`` modulo ``count``.
 
-    The table's ``move_seq`` and ``seq`` are read before the hand and the seats, so a write
-    committed in between leaves an older ``move_seq`` / ``seq`` than the rows:
+    The table rows (their ``move_seq`` and ``seq``) are read before the hands and the seats,
+    so a write committed in between leaves an older ``move_seq`` / ``seq`` than the rows:
     ``due_seat_apply`` then refuses the decision (never applies one made on a state other than
-    the one it checks) and reads the rows again under the lock (never writes from stale ones).
+    the one it checks) and never writes from the stale rows (the seq it expects has moved).
     """
     rows = Seat.objects.filter(deadline__lte=now)
     if shard[1] > 1:  # one of several clock processes: the tables whose id is ``index`` mod n
@@ -708,15 +807,7 @@ def due_seats_read(
         rows = rows.filter(table_id=only[0], index=only[1])
     seats = list(
         rows.order_by("deadline").values_list(
-            "table_id",
-            "index",
-            "user_id",
-            "is_bot",
-            "auto",
-            "table__move_seq",
-            "table__game",
-            "deadline",
-            "table__seq",
+            "table_id", "index", "user_id", "is_bot", "auto", "deadline"
         )[:limit]
     )
     skipped = set(skip)
@@ -724,7 +815,8 @@ def due_seats_read(
     if not seats:
         return []
     table_ids = {row[0] for row in seats}
-    # the whole rows a move writes from, so that its transaction need not read them again
+    # the whole rows a move writes from, so that it need not read them again: the tables first
+    tables = {table.pk: table for table in Table.objects.filter(pk__in=table_ids)}
     hands = {
         hand.table_id: hand
         for hand in Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.PLAYING)
@@ -737,11 +829,12 @@ def due_seats_read(
     ):
         seat_rows.setdefault(seat.table_id, []).append(seat)
     due = []
-    for table_id, index, user_id, is_bot, auto, move_seq, game, deadline, seq in seats:
+    for table_id, index, user_id, is_bot, auto, deadline in seats:
         hand = hands.get(table_id)
+        table = tables.get(table_id)
         kind = "bot" if is_bot else "auto" if auto else "timeout"
         e = None
-        if hand is not None:
+        if hand is not None and table is not None:
             e = next(
                 (
                     e
@@ -750,7 +843,7 @@ def due_seats_read(
                 ),
                 None,
             )
-        if hand is None or e is None or kind == "timeout":
+        if hand is None or table is None or e is None or kind == "timeout":
             due.append(DueSeat(table_id, index, user_id, "timeout", deadline=deadline))
             continue
         due.append(
@@ -760,13 +853,13 @@ def due_seats_read(
                 user_id,
                 kind,
                 hand.pk,
-                move_seq,
-                game,
+                table.move_seq,
+                table.game,
                 e,
                 hand.state,
                 deadline=deadline,
-                seq=seq,
-                rows=(seat_rows.get(table_id, []), hand),
+                seq=table.seq,
+                rows=(seat_rows.get(table_id, []), hand, table),
             )
         )
     return due
@@ -780,9 +873,39 @@ def _due_rows_use(table: Table, due: DueSeat) -> None:
         return  # this process's last move on the table left its rows: newer, or the same
     if table.seq != due.seq:
         return
-    seats, hand = due.rows
-    table._seats_locked = [copy.copy(seat) for seat in seats]
-    table._hand_playing = copy.copy(hand)
+    seats, hand, _table = due.rows
+    table._seats_locked = [_row_copy(seat) for seat in seats]
+    table._hand_playing = _row_copy(hand)
+
+
+def _due_rows_take(due: DueSeat) -> Table | None:
+    """Without a lock: copies of the newest rows this process holds for ``due``'s table (its
+    last move's, else the clock's read), as a table with ``_seats_locked`` / ``_hand_playing``;
+    None if it holds none. They are current only if the table's seq has not moved since; the
+    write checks that (``_move_save``)."""
+    entry = _rows_after_move.pop(due.table_id, None)
+    if entry is not None and due.seq is not None and entry[0] >= due.seq:
+        _seq, seats, hand, table = entry
+    elif due.rows is not None:
+        seats, hand, table = due.rows
+    else:
+        return None
+    table = _row_copy(table)
+    table._seats_locked = [_row_copy(seat) for seat in seats]
+    table._hand_playing = _row_copy(hand)
+    return table
+
+
+def _row_copy(row: Any) -> Any:
+    """A shallow copy of a model instance, as ``copy.copy`` makes it (its own field values and
+    state, related objects shared) without the pickling protocol's detour, which was a tenth of
+    a loaded clock's CPU per move."""
+    twin = object.__new__(type(row))
+    twin.__dict__.update(row.__dict__)
+    state = copy.copy(row._state)
+    state.fields_cache = dict(row._state.fields_cache)
+    twin._state = state
+    return twin
 
 
 class DueApplied:
@@ -806,7 +929,15 @@ def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
     ``by`` (``bot`` or ``auto``): ``cap`` (a search stopped at its wall-clock cap) or ``fb``
     (the decision ran past the clock's budget: the ruleset's ``bot_fallback_action``), so a
     replay that re-derives the bot's choices knows which moves were not its full decision.
+
+    On PostgreSQL the move is first tried without the lock, from the rows this process holds
+    (``_due_seat_apply_unlocked``: one statement, which writes only if the table's seq has not
+    moved since they were read); whatever that does not settle is decided under the lock.
     """
+    if connection.vendor == "postgresql":
+        applied = _due_seat_apply_unlocked(due, action, how)
+        if applied is not None:
+            return applied
     with transaction.atomic():
         table = table_lock(due.table_id, reuse_rows=True)
         _due_rows_use(table, due)
@@ -834,6 +965,64 @@ def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
         except IllegalAction:
             return DueApplied.MOVED
         return DueApplied.APPLIED
+
+
+def _due_seat_apply_unlocked(due: DueSeat, action: dict, how: str) -> str | None:
+    """Apply the decision from the rows this process holds, in one statement and no lock
+    (``action_apply`` with ``unlocked_at``): APPLIED, or None when the rows say the seat is not
+    simply due to this decision (stale, or the hand moved: the locked path decides which) or
+    the write found the seq moved, or the move needs the lock (it ends the hand). The checks
+    are ``due_seat_apply``'s, on rows that are the table's as long as its seq is theirs, and
+    the statement writes nothing once it is not."""
+    table = _due_rows_take(due)
+    if table is None:
+        return None
+    seat = next((s for s in table._seats_locked if s.index == due.seat_index), None)
+    hand = table._hand_playing
+    if (
+        seat is None
+        or seat.user_id != due.user_id
+        or seat.deadline is None
+        or seat.deadline > timezone.now()
+        or not (seat.is_bot or seat.auto)
+        or hand is None
+        or hand.pk != due.hand_id
+    ):
+        return None
+    by = "bot" if seat.is_bot else "auto"
+    if table.move_seq != due.move_seq:
+        # another seat's answer to the same all-at-once question came first: the decision
+        # stands, as under the lock, if every move since was one (known from the moves this
+        # process made since the rows were read) and it is still legal
+        if not _answered_alongside_known(hand, due):
+            return None
+        how = how or "sim"
+    try:
+        action_apply(
+            table,
+            hand,
+            seat,
+            action,
+            action_id=None,
+            by=f"{by}-{how}" if how else by,
+            unlocked_at=table.seq,
+        )
+    except (TableMoved, IllegalAction):
+        return None  # nothing written: the locked path decides
+    return DueApplied.APPLIED
+
+
+def _answered_alongside_known(hand: Hand, due: DueSeat) -> bool:
+    """``_answered_alongside`` without the event log: from the hand's moves this process has
+    made since its rows were read (``hand._moves_since``: the table's ``move_seq`` at the read
+    and each move's (``move_seq``, engine seat) after it); False when they do not reach back to
+    ``due``'s read."""
+    since, moves = getattr(hand, "_moves_since", (None, ()))
+    if since is None or due.move_seq is None or since > due.move_seq:
+        return False
+    ruleset = registry.get(hand.game)
+    window = set(ruleset.to_act(ruleset.state_from_json(due.state or {}))) - {due.engine_seat}
+    return all(seat in window for seq, seat in moves if seq > due.move_seq)
 
 
 def _answered_alongside(hand: Hand, due: DueSeat) -> bool:

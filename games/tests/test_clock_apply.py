@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -67,9 +68,10 @@ def _statements(captured: CaptureQueriesContext) -> list[str]:
 
 @pytest.mark.django_db
 def test_a_due_move_writes_from_the_rows_the_clock_read(make_user: Any) -> None:
-    """A 托管 seat's decision applied on the table as the clock read it: one SELECT (the table
-    row, locked), then the move's writes (event, turn clocks, hand, table); the seats and the
-    hand are not read again, and the move is the one recorded."""
+    """A 托管 seat's decision applied on the table as the clock read it: one statement — the
+    table's seq moved on from the seq of the read, the event, the turn clocks and the hand
+    written by it — and no read (no lock taken, the seats and the hand not read again); the
+    move is the one recorded."""
     table, seat = _table(make_user)
     due = _due(table, seat.index)
     assert due.kind == "auto" and due.rows is not None
@@ -77,17 +79,83 @@ def test_a_due_move_writes_from_the_rows_the_clock_read(make_user: Any) -> None:
     action = ruleset.bot_fallback_action(ruleset.state_from_json(due.state), due.engine_seat)
     with CaptureQueriesContext(connection) as captured:
         assert tables.due_seat_apply(due=due, action=action) == tables.DueApplied.APPLIED
-    statements = _statements(captured)
-    selects = [sql for sql in statements if sql.startswith("SELECT")]
-    assert len(selects) == 1 and selects[0].endswith("FOR UPDATE"), selects
-    assert len(statements) == 5, statements  # lock, event, clocks, hand, table
+    (statement,) = [q["sql"] for q in captured.captured_queries]
+    assert statement.startswith("WITH t AS (UPDATE games_table "), statement
+    assert f"AND seq = {due.seq} " in statement
     event = HandEvent.objects.filter(table=table).latest("seq")
     assert (event.seat, event.by, event.action["type"]) == (
         due.engine_seat,
         "auto",
         action["type"],
     )
-    assert Table.objects.get(pk=table.pk).move_seq == event.seq
+    after = Table.objects.get(pk=table.pk)
+    assert after.move_seq == after.seq == event.seq == due.seq + 1
+    assert Seat.objects.get(pk=seat.pk).deadline_seq in (None, event.seq)
+
+
+@pytest.mark.django_db(transaction=True)  # each move commits: its rows are kept on commit
+def test_answers_to_one_all_at_once_question_are_applied_without_the_lock(
+    make_user: Any,
+) -> None:
+    """Two bot seats due at once in the 開始 window, read together and decided on the same
+    state: the first answer moves the hand, and the second — every move since its read being
+    another seat's answer to the same question, as this process knows from the moves it made —
+    is applied as ``bot-sim`` in one statement too (no lock, no read of the event log)."""
+    table, _seat = _table(make_user)
+    Seat.objects.filter(table=table, is_bot=True).update(deadline=timezone.now())
+    Seat.objects.filter(table=table, is_bot=False).update(deadline=None)
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    first, second = tables.due_seats_read(now=timezone.now())
+    ruleset = registry.get(first.game)
+    state = ruleset.state_from_json(first.state)
+    assert {first.engine_seat, second.engine_seat} <= set(ruleset.to_act(state))
+    for due in (first, second):
+        action = ruleset.bot_action(state, due.engine_seat)
+        with CaptureQueriesContext(connection) as captured:
+            assert tables.due_seat_apply(due=due, action=action) == tables.DueApplied.APPLIED
+        (statement,) = [q["sql"] for q in captured.captured_queries]
+        assert statement.startswith("WITH t AS (UPDATE games_table "), statement
+    events = list(HandEvent.objects.filter(table=table).order_by("-seq")[:2])
+    assert [e.by for e in events] == ["bot-sim", "bot"]
+    assert {e.seat for e in events} == {first.engine_seat, second.engine_seat}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_without_the_lock_waits_for_a_writer_and_writes_nothing_after_it(
+    make_user: Any,
+) -> None:
+    """Another writer holds the table's lock when the clock's one-statement move comes: the
+    statement waits for its commit (its row lock orders it with every writer, as the lock
+    does), finds the seq moved, and writes nothing from the rows it had; the move is then
+    decided under the lock on the rows as they are — here STALE, since the writer switched
+    the seat's 托管 off. One writer at a time, and never a write from rows another replaced."""
+    table, seat = _table(make_user)
+    due = _due(table, seat.index)
+    ruleset = registry.get(due.game)
+    action = ruleset.bot_fallback_action(ruleset.state_from_json(due.state), due.engine_seat)
+    before = HandEvent.objects.filter(table=table).count()
+    holding = threading.Event()
+
+    def writer() -> None:
+        try:
+            with transaction.atomic():
+                tables.auto_set(table_id=table.pk, user=seat.user, on=False)
+                holding.set()
+                time.sleep(0.5)  # the clock's statement comes while the lock is held
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert holding.wait(10)
+    started = time.monotonic()
+    outcome = tables.due_seat_apply(due=due, action=action)
+    waited = time.monotonic() - started
+    thread.join(10)
+    assert outcome == tables.DueApplied.STALE
+    assert waited >= 0.2  # it waited for the writer's commit
+    assert HandEvent.objects.filter(table=table).count() == before
+    assert not Seat.objects.get(pk=seat.pk).auto
 
 
 @pytest.mark.django_db

@@ -39,8 +39,8 @@ from lobby.models import Room
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real order
 
 # the budgets (statements per call), as docs/architecture.md states them
-MOVE_FIRST = 9
-MOVE_STEADY = 7
+MOVE_FIRST = 6
+MOVE_STEADY = 4
 SEAT_TAKE = 14
 SEAT_TAKE_DEALS = 22  # +1: the deal's push reads the hand's last move (games/fx.py)
 TABLE_TICK_DEALS = 24  # +1: a fresh snapshot reads the hand's last move (games/fx.py)
