@@ -115,7 +115,7 @@ class Decision:
         )
         self.packs = tuple(ruleset._gb_pack(state, seat, m) for m in state.melds[seat])
         self._cache: dict[tuple[tuple[str, ...], int, int], int] = {}
-        self._uk_cache: dict[tuple[tuple[str, ...], int, int, int], int] = {}
+        self._uk_cache: dict[tuple[tuple[str, ...], int, int, int], float] = {}
         self._seen: dict[str, int] = {}
         self.dead = 0
         if option(ruleset.game_id, "dead"):
@@ -183,21 +183,21 @@ class Decision:
         more (:meth:`route_weight`)."""
         naturals = tuple(sorted(t for t in rest if t not in self.wild))
         key = (naturals, len(rest) - len(naturals), sh, extra)
-        hit = self._uk_cache.get(key)
-        if hit is None:
-            improving = self._improving(rest, sh, extra)
-            if sh > 0 and (self.peng_w or self.chi_w):
-                counts = counts_of(list(naturals))
-                hit = sum(left * self.route_weight(counts, k) for k, left, _a in improving)
-            elif sh == 0 and self.river_w:
-                # a kind another seat has thrown is one the others do not keep: its copies
-                # left are likelier to come out
-                hit = sum(
-                    left * (1.0 + self.river_w * (k in self.river)) for k, left, _a in improving
-                )
-            else:
-                hit = sum(left for _k, left, _a in improving)
-            self._uk_cache[key] = hit
+        cached = self._uk_cache.get(key)
+        if cached is not None:
+            return cached
+        improving = self._improving(rest, sh, extra)
+        hit: float
+        if sh > 0 and (self.peng_w or self.chi_w):
+            counts = counts_of(list(naturals))
+            hit = sum(left * self.route_weight(counts, k) for k, left, _a in improving)
+        elif sh == 0 and self.river_w:
+            # a kind another seat has thrown is one the others do not keep: its copies left
+            # are likelier to come out
+            hit = sum(left * (1.0 + self.river_w * (k in self.river)) for k, left, _a in improving)
+        else:
+            hit = sum(left for _k, left, _a in improving)
+        self._uk_cache[key] = hit
         return hit
 
     def route_weight(self, counts: tuple[int, ...], kind: str) -> float:
@@ -222,7 +222,7 @@ class Decision:
                 return 1.0 + self.chi_w
         return 1.0
 
-    def two_step(self, rest: list[str], sh: int) -> int:
+    def two_step(self, rest: list[str], sh: int) -> float:
         """Two-step 進張 of ``rest`` (3k+1 tiles at shanten ``sh``): over each kind whose draw
         lowers the shanten, its copies left × the copies left of the kinds whose second draw
         lowers it again (the 3k+3 tiles counted by the regular search, which chooses the
@@ -230,7 +230,7 @@ class Decision:
         進張 (the win)."""
         if sh <= 0:
             return self.ukeire(rest, sh)
-        total = 0
+        total = 0.0
         for kind, left, after in self._improving(rest, sh, 0):
             # the drawn hand (3k+2 tiles) is counted as it stands: a second draw that lowers
             # its shanten (the regular search picks the discard) — one search per kind, not
