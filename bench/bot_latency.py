@@ -304,6 +304,7 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
         budget=options["budget"],
         apply_threads=options["threads"],
         nice=options["nice"],
+        lead=options.get("lead"),
     )
     pool.timings = []
     pool.warm()
@@ -419,6 +420,9 @@ def main() -> None:
     parser.add_argument("--apply-threads", type=int, default=None)
     parser.add_argument("--json", default=str(ROOT / "var/bench/bot_latency.jsonl"))
     parser.add_argument(
+        "--lead", type=float, default=None, help="paced: the pool's lead (default: the budget)"
+    )
+    parser.add_argument(
         "--nice", type=int, default=None, help="the decision workers' nice (default: settings)"
     )
     parser.add_argument(
@@ -475,6 +479,7 @@ def main() -> None:
                         "profile": args.profile,
                         "switch_interval": args.switch_interval,
                         "nice": nice,
+                        "lead": args.lead,
                     }
                     result = run_paced(table_ids, options, args.clocks)
                 else:

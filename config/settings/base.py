@@ -217,8 +217,9 @@ LEYOU = {
     "BOT_DECISION_BUDGET_SECONDS": float(env.env_str("LEYOU_BOT_DECISION_BUDGET_SECONDS", "0.2")),
     "BOT_APPLY_THREADS": env.env_int("LEYOU_BOT_APPLY_THREADS", 8 if env.DATABASE_URL else 1),
     # the decision processes' priority, lowered by this (nice): past what the cores can decide
-    # in full, the moves keep the CPU and the decisions get the fallback, not the tables a wait
-    "BOT_DECISION_NICE": env.env_int("LEYOU_BOT_DECISION_NICE", 10),
+    # in full, the moves keep the CPU and the decisions get the fallback. Off by default: on
+    # the shared 2-core machine of 5 Dec it showed no gain (docs/performance.md, clock20)
+    "BOT_DECISION_NICE": env.env_int("LEYOU_BOT_DECISION_NICE", 0),
     # test-only: game id -> seconds every decision of that game sleeps first (an overrun budget)
     "BOT_DECISION_TEST_DELAY": {},
     "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then

@@ -1,6 +1,6 @@
-"""When the machine cannot decide every bot in full (issue #16 §3): the decision processes run
-at a lower priority than the moves, and a decision stops in time to be applied instead of
-finishing after the clock has given up on it."""
+"""When the machine cannot decide every bot in full (issue #16 §3): the decision processes can
+run at a lower priority than the moves (``BOT_DECISION_NICE``), and a decision stops in time to
+be applied instead of finishing after the clock has given up on it."""
 
 from __future__ import annotations
 
