@@ -219,7 +219,8 @@ def test_each_seat_sees_only_its_own_cards_through_a_whole_hand(live_table):
     else:
         raise AssertionError("the hand did not finish")
     assert {"start", "bidding", "playing", "over"} <= phases
-    assert st.mingpai[0] > 0 and redeals > 20
+    # one re-deal check a frame: a short hand (the landlord out fast) has 19 frames, not 20+
+    assert st.mingpai[0] > 0 and redeals > 10
 
 
 def test_render_json_is_the_engine_view_of_that_seat(live_table):
