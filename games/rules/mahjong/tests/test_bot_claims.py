@@ -48,10 +48,12 @@ def _claim_state() -> tuple[MahjongRuleset, State]:
 
 
 def test_yueqing_plays_best_claim() -> None:
+    """樂清's bot takes the best of several qualifying claims (switched on by measurement)."""
     assert play.option("mahjong_yueqing", "best_claim")
 
 
 def test_first_qualifying_chi_without_the_option() -> None:
+    """Without ``best_claim`` the bot takes the first qualifying 吃 in the engine's order."""
     r, state = _claim_state()
     assert not play.option("mahjong_yongzhou", "best_claim")
     chis = [a for a in r.legal_actions(state, 1) if a["type"] == "chi"]
@@ -60,6 +62,7 @@ def test_first_qualifying_chi_without_the_option() -> None:
 
 
 def test_best_claim_takes_the_chi_leaving_more_draws(best_claim: None) -> None:
+    """With ``best_claim`` of two 吃 at the same shanten the one leaving more 進張 is taken."""
     r, state = _claim_state()
     d = play.Decision(r, state, 1)
     first = HAND.split()
