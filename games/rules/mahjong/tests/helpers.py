@@ -7,7 +7,7 @@ from typing import Any
 
 import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
-from games.rules.mahjong.core import State
+from games.rules.mahjong.core import MahjongRuleset, State
 
 FILLER = "B2 B3 T2 T3 W2 W3 B6 T6 W6 B8 T8 W8 F2 F3 J1 W7 T7 B7".split()
 
@@ -55,3 +55,19 @@ def dump(state: State) -> str:
 
 def peng(tile: str, src: int) -> dict[str, Any]:
     return {"kind": "peng", "tiles": [tile] * 3, "from": src, "claimed": tile}
+
+
+def yongzhou_turn(hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]:
+    """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the last
+    one drawn), nothing on the table."""
+    r = registry.get("mahjong_yongzhou")
+    assert isinstance(r, MahjongRuleset)
+    state = r.new_game(r.config_from_params({}), seed, 4)
+    state.hands[0] = hand.split()
+    state.melds = [[] for _ in range(4)]
+    state.discards = [[] for _ in range(4)]
+    state.current = 0
+    state.drawn = [state.hands[0][-1], None, None, None]
+    state.phase = "turn"
+    state.claim = None
+    return r, state

@@ -16,7 +16,7 @@ import pytest
 import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.rules.mahjong import play
-from games.rules.mahjong.core import MahjongRuleset, State
+from games.rules.mahjong.tests.helpers import yongzhou_turn
 
 
 @pytest.fixture
@@ -27,22 +27,6 @@ def two_step() -> Iterator[None]:
         play.TUNING[g]["two_step"] = 3
     yield
     play.TUNING.update(saved)
-
-
-def _yongzhou_turn(hand: str) -> tuple[MahjongRuleset, State]:
-    """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the
-    last one drawn), nothing on the table."""
-    r = registry.get("mahjong_yongzhou")
-    assert isinstance(r, MahjongRuleset)
-    state = r.new_game(r.config_from_params({}), "lookahead", 4)
-    state.hands[0] = hand.split()
-    state.melds = [[] for _ in range(4)]
-    state.discards = [[] for _ in range(4)]
-    state.current = 0
-    state.drawn = [state.hands[0][-1], None, None, None]
-    state.phase = "turn"
-    state.claim = None
-    return r, state
 
 
 # four from ready; discarding B1 or J1 leaves the same one-step 進張 and the keep value (an
@@ -56,7 +40,7 @@ def test_two_step_count_picks_a_different_discard_than_the_one_step_count(
 ) -> None:
     """On TWO_STEP_HAND the one-step count alone discards B1 (a 進張 tie, then the keep
     value); with ``two_step`` the bot discards J1, the hand with more ways two steps down."""
-    r, state = _yongzhou_turn(TWO_STEP_HAND)
+    r, state = yongzhou_turn(TWO_STEP_HAND, "lookahead")
     d = play.Decision(r, state, 0)
     without_b1 = TWO_STEP_HAND.split()
     without_b1.remove("B1")
@@ -72,7 +56,7 @@ def test_two_step_count_picks_a_different_discard_than_the_one_step_count(
 
 def test_two_step_of_a_ready_hand_is_its_one_step_count() -> None:
     """A ready hand (shanten 0) counts its winning tiles only: two-step = one-step 進張."""
-    r, state = _yongzhou_turn("W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 W9")
+    r, state = yongzhou_turn("W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 J1 J1 W9", "lookahead")
     d = play.Decision(r, state, 0)
     rest = state.hands[0][:-1]
     assert d.shanten(rest) == 0

@@ -9,31 +9,14 @@ variant's ``_shanten_of`` (the baseline's count) was already regular-only; the b
 from __future__ import annotations
 
 import games.rules.mahjong  # noqa: F401  (registers)
-from games.engine import registry
 from games.rules.mahjong import play
-from games.rules.mahjong.core import MahjongRuleset, State
-
-
-def _yongzhou_turn(hand: str) -> tuple[MahjongRuleset, State]:
-    """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the last
-    one drawn), nothing on the table."""
-    r = registry.get("mahjong_yongzhou")
-    assert isinstance(r, MahjongRuleset)
-    state = r.new_game(r.config_from_params({}), "shapes", 4)
-    state.hands[0] = hand.split()
-    state.melds = [[] for _ in range(4)]
-    state.discards = [[] for _ in range(4)]
-    state.current = 0
-    state.drawn = [state.hands[0][-1], None, None, None]
-    state.phase = "turn"
-    state.claim = None
-    return r, state
+from games.rules.mahjong.tests.helpers import yongzhou_turn
 
 
 def test_six_pairs_are_not_ready_in_yongzhou() -> None:
     """Six pairs and a single: ready for 七對 by GB's count, three from ready for sets + a
     pair — the only reading that wins in 永州."""
-    r, state = _yongzhou_turn("W1 W1 W3 W3 W5 W5 T2 T2 T7 T7 B4 B4 F1 F2")
+    r, state = yongzhou_turn("W1 W1 W3 W3 W5 W5 T2 T2 T7 T7 B4 B4 F1 F2", "shapes")
     d = play.Decision(r, state, 0)
     six_pairs = "W1 W1 W3 W3 W5 W5 T2 T2 T7 T7 B4 B4 F1".split()
     assert d.shanten(six_pairs) == r._shanten_of(state, 0, six_pairs) == 3
@@ -43,7 +26,7 @@ def test_yongzhou_bot_does_not_keep_honours_for_knitted_hands() -> None:
     """Five lone honours and scattered suits: by GB's count throwing T1 leaves the hand four
     from ready (全不靠 / 組合龍 keep the honours), so that bot threw T1; for sets + a pair it
     leaves six, like a lone honour or terminal, and one of those goes first."""
-    r, state = _yongzhou_turn("W1 W3 T1 T4 T6 T6 B1 B4 F1 F3 F4 J2 J3 W5")
+    r, state = yongzhou_turn("W1 W3 T1 T4 T6 T6 B1 B4 F1 F3 F4 J2 J3 W5", "shapes")
     d = play.Decision(r, state, 0)
     rest = state.hands[0].copy()
     rest.remove("T1")
