@@ -942,13 +942,7 @@ def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
         table = table_lock(due.table_id, reuse_rows=True)
         _due_rows_use(table, due)
         seat = next((s for s in seats_locked(table) if s.index == due.seat_index), None)
-        if (
-            seat is None
-            or seat.user_id != due.user_id
-            or seat.deadline is None
-            or seat.deadline > timezone.now()
-            or not (seat.is_bot or seat.auto)
-        ):
+        if not _seat_still_due(seat, due):
             return DueApplied.STALE
         hand = hand_current(table)
         if hand is None or hand.pk != due.hand_id:
@@ -967,6 +961,18 @@ def due_seat_apply(*, due: DueSeat, action: dict, how: str = "") -> str:
         return DueApplied.APPLIED
 
 
+def _seat_still_due(seat: Seat | None, due: DueSeat) -> bool:
+    """The seat is still the one the clock found due: same player, its clock run out, played by
+    the bot or 托管."""
+    return (
+        seat is not None
+        and seat.user_id == due.user_id
+        and seat.deadline is not None
+        and seat.deadline <= timezone.now()
+        and (seat.is_bot or seat.auto)
+    )
+
+
 def _due_seat_apply_unlocked(due: DueSeat, action: dict, how: str) -> str | None:
     """Apply the decision from the rows this process holds, in one statement and no lock
     (``action_apply`` with ``unlocked_at``): APPLIED, or None when the rows say the seat is not
@@ -979,15 +985,7 @@ def _due_seat_apply_unlocked(due: DueSeat, action: dict, how: str) -> str | None
         return None
     seat = next((s for s in table._seats_locked if s.index == due.seat_index), None)
     hand = table._hand_playing
-    if (
-        seat is None
-        or seat.user_id != due.user_id
-        or seat.deadline is None
-        or seat.deadline > timezone.now()
-        or not (seat.is_bot or seat.auto)
-        or hand is None
-        or hand.pk != due.hand_id
-    ):
+    if not _seat_still_due(seat, due) or hand is None or hand.pk != due.hand_id:
         return None
     by = "bot" if seat.is_bot else "auto"
     if table.move_seq != due.move_seq:
