@@ -16,6 +16,17 @@ from tests.browser.test_fit_all_games import _drive, _open, _player, _room
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 
+def _seated_at_doudizhu(servers, browser, name: str):
+    """A new player seated at a 斗地主 table filled with bots, its page open at 390×844."""
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player(name)
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    return user, table, page, errors
+
+
 def test_the_top_bar_follows_the_settlement_without_a_reload(servers, browser):
     """The page's #nav-beans shows the ledger's balance as soon as the settlement is posted."""
     room = _room("doudizhu")
@@ -39,12 +50,7 @@ def test_the_top_bar_follows_the_settlement_without_a_reload(servers, browser):
 def test_leaving_mid_hand_says_in_the_lobby_what_it_cost(servers, browser):
     """離開 mid-hand, confirmed: the lobby names the beans the escape took, and the top bar
     shows the balance after it."""
-    room = _room("doudizhu")
-    port = servers.daphne("web")
-    user = _player("live-escape")
-    table = lobby_services.quick_join(user=user, room_id=room.pk)
-    seating.bots_fill(table_id=table.pk)
-    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    user, table, page, errors = _seated_at_doudizhu(servers, browser, "live-escape")
     page.wait_for_selector("#board[data-phase]:not([data-phase=''])", state="attached")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click(".hand-tools [data-leave]")
@@ -63,12 +69,7 @@ def test_a_second_frame_after_leaving_does_not_lose_the_word_on_the_cost(servers
     frame before the lobby has loaded (a bot's move, the balance push) must not send it to "/"
     instead of "/?left=<table>" (CI saw exactly that). The two frames are dispatched here in one
     task, as they arrive when the server answers faster than the browser navigates."""
-    room = _room("doudizhu")
-    port = servers.daphne("web")
-    user = _player("live-leave-twice")
-    table = lobby_services.quick_join(user=user, room_id=room.pk)
-    seating.bots_fill(table_id=table.pk)
-    page, errors = _open(browser, port, user, table.pk, (390, 844))
+    _user, table, page, errors = _seated_at_doudizhu(servers, browser, "live-leave-twice")
     page.wait_for_selector("#board[data-seat]:not([data-seat=''])", state="attached")
     page.evaluate(
         """(table) => {
