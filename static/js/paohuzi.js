@@ -59,13 +59,23 @@
   document.addEventListener("pointerdown", (e) => {
     const col = e.target.closest && e.target.closest("#phz-hand > .phz-col");
     if (!col || e.button > 0) return;
-    drag = { col: col, startX: e.clientX, startY: e.clientY, moved: false, pointer: e.pointerId };
+    drag = { col: col, key: colKey(col), startX: e.clientX, startY: e.clientY, moved: false, pointer: e.pointerId };
   });
+
+  // a push may render the hand again under a drag: carry on with the same column in the new hand
+  function dragged(h, d) {
+    if (h.contains(d.col)) return d.col;
+    const again = columns(h).find((c) => colKey(c) === d.key);
+    if (again && d.moved) again.classList.add("phz-dragging");
+    return again || null;
+  }
 
   document.addEventListener("pointermove", (e) => {
     if (!drag) return;
     const h = hand();
-    if (!h || !h.contains(drag.col)) { drag = null; return; }
+    const col = h && dragged(h, drag);
+    if (!col) { drag = null; return; }
+    drag.col = col;
     if (!drag.moved) {
       if (Math.abs(e.clientX - drag.startX) + Math.abs(e.clientY - drag.startY) < THRESHOLD) return;
       drag.moved = true;
@@ -85,6 +95,9 @@
     const h = hand();
     if (!h) return;
     clearMarks(h);
+    const col = dragged(h, d);
+    if (!col) return;
+    d.col = col;
     d.col.classList.remove("phz-dragging");
     if (!d.moved) return;
     swallowClick = true;

@@ -123,10 +123,12 @@ COLUMN_KEYS = """() => Array.from(document.querySelectorAll('#phz-hand > .phz-co
 
 def drag_a_column_to_the_end(page) -> None:
     """The player rearranges his hand: the first column dragged past the last one stays there,
-    also after the board is rendered again (retried when a push re-rendered the hand mid-drag)."""
+    also after the board is rendered again, and when a push renders the hand again mid-drag
+    (retried when a real push changed the hand itself)."""
     for attempt in range(4):
         try:
             _drag_once(page)
+            _drag_once(page, rendered_midway=True)
             return
         except AssertionError:
             if attempt == 3:
@@ -134,17 +136,31 @@ def drag_a_column_to_the_end(page) -> None:
             page.wait_for_timeout(500)
 
 
-def _drag_once(page) -> None:
+RENDER_HAND_AGAIN = """() => { const h = document.getElementById('phz-hand');
+    h.replaceChildren(...Array.from(h.children).map(c => c.cloneNode(true))); }"""
+
+
+def _drag_once(page, *, rendered_midway: bool = False) -> None:
     before = page.evaluate(COLUMN_KEYS)
     first = page.locator("#phz-hand > .phz-col").first.bounding_box()
     last = page.locator("#phz-hand > .phz-col").last.bounding_box()
-    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + 20)
+    # pressed near the column's foot: a claim bar may cover the top of the hand on a phone
+    x, y = first["x"] + first["width"] / 2, first["y"] + first["height"] - 12
+    hit = page.evaluate(
+        "([x, y]) => { const e = document.elementFromPoint(x, y); return !e ? 'nothing' : "
+        "e.closest('#phz-hand > .phz-col') ? 'column' : e.outerHTML.slice(0, 160); }",
+        [x, y],
+    )
+    page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(first["x"] + 30, first["y"] + 22, steps=3)
-    page.mouse.move(last["x"] + last["width"] + 10, last["y"] + 20, steps=6)
+    page.mouse.move(x + 20, y + 2, steps=3)
+    if rendered_midway:  # as a push does: the same columns, new elements
+        page.evaluate(RENDER_HAND_AGAIN)
+    # dropped on the right half of the last column (a full hand fills a phone's width)
+    page.mouse.move(last["x"] + last["width"] * 0.8, y, steps=6)
     page.mouse.up()
     after = page.evaluate(COLUMN_KEYS)
-    assert after == before[1:] + before[:1]
+    assert after == before[1:] + before[:1], f"pressed on {hit}: {before} -> {after}"
     page.evaluate(
         "() => { const h = document.getElementById('phz-hand'); "
         "const cols = Array.from(h.children); cols.reverse().forEach(c => h.appendChild(c)); "
