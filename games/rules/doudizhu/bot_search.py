@@ -33,7 +33,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import budget
+from games.rules.doudizhu import patterns
 from games.rules.doudizhu.patterns import IDX, RANKS, TWO, classify, legal_plays
+
+# The fast policy and its play-outs in C (_movegen.c: fast_play, rollout), when the extension is
+# built: the same plays and winners as the Python functions below, which stay the reference and
+# run when it is not (or NATIVE is set to False: tests, benchmarks) or when the C code declines
+# a position (it answers None then).
+_native: Any = patterns._native if hasattr(patterns._native, "rollout") else None
+NATIVE = _native is not None
+_LAIZI_RANK = {RANKS[r]: r for r in range(13)}
 
 FULL = [4] * 13 + [1, 1]
 _KIND_CACHE: dict[tuple[str, str | None], tuple[str, int, int]] = {}
@@ -168,6 +177,17 @@ def _fast(
 def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> str:
     """The lead; ``feed`` is the farmer partner's card count when it is 1 or 2 (and the
     landlord has more): then the lowest single (or, for two cards, the lowest pair) goes."""
+    if NATIVE:
+        lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
+        if lz is not None:
+            got: str | None = _native.fast_play(hand, None, lz, 0, int(one_card_opponent), feed)
+            if got:
+                return got
+    return _lead_py(hand, laizi, one_card_opponent, feed)
+
+
+def _lead_py(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> str:
+    """:func:`_lead` in Python (the reference of the C code)."""
     plays = legal_plays(hand, None, laizi)
     n = len(hand)
     for play in plays:
@@ -202,6 +222,17 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     """mode 0 partner's trick, 1 opponent ≤ 2 cards, 2 opponent ≤ 4 (bombs allowed),
     3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play), 5 a greedy
     farmer on his partner's trick (the lowest plain play that beats, else pass)."""
+    if NATIVE:
+        lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
+        if lz is not None:
+            got: str | None = _native.fast_play(hand, last, lz, mode, 0, 0)
+            if got is not None:
+                return got or None
+    return _follow_py(hand, last, laizi, mode)
+
+
+def _follow_py(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
+    """:func:`_follow` in Python (the reference of the C code)."""
     plays = legal_plays(hand, last, laizi)
     n = len(hand)
     for play in plays:
@@ -232,7 +263,29 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
 
 
 def rollout(sim: Sim, limit: int = 200) -> int:
-    """Play to the end with the fast policy; the winner's seat."""
+    """Play to the end with the fast policy; the winner's seat. In C when it is built (``sim``
+    is then left as it was), else :func:`rollout_py`."""
+    if NATIVE:
+        lz = -1 if sim.laizi is None else _LAIZI_RANK.get(sim.laizi)
+        if lz is not None:
+            won: int | None = _native.rollout(
+                sim.hands,
+                sim.landlord,
+                sim.turn,
+                lz,
+                sim.lead,
+                sim.lead_seat,
+                sim.passes,
+                sim.greedy,
+                limit,
+            )
+            if won is not None:
+                return won
+    return rollout_py(sim, limit)
+
+
+def rollout_py(sim: Sim, limit: int = 200) -> int:
+    """:func:`rollout` in Python (the reference of the C code); plays on ``sim``."""
     for _ in range(limit):
         won = sim.move(fast_move(sim))
         if won is not None:
