@@ -11,7 +11,8 @@ choices), and with ``--profile`` a cProfile table of the replay. ``LEYOU_NATIVE=
 off). The module-level caches warm up along the replay, as they do in a decision worker.
 
     .venv/bin/python bench/doudizhu_decision_cpu.py --record var/bench/ddz_decisions.jsonl
-    nice -n 19 .venv/bin/python bench/doudizhu_decision_cpu.py --replay var/bench/ddz_decisions.jsonl
+    nice -n 19 .venv/bin/python bench/doudizhu_decision_cpu.py \
+        --replay var/bench/ddz_decisions.jsonl
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def replay(path: Path, profile: bool, limit: int) -> None:
         differ += action != row["action"]
     wall = time.perf_counter() - wall0
     print(
-        f"native movegen {patterns.NATIVE}, native play-outs {getattr(bot_search, 'NATIVE', False)}; "
+        f"native movegen {patterns.NATIVE}, native play-outs and solver {bot_search.NATIVE}; "
         f"{len(rows)} decisions in {wall:.1f} s wall; load average {load0:.2f} -> "
         f"{os.getloadavg()[0]:.2f}; actions differing from the record: {differ}"
     )

@@ -1584,6 +1584,7 @@ static int fast_compute(Work *k, uint64_t hand, int n, int lz, const Last *last,
                         int one, int feed, Fast *f) {
     int c[NRANKS], r, result = 0;
     static const Last LEAD = {KIND_LEAD, 0, -1, -1};
+    if (!hand && !last) return 0; /* no lowest card: Python's own business */
     for (r = 0; r < NRANKS; r++) c[r] = (int)(hand >> (3 * r) & 7);
     if (work_plays(k, c, lz, last ? last : &LEAD)) {
         work_done(k);
@@ -1886,6 +1887,340 @@ static PyObject *py_rollout(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyLong_FromLong(winner);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* the endgame solver: bot_search.Solver._node in C
+ *
+ * The same search as the Python one (which stays the reference): the same move order (the
+ * fast policy's play, then legal_plays() order, the pass last), the same memo keyed as the
+ * Python one (the three hands, the seat to move, the play to beat as a string, the passes) and
+ * the same count of positions expanded, so it returns the same values, stops at the same node
+ * when the count runs out and leaves the same positions in its table. The table lives across
+ * solve() calls (a decision's samples and candidates share it); each call marks the entries it
+ * adds, so when the C code declines a position (one it does not model: the Python code then
+ * decides) the caller can take the entries of the calls before (solver_items) and redo the
+ * call in Python with exactly the table and count the Python search would have had. */
+
+typedef struct {
+    uint64_t h[3];
+    uint32_t gen;     /* the solve() call that stored it */
+    uint8_t used, seat, passes, value;
+    uint8_t leadlen;  /* 0xff: no play to beat */
+    char lead[FAST_PLAY_CHARS];
+} Memo;
+
+typedef struct {
+    Memo *slots;
+    size_t cap, count;
+    uint32_t gen;      /* solve() calls so far */
+    uint32_t dropped;  /* the last call that declined (its entries are not the Python table's) */
+} MemoTable;
+
+static void memo_table_free(PyObject *capsule) {
+    MemoTable *t = PyCapsule_GetPointer(capsule, "leyou.doudizhu.solver_table");
+    if (t) {
+        free(t->slots);
+        free(t);
+    }
+}
+
+static uint64_t memo_hash(const uint64_t *h, int seat, int passes, const char *lead, int leadlen) {
+    uint64_t x = (h[0] * 0x9e3779b97f4a7c15ull) ^ (h[1] * 0xc2b2ae3d27d4eb4full) ^
+                 (h[2] * 0x165667b19e3779f9ull) ^ ((uint64_t)(seat * 4 + passes) << 56);
+    if (leadlen != 0xff)
+        for (int i = 0; i < leadlen; i++) x = (x ^ (uint8_t)lead[i]) * 0x100000001b3ull;
+    else
+        x ^= 0x5555;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    return x ^ (x >> 29);
+}
+
+static inline int memo_same(const Memo *m, const uint64_t *h, int seat, int passes,
+                            const char *lead, int leadlen) {
+    return m->h[0] == h[0] && m->h[1] == h[1] && m->h[2] == h[2] && m->seat == seat &&
+           m->passes == passes && m->leadlen == leadlen &&
+           (leadlen == 0xff || !memcmp(m->lead, lead, (size_t)leadlen));
+}
+
+static Memo *memo_find(MemoTable *t, const uint64_t *h, int seat, int passes, const char *lead,
+                       int leadlen) {
+    if (!t->cap) return NULL;
+    size_t i = (size_t)memo_hash(h, seat, passes, lead, leadlen) & (t->cap - 1);
+    for (; t->slots[i].used; i = (i + 1) & (t->cap - 1))
+        if (memo_same(&t->slots[i], h, seat, passes, lead, leadlen)) return &t->slots[i];
+    return NULL;
+}
+
+/* 0, or -1 when out of memory */
+static int memo_put(MemoTable *t, const uint64_t *h, int seat, int passes, const char *lead,
+                    int leadlen, int value) {
+    if (2 * (t->count + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024, i;
+        Memo *slots = calloc(cap, sizeof(Memo));
+        if (!slots) return -1;
+        for (i = 0; i < t->cap; i++) {
+            Memo *m = &t->slots[i];
+            if (!m->used) continue;
+            size_t j = (size_t)memo_hash(m->h, m->seat, m->passes, m->lead, m->leadlen) & (cap - 1);
+            while (slots[j].used) j = (j + 1) & (cap - 1);
+            slots[j] = *m;
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t i = (size_t)memo_hash(h, seat, passes, lead, leadlen) & (t->cap - 1);
+    while (t->slots[i].used) i = (i + 1) & (t->cap - 1);
+    Memo *m = &t->slots[i];
+    memcpy(m->h, h, sizeof m->h);
+    m->gen = t->gen;
+    m->used = 1;
+    m->seat = (uint8_t)seat;
+    m->passes = (uint8_t)passes;
+    m->value = (uint8_t)value;
+    m->leadlen = (uint8_t)leadlen;
+    if (leadlen != 0xff) memcpy(m->lead, lead, (size_t)leadlen);
+    t->count++;
+    return 0;
+}
+
+typedef struct {
+    MemoTable *t;
+    long nodes_left;
+    int ll, lz;
+    Work *k;
+} SolveCtx;
+
+enum { S_OUT = -1, S_DECLINE = -2, S_NOMEM = -3 };
+
+typedef struct {
+    char s[FAST_PLAY_CHARS];
+    uint8_t slen, ncards; /* ncards 0: the pass */
+    uint64_t cards;
+} SMove;
+
+/* the fast policy's mode and so on for the seat to move (bot_search._fast), and its play */
+static int fast_at(Work *k, const uint64_t *hands, const int *n, int ll, int seat, int lz,
+                   const Last *last, int lead_seat, int greedy_seat, const Fast **f) {
+    int danger, mode = 0, one = 0, feed = 0;
+    if (seat == ll) {
+        int a = n[(seat + 1) % 3], b = n[(seat + 2) % 3];
+        danger = a < b ? a : b;
+    } else {
+        danger = n[ll];
+    }
+    if (!last) {
+        if (seat != ll && danger > 2) {
+            feed = n[3 - seat - ll];
+            if (feed > 2) feed = 0;
+        }
+        one = danger == 1;
+    } else if (seat != ll && lead_seat != ll) mode = greedy_seat ? 5 : 0;
+    else if (danger <= 2) mode = 1;
+    else if (danger <= 4 || n[lead_seat] <= 4) mode = 2;
+    else if (danger == 5 || n[seat] <= 6) mode = 3;
+    else mode = greedy_seat && seat != ll ? 3 : 4;
+    return fast_lookup(k, hands[seat], n[seat], lz, last, mode, one, feed, f);
+}
+
+static int solve_node(SolveCtx *x, const uint64_t *h, const int *n, int seat, const Last *last,
+                      const char *lead, int leadlen, int lead_seat, int passes) {
+    Memo *m = memo_find(x->t, h, seat, passes, lead, leadlen);
+    if (m) return m->value;
+    if (x->nodes_left <= 0) return S_OUT;
+    x->nodes_left--;
+    int mover = seat == x->ll, c[NRANKS], r, result = !mover, got;
+    static const Last LEAD = {KIND_LEAD, 0, -1, -1};
+    for (r = 0; r < NRANKS; r++) c[r] = (int)(h[seat] >> (3 * r) & 7);
+    Work *k = x->k;
+    if (work_plays(k, c, x->lz, last ? last : &LEAD)) {
+        work_done(k);
+        return S_NOMEM;
+    }
+    size_t count = 0, i, nm = 0;
+    int out = 0;
+    for (i = 0; i < k->s.n; i++) count += k->s.order[i].len != DROPPED;
+    SMove *moves = malloc((count + 1) * sizeof(SMove));
+    if (!moves) {
+        work_done(k);
+        return S_NOMEM;
+    }
+    for (i = 0; i < k->s.n; i++) {
+        const Entry *e = &k->s.order[i];
+        if (e->len == DROPPED) continue;
+        const char *s = entry_chars(&k->g, e);
+        size_t cl = cards_len(s, e->len), j;
+        SMove *mv = &moves[nm++];
+        if (e->len >= FAST_PLAY_CHARS || cl == 0) {
+            work_done(k);
+            free(moves);
+            return S_DECLINE;
+        }
+        if ((int)cl == n[seat]) out = 1;
+        memcpy(mv->s, s, e->len);
+        mv->slen = (uint8_t)e->len;
+        mv->ncards = (uint8_t)cl;
+        mv->cards = 0;
+        for (j = 0; j < cl; j++) mv->cards += BIT(RANK_OF[(unsigned char)s[j]]);
+    }
+    work_done(k);
+    if (last) { /* the pass, last */
+        moves[nm].ncards = moves[nm].slen = 0;
+        nm++;
+    }
+    if (out) {
+        free(moves);
+        if (memo_put(x->t, h, seat, passes, lead, leadlen, mover)) return S_NOMEM;
+        return mover;
+    }
+    const Fast *f;
+    got = fast_at(k, h, n, x->ll, seat, x->lz, last, lead_seat, 0, &f);
+    if (got != 1) {
+        free(moves);
+        return got < 0 ? S_NOMEM : S_DECLINE;
+    }
+    SMove first;
+    first.ncards = f->ncards;
+    first.slen = f->slen;
+    first.cards = f->cards;
+    memcpy(first.s, f->s, f->slen);
+    int nxt = (seat + 1) % 3;
+    for (i = 0; i <= nm; i++) {
+        const SMove *mv;
+        if (i == 0) {
+            mv = &first;
+        } else {
+            mv = &moves[i - 1];
+            if (mv->ncards == first.ncards && mv->slen == first.slen &&
+                !memcmp(mv->s, first.s, mv->slen))
+                continue; /* the fast policy's play, tried first */
+        }
+        int value;
+        if (!mv->ncards) {
+            if (passes == 1) value = solve_node(x, h, n, lead_seat, NULL, NULL, 0xff, -1, 0);
+            else value = solve_node(x, h, n, nxt, last, lead, leadlen, lead_seat, passes + 1);
+        } else {
+            uint64_t h2[3] = {h[0], h[1], h[2]};
+            int n2[3] = {n[0], n[1], n[2]};
+            Last t;
+            for (r = 0; r < NRANKS; r++)
+                if ((mv->cards >> (3 * r) & 7) > (h[seat] >> (3 * r) & 7)) {
+                    free(moves);
+                    return S_DECLINE; /* never: the play came from this hand */
+                }
+            if (!classify_str(mv->s, mv->slen, x->lz, &t) || !as_last(&t)) {
+                free(moves);
+                return S_DECLINE;
+            }
+            h2[seat] -= mv->cards;
+            n2[seat] -= mv->ncards;
+            value = solve_node(x, h2, n2, nxt, &t, mv->s, mv->slen, seat, 0);
+        }
+        if (value < 0) {
+            free(moves);
+            return value;
+        }
+        if (value == mover) {
+            result = mover;
+            break;
+        }
+    }
+    free(moves);
+    if (memo_put(x->t, h, seat, passes, lead, leadlen, result)) return S_NOMEM;
+    return result;
+}
+
+static PyObject *py_solver_table(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    MemoTable *t = calloc(1, sizeof(MemoTable));
+    if (!t) return PyErr_NoMemory();
+    PyObject *cap = PyCapsule_New(t, "leyou.doudizhu.solver_table", memo_table_free);
+    if (!cap) free(t);
+    return cap;
+}
+
+/* solve(table, hands, turn, lead, lead_seat, passes, landlord, laizi_rank, nodes_left)
+ * -> (bool | None, nodes_left) | None: Solver.solve (None as the value: the count ran out),
+ * or None when the Python code must decide (the call then leaves the table as it was) */
+static PyObject *py_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long turn, lead_seat, passes, ll, lz, nodes;
+    uint64_t hands[3];
+    int n[3], s, leading;
+    Last last = {KIND_LEAD, 0, -1, -1};
+    (void)self;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "solve takes 9 arguments");
+        return NULL;
+    }
+    MemoTable *t = PyCapsule_GetPointer(args[0], "leyou.doudizhu.solver_table");
+    if (!t) return NULL;
+    if (!int_arg(args[2], 0, 2, &turn) || !int_arg(args[4], -1, 2, &lead_seat) ||
+        !int_arg(args[5], 0, 1, &passes) || !int_arg(args[6], 0, 2, &ll) ||
+        !int_arg(args[7], -1, TWO, &lz) || !int_arg(args[8], LONG_MIN, LONG_MAX, &nodes))
+        Py_RETURN_NONE;
+    PyObject *seq = args[1];
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != 3)
+        Py_RETURN_NONE;
+    for (s = 0; s < 3; s++)
+        if (!packed_hand(PySequence_Fast_GET_ITEM(seq, s), &hands[s], &n[s])) Py_RETURN_NONE;
+    if (!last_of(args[3], (int)lz, &last, &leading)) Py_RETURN_NONE;
+    if (!leading && (lead_seat < 0 || PyUnicode_GET_LENGTH(args[3]) >= FAST_PLAY_CHARS))
+        Py_RETURN_NONE;
+    if (leading && passes) Py_RETURN_NONE;
+    Work *k = malloc(sizeof(Work));
+    if (!k) return PyErr_NoMemory();
+    SolveCtx x = {t, nodes, (int)ll, (int)lz, k};
+    t->gen++;
+    int got = solve_node(&x, hands, n, (int)turn, leading ? NULL : &last,
+                         leading ? NULL : (const char *)PyUnicode_1BYTE_DATA(args[3]),
+                         leading ? 0xff : (int)PyUnicode_GET_LENGTH(args[3]),
+                         leading ? -1 : (int)lead_seat, (int)passes);
+    free(k);
+    if (got == S_NOMEM) return PyErr_NoMemory();
+    if (got == S_DECLINE) {
+        t->dropped = t->gen;
+        Py_RETURN_NONE;
+    }
+    if (got == S_OUT) return Py_BuildValue("(Ol)", Py_None, x.nodes_left);
+    return Py_BuildValue("(Nl)", PyBool_FromLong(got), x.nodes_left);
+}
+
+/* the sorted card string of a packed hand */
+static PyObject *hand_str(uint64_t h) {
+    char buf[64];
+    int len = 0;
+    for (int r = 0; r < NRANKS; r++)
+        for (int u = (int)(h >> (3 * r) & 7); u > 0 && len < 63; u--) buf[len++] = RANK_CHARS[r];
+    return PyUnicode_FromStringAndSize(buf, len);
+}
+
+/* solver_items(table) -> dict: the table as Solver.table holds it, {(h0, h1, h2, seat, lead,
+ * passes): value}, without the entries of a solve() call that declined */
+static PyObject *py_solver_items(PyObject *self, PyObject *arg) {
+    (void)self;
+    MemoTable *t = PyCapsule_GetPointer(arg, "leyou.doudizhu.solver_table");
+    if (!t) return NULL;
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (size_t i = 0; i < t->cap; i++) {
+        Memo *m = &t->slots[i];
+        if (!m->used || m->gen == t->dropped) continue;
+        PyObject *lead = m->leadlen == 0xff ? Py_NewRef(Py_None)
+                                            : PyUnicode_FromStringAndSize(m->lead, m->leadlen);
+        PyObject *key = lead ? Py_BuildValue("(NNNiNi)", hand_str(m->h[0]), hand_str(m->h[1]),
+                                             hand_str(m->h[2]), m->seat, lead, m->passes)
+                             : NULL;
+        if (!key || PyDict_SetItem(d, key, m->value ? Py_True : Py_False)) {
+            Py_XDECREF(key);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    return d;
+}
+
 static PyMethodDef methods[] = {
     {"classic", py_classic, METH_VARARGS,
      "classic(counts, want, length, rank, tier, size) -> list[str]: patterns._classic"},
@@ -1900,6 +2235,14 @@ static PyMethodDef methods[] = {
     {"rollout", (PyCFunction)(void (*)(void))py_rollout, METH_FASTCALL,
      "rollout(hands, landlord, turn, laizi_rank, lead, lead_seat, passes, greedy, limit) -> "
      "int | None: bot_search.rollout's winner, or None when the Python code must decide"},
+    {"solver_table", py_solver_table, METH_NOARGS,
+     "solver_table() -> the C solver's memo table (a capsule), empty"},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
+     "solve(table, hands, turn, lead, lead_seat, passes, landlord, laizi_rank, nodes_left) -> "
+     "(bool | None, nodes_left) | None: Solver.solve, or None when the Python code must decide"},
+    {"solver_items", py_solver_items, METH_O,
+     "solver_items(table) -> dict: the table as the Python Solver keeps it (the entries of a "
+     "declined last call left out)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen",

@@ -40,7 +40,8 @@ from games.rules.doudizhu.patterns import IDX, RANKS, TWO, classify, legal_plays
 # built: the same plays and winners as the Python functions below, which stay the reference and
 # run when it is not (or NATIVE is set to False: tests, benchmarks) or when the C code declines
 # a position (it answers None then).
-_native: Any = patterns._native if hasattr(patterns._native, "rollout") else None
+_native: Any = getattr(patterns, "_native", None)
+_native = _native if hasattr(_native, "rollout") else None
 NATIVE = _native is not None
 _LAIZI_RANK = {RANKS[r]: r for r in range(13)}
 
@@ -293,6 +294,11 @@ def rollout_py(sim: Sim, limit: int = 200) -> int:
     return sim.landlord  # unreachable in practice (every trick ends)
 
 
+def new_table() -> Any:
+    """An empty memo for :class:`Solver`: the C solver's when it is built, else a dict."""
+    return _native.solver_table() if NATIVE else {}
+
+
 class OutOfNodes(Exception):
     """The endgame solver's node count is spent."""
 
@@ -309,11 +315,31 @@ class Solver:
 
     def __init__(self, nodes: int) -> None:
         self.nodes_left = nodes
-        self.table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+        # the memo: C's (_movegen.solve, same search, same table) when built, else a dict; the
+        # C table becomes the dict it stands for if the C code declines a position
+        self.table: Any = new_table()
 
     def solve(self, sim: Sim) -> bool | None:
         """Whether the landlord's side wins ``sim`` with best play on both sides; ``None`` when
         the node count ran out first. ``sim`` is not changed."""
+        if not isinstance(self.table, dict):
+            lz = -1 if sim.laizi is None else _LAIZI_RANK.get(sim.laizi)
+            if lz is not None:
+                got: tuple[bool | None, int] | None = _native.solve(
+                    self.table,
+                    sim.hands,
+                    sim.turn,
+                    sim.lead,
+                    sim.lead_seat,
+                    sim.passes,
+                    sim.landlord,
+                    lz,
+                    self.nodes_left,
+                )
+                if got is not None:
+                    value, self.nodes_left = got
+                    return value
+            self.table = _native.solver_items(self.table)
         try:
             return self._value(sim)
         except OutOfNodes:
@@ -346,7 +372,7 @@ class Solver:
     ) -> bool:
         """The value of one position, its parts passed apart (no :class:`Sim` is built)."""
         key = (h0, h1, h2, seat, lead, passes)
-        got = self.table.get(key)
+        got: bool | None = self.table.get(key)
         if got is not None:
             return got
         if self.nodes_left <= 0:
@@ -688,7 +714,7 @@ def _bounded_search(
     landlord = st.landlord
     mine = seat == landlord
     bases: list[Sim] = []
-    table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+    table = new_table()
     best, best_wins = 0, -1
     for i, cand in enumerate(candidates):
         solver = None
@@ -728,6 +754,7 @@ def _bounded_search(
             wins += (won == landlord) == mine
         if solver is not None:
             nodes -= given - max(0, solver.nodes_left)
+            table = solver.table  # a C table may have turned into the dict it stood for
         if wins > best_wins:
             best, best_wins = i, wins
         if best_wins == samples or time_up():
