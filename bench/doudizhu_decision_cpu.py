@@ -100,8 +100,9 @@ def replay(path: Path, profile: bool, limit: int) -> None:
             play.append(dt)
         differ += action != row["action"]
     wall = time.perf_counter() - wall0
+    searched_in_c = getattr(bot_search, "NATIVE", False)  # False before the C search existed
     print(
-        f"native movegen {patterns.NATIVE}, native play-outs and solver {bot_search.NATIVE}; "
+        f"native movegen {patterns.NATIVE}, native play-outs and solver {searched_in_c}; "
         f"{len(rows)} decisions in {wall:.1f} s wall; load average {load0:.2f} -> "
         f"{os.getloadavg()[0]:.2f}; actions differing from the record: {differ}"
     )
