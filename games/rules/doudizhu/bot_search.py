@@ -526,7 +526,12 @@ def _beats_any(hand: str, plays: list[str], laizi: str | None) -> int:
 
 
 def sample_hands(
-    st: Any, seat: int, rng: random.Random, infer: bool = False, tries: int = 6
+    st: Any,
+    seat: int,
+    rng: random.Random,
+    infer: bool = False,
+    tries: int = 6,
+    dealer: Dealer | None = None,
 ) -> list[str]:
     """One determinisation: the other seats' hands, consistent with all this seat has seen.
 
@@ -534,75 +539,109 @@ def sample_hands(
     highest rank first, each to a seat with room for it (chosen in proportion to the cards it
     still needs, which without limits is a uniform deal), and a deal that breaks a limit anyway
     is dealt again, up to ``tries`` times (then the one that breaks the fewest is kept: a
-    player may pass on a play he could beat).
+    player may pass on a play he could beat). ``dealer``: the :class:`Dealer` of these
+    arguments, made once for a decision's samples (the same hands, less work).
     """
-    unseen, known = unseen_and_known(st, seat)
-    hidden = [s for s in range(3) if s != seat]
-    limits = pass_limits(st, seat) if infer else [[], [], []]
-    if not any(limits[s] for s in hidden):
-        return _plain_deal(st, seat, unseen, known, rng)
-    caps = {}
-    checked = {}
-    for s in hidden:
-        caps[s], checked[s] = _caps(limits[s], st.laizi)
-    best: list[str] | None = None
-    best_bad = 1 << 30
-    total = sum(len(st.hands[s]) - sum(known[s]) for s in hidden)
-    for _ in range(tries):
-        pool = [RANKS[r] for r in range(14, -1, -1) for _ in range(max(0, unseen[r]))]
-        if len(pool) > total:  # a real hand has exactly the cards needed; a test may not
-            rng.shuffle(pool)
-            pool = sorted(pool[:total], key=IDX.__getitem__, reverse=True)
-        counts = {s: known[s][:] for s in hidden}
-        need = {s: len(st.hands[s]) - sum(known[s]) for s in hidden}
-        dealt: dict[int, list[str]] = {s: [] for s in hidden}
-        bad = 0
-        # within a rank the order does not matter; across ranks, highest (most limited) first
-        for ch in pool:
-            r = IDX[ch]
-            room = [s for s in hidden if need[s] > 0 and counts[s][r] < caps[s][r]]
-            if not room:
-                room = [s for s in hidden if need[s] > 0]
-                bad += 1
-            if len(room) == 1:
-                to = room[0]
-            else:
-                a, b = room
-                to = a if rng.randrange(need[a] + need[b]) < need[a] else b
-            dealt[to].append(ch)
-            counts[to][r] += 1
-            need[to] -= 1
-        hands = [""] * 3
-        hands[seat] = st.hands[seat]
+    if dealer is None:
+        dealer = Dealer(st, seat, infer, tries)
+    return dealer.deal(rng)
+
+
+class Dealer:
+    """:func:`sample_hands` for one decision: what is the same for every sample (the unseen
+    cards, the known ones, the limits read from the passes) worked out once; :meth:`deal`
+    draws exactly the random numbers the one-off deal did, so the samples are the same."""
+
+    def __init__(self, st: Any, seat: int, infer: bool = False, tries: int = 6) -> None:
+        unseen, known = unseen_and_known(st, seat)
+        hidden = [s for s in range(3) if s != seat]
+        limits = pass_limits(st, seat) if infer else [[], [], []]
+        self.seat = seat
+        self.own = st.hands[seat]
+        self.laizi = st.laizi
+        self.tries = tries
+        self.plain = not any(limits[s] for s in hidden)
+        self.hidden = hidden
+        self.known = known
+        self.need = [len(st.hands[s]) - sum(known[s]) for s in range(3)]
+        if self.plain:  # _plain_deal's pool, hands and the seat's own sorted hand
+            self.pool = [RANKS[r] for r in range(15) for _ in range(max(0, unseen[r]))]
+            self.known_str = [
+                "".join([RANKS[r] * known[s][r] for r in range(15)]) for s in range(3)
+            ]
+            self.own_sorted = "".join(sorted(self.own, key=IDX.__getitem__))
+            return
+        self.caps: dict[int, list[int]] = {}
+        self.checked: dict[int, list[str]] = {}
         for s in hidden:
-            own = "".join(RANKS[r] * known[s][r] for r in range(15))
-            hands[s] = "".join(sorted(own + "".join(dealt[s]), key=IDX.__getitem__))
-            if checked[s]:
-                bad += _beats_any(hands[s], checked[s], st.laizi)
-        if bad < best_bad:
-            best, best_bad = hands, bad
-            if bad == 0:
-                break
-    assert best is not None
-    return best
+            self.caps[s], self.checked[s] = _caps(limits[s], st.laizi)
+        self.total = sum(self.need[s] for s in hidden)
+        # the pool of ranks, highest first (a rank index per card)
+        self.ranks = [r for r in range(14, -1, -1) for _ in range(max(0, unseen[r]))]
 
+    def deal(self, rng: random.Random) -> list[str]:
+        """One sample of the other seats' hands."""
+        if self.plain:
+            return self._plain(rng)
+        a, b = self.hidden
+        cap_a, cap_b = self.caps[a], self.caps[b]
+        best: list[str] | None = None
+        best_bad = 1 << 30
+        for _ in range(self.tries):
+            pool = self.ranks[:]
+            if len(pool) > self.total:  # a real hand has exactly the cards needed; a test may not
+                rng.shuffle(pool)
+                pool = sorted(pool[: self.total], reverse=True)
+            count_a, count_b = self.known[a][:], self.known[b][:]
+            need_a, need_b = self.need[a], self.need[b]
+            bad = 0
+            # within a rank the order does not matter; across ranks, highest (most limited)
+            # first; a seat is drawn in proportion to the cards it still needs
+            for r in pool:
+                room_a = need_a > 0 and count_a[r] < cap_a[r]
+                room_b = need_b > 0 and count_b[r] < cap_b[r]
+                if not room_a and not room_b:
+                    room_a, room_b = need_a > 0, need_b > 0
+                    bad += 1
+                if room_a and room_b:
+                    to_a = rng.randrange(need_a + need_b) < need_a
+                elif room_a or room_b:
+                    to_a = room_a
+                else:
+                    raise ValueError("more hidden cards than the hands hold")
+                if to_a:
+                    count_a[r] += 1
+                    need_a -= 1
+                else:
+                    count_b[r] += 1
+                    need_b -= 1
+            hands = [""] * 3
+            hands[self.seat] = self.own
+            # the known cards and the dealt ones, sorted: each rank's count of them
+            hands[a] = "".join([RANKS[r] * count_a[r] for r in range(15)])
+            hands[b] = "".join([RANKS[r] * count_b[r] for r in range(15)])
+            for s in (a, b):
+                if self.checked[s]:
+                    bad += _beats_any(hands[s], self.checked[s], self.laizi)
+            if bad < best_bad:
+                best, best_bad = hands, bad
+                if bad == 0:
+                    break
+        assert best is not None
+        return best
 
-def _plain_deal(
-    st: Any, seat: int, unseen: list[int], known: list[list[int]], rng: random.Random
-) -> list[str]:
-    pool = [RANKS[r] for r in range(15) for _ in range(max(0, unseen[r]))]
-    rng.shuffle(pool)
-    hands = [""] * 3
-    hands[seat] = st.hands[seat]
-    at = 0
-    for s in range(3):
-        if s == seat:
-            continue
-        own = [RANKS[r] * known[s][r] for r in range(15)]
-        need = len(st.hands[s]) - sum(known[s])
-        hands[s] = "".join(own) + "".join(pool[at : at + need])
-        at += need
-    return ["".join(sorted(h, key=IDX.__getitem__)) for h in hands]
+    def _plain(self, rng: random.Random) -> list[str]:
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = [""] * 3
+        hands[self.seat] = self.own_sorted
+        at = 0
+        for s in self.hidden:
+            need = self.need[s]
+            dealt = self.known_str[s] + "".join(pool[at : at + need])
+            hands[s] = "".join(sorted(dealt, key=IDX.__getitem__))
+            at += need
+        return hands
 
 
 def search(
@@ -663,8 +702,9 @@ def search(
             greedy_farmers,
         )
     wins = [0] * len(candidates)
+    dealer = Dealer(st, seat, infer)
     for _ in range(samples):
-        hands = sample_hands(st, seat, rng, infer)
+        hands = sample_hands(st, seat, rng, infer, 6, dealer)
         base = Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
         for i, cand in enumerate(candidates):
             sim = base.copy()
@@ -715,6 +755,7 @@ def _bounded_search(
     mine = seat == landlord
     bases: list[Sim] = []
     table = new_table()
+    dealer: Dealer | None = None
     best, best_wins = 0, -1
     for i, cand in enumerate(candidates):
         solver = None
@@ -729,7 +770,9 @@ def _bounded_search(
             if k and time_up():
                 return candidates[best]
             if k == len(bases):  # only the first candidate gets here: deal the next sample
-                hands = sample_hands(st, seat, rng, infer)
+                if dealer is None:
+                    dealer = Dealer(st, seat, infer)
+                hands = sample_hands(st, seat, rng, infer, 6, dealer)
                 bases.append(
                     Sim(
                         hands,
