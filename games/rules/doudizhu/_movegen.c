@@ -1796,7 +1796,12 @@ static PyObject *py_fast_play(PyObject *self, PyObject *const *args, Py_ssize_t 
     free(k);
     if (got < 0) return PyErr_NoMemory();
     if (!got) Py_RETURN_NONE;
-    return PyUnicode_FromStringAndSize(f->s, f->slen);
+    /* copied out first: making the str may run the collector, and so other threads' calls
+     * that write the same FAST_TABLE entry */
+    char play[FAST_PLAY_CHARS];
+    size_t len = f->slen;
+    memcpy(play, f->s, len);
+    return PyUnicode_FromStringAndSize(play, (Py_ssize_t)len);
 }
 
 /* rollout(hands, landlord, turn, laizi_rank, lead, lead_seat, passes, greedy, limit)
