@@ -64,7 +64,7 @@ def test_a_decision_stops_in_time_for_the_clock(wall_clock: None) -> None:
         state, seat = found
         full = bot_worker.decide("doudizhu", state, seat, time.time() + 60, 0.0)
         assert full is not None
-        if full[2] < 0.01:
+        if full[2] < 0.003:  # a searched first lead costs 1-6 ms with the search in C
             continue  # a cheap decision (one candidate, a short search): try another deal
         late = bot_worker.decide(
             "doudizhu", state, seat, time.time() + bot_worker.RETURN_SECONDS / 2, 0.0

@@ -431,12 +431,29 @@ static PyObject *make_str(const char *s, size_t len) {
 
 static PyObject *PASS_STR; /* 'pass', appended by legal_plays when following */
 
-/* order the entries, drop the repeated airplanes, build the list (plus 'pass' if asked) */
-static PyObject *gen_finish(Gen *g, int with_pass) {
-    PyObject *list = NULL;
-    Entry *sorted = NULL, *tmp = NULL, sort_stack[2 * STACK_ENTRIES];
-    size_t *seen = NULL, seen_mask = 0, n = g->count, kept = 0, i;
-    if (g->failed) return PyErr_NoMemory();
+/* the entries in their final order: by bucket and string, the repeated airplanes marked
+ * DROPPED (gen_sort); its memory is given back by sorted_free */
+typedef struct {
+    Entry *order;     /* g->entries (sorted in place) or `sorted` */
+    size_t n;
+    Entry *sorted, *tmp;
+    Entry sort_stack[2 * STACK_ENTRIES];
+} Sorted;
+
+static void sorted_free(const Gen *g, Sorted *s) {
+    if (s->sorted && s->sorted != s->sort_stack && !(g->pooled && s->sorted == POOL.sort)) {
+        free(s->sorted);
+        free(s->tmp);
+    }
+    s->sorted = s->tmp = NULL;
+}
+
+/* order the entries and mark the repeated airplanes; -1 when out of memory (no exception set) */
+static int gen_sort(Gen *g, Sorted *s) {
+    size_t *seen = NULL, seen_mask = 0, n = g->count, i;
+    s->sorted = s->tmp = NULL;
+    s->n = n;
+    if (g->failed) return -1;
     Entry *order = g->entries;
     if (n <= 12) {
         for (i = 1; i < n; i++) { /* small: insertion sort on (key, string) */
@@ -450,8 +467,8 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
         uint64_t used[(NKEYS + 63) / 64] = {0};
         size_t at_key[NKEYS], w, total = 0;
         if (n <= STACK_ENTRIES) {
-            sorted = sort_stack;
-            tmp = sort_stack + STACK_ENTRIES;
+            s->sorted = s->sort_stack;
+            s->tmp = s->sort_stack + STACK_ENTRIES;
         } else if (g->pooled) { /* the pool's sort space, enlarged if need be */
             if (POOL.sort_cap < 2 * n) {
                 free(POOL.sort);
@@ -459,20 +476,22 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
                 POOL.sort = malloc(POOL.sort_cap * sizeof(Entry));
                 if (!POOL.sort) {
                     POOL.sort_cap = 0;
-                    PyErr_NoMemory();
-                    goto done;
+                    return -1;
                 }
             }
-            sorted = POOL.sort;
-            tmp = POOL.sort + n;
+            s->sorted = POOL.sort;
+            s->tmp = POOL.sort + n;
         } else {
-            sorted = malloc(n * sizeof(Entry));
-            tmp = malloc(n * sizeof(Entry));
-            if (!sorted || !tmp) {
-                PyErr_NoMemory();
-                goto done;
+            s->sorted = malloc(n * sizeof(Entry));
+            s->tmp = malloc(n * sizeof(Entry));
+            if (!s->sorted || !s->tmp) {
+                free(s->sorted);
+                free(s->tmp);
+                s->sorted = s->tmp = NULL;
+                return -1;
             }
         }
+        Entry *sorted = s->sorted, *tmp = s->tmp;
         for (i = 0; i < n; i++) {
             int key = order[i].key;
             if (!KEY_BIT(used, key)) {
@@ -497,21 +516,21 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
             }
         order = sorted;
     }
+    s->order = order;
     if (g->any_dedup) {
         size_t in_dedup = 0, cap = 16;
         for (i = 0; i < n; i++) in_dedup += KEY_BIT(g->dedup, order[i].key);
         while (cap < 2 * in_dedup) cap *= 2;
         seen = calloc(cap, sizeof(size_t)); /* entry index + 1, 0 = empty */
         if (!seen) {
-            PyErr_NoMemory();
-            goto done;
+            sorted_free(g, s);
+            return -1;
         }
         seen_mask = cap - 1;
-    }
-    /* mark what is dropped by setting len to DROPPED */
-    for (i = 0; i < n; i++) {
-        Entry *e = &order[i];
-        if (seen && KEY_BIT(g->dedup, e->key)) {
+        /* mark what is dropped by setting len to DROPPED */
+        for (i = 0; i < n; i++) {
+            Entry *e = &order[i];
+            if (!KEY_BIT(g->dedup, e->key)) continue;
             if (i > 0 && order[i - 1].key == e->key && order[i - 1].len != DROPPED &&
                 entry_equal(g, &order[i - 1], e)) {
                 e->len = DROPPED; /* repeated inside its bucket */
@@ -532,36 +551,49 @@ static PyObject *gen_finish(Gen *g, int with_pass) {
             }
             seen[slot] = i + 1;
         }
-        kept++;
+        free(seen);
     }
+    return 0;
+}
+
+/* order the entries, drop the repeated airplanes, build the list (plus 'pass' if asked) */
+static PyObject *gen_finish(Gen *g, int with_pass) {
+    PyObject *list = NULL;
+    size_t kept = 0, i, n;
+    Sorted *s = malloc(sizeof(Sorted));
+    if (!s) return PyErr_NoMemory();
+    if (gen_sort(g, s)) {
+        free(s);
+        return PyErr_NoMemory();
+    }
+    Entry *order = s->order;
+    n = s->n;
+    for (i = 0; i < n; i++) kept += order[i].len != DROPPED;
     list = PyList_New((Py_ssize_t)(kept + (with_pass ? 1 : 0)));
     if (!list) goto done;
     Py_ssize_t at = 0;
     for (i = 0; i < n; i++) {
         if (order[i].len == DROPPED) continue;
-        PyObject *s;
+        PyObject *o;
         if (order[i].is_const) {
-            s = PyList_GET_ITEM(CONSTANTS, order[i].off);
-            Py_INCREF(s);
+            o = PyList_GET_ITEM(CONSTANTS, order[i].off);
+            Py_INCREF(o);
         } else {
-            s = make_str(g->chars + order[i].off, order[i].len);
+            o = make_str(g->chars + order[i].off, order[i].len);
         }
-        if (!s) {
+        if (!o) {
             Py_CLEAR(list);
             goto done;
         }
-        PyList_SET_ITEM(list, at++, s);
+        PyList_SET_ITEM(list, at++, o);
     }
     if (with_pass) {
         Py_INCREF(PASS_STR);
         PyList_SET_ITEM(list, at, PASS_STR);
     }
 done:
-    if (sorted != sort_stack && !(g->pooled && sorted == POOL.sort)) {
-        free(sorted);
-        free(tmp);
-    }
-    free(seen);
+    sorted_free(g, s);
+    free(s);
     return list;
 }
 
@@ -1381,6 +1413,819 @@ static PyObject *py_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* the fast policy and its play-outs: bot_search._lead, _follow and rollout in C
+ *
+ * A port of the Python functions, which stay the reference (bot_search.NATIVE off, or this
+ * module not built): the same play for every position, so a play-out ends with the same
+ * winner (tests/test_native_rollout.py compares them). A hand is a packed multiset (its
+ * string in the Python code is sorted, so its first card is its lowest rank); the play to
+ * beat is its classify() reading (kind, main rank, length, bomb tier). Whenever the Python
+ * code would do anything these functions do not model (a play with no reading of its own, an
+ * unsorted hand, a bad argument), they answer None and the Python code decides. The fast
+ * policy's answers are kept in a table (per hand, 癩子 rank and situation; a pure function of
+ * those, so the table changes the time and never the answer). */
+
+/* classify(play, laizi) for the fields the fast policy reads: its best reading's kind (as
+ * ``want``), main rank, length and bomb tier. 1 when the play has a reading of its own; 0 when
+ * it has none (or needs readings_of: a plain string with only substituted readings). */
+static int classify_str(const char *s, size_t len, int lz, Last *out) {
+    int cc[NRANKS] = {0}, rc[NRANKS] = {0}, nc = 0, nr = 0, r;
+    size_t i, slash = len;
+    for (i = 0; i < len; i++)
+        if (s[i] == '/') {
+            slash = i;
+            break;
+        }
+    if (slash == 0 || len > 2 * MAX_SIZE + 1) return 0;
+    for (i = 0; i < slash; i++) {
+        r = RANK_OF[(unsigned char)s[i]];
+        if (r < 0) return 0;
+        cc[r]++;
+        nc++;
+    }
+    if (slash + 1 < len) { /* "cards/" reads as "cards", as parse_play does */
+        for (i = slash + 1; i < len; i++) {
+            r = RANK_OF[(unsigned char)s[i]];
+            if (r < 0) return 0;
+            rc[r]++;
+            nr++;
+        }
+    } else {
+        memcpy(rc, cc, sizeof rc);
+        nr = nc;
+    }
+    /* _check_substitution */
+    int same = nc == nr;
+    for (r = 0; r < NRANKS; r++) same &= cc[r] == rc[r];
+    if (!same) {
+        if (lz < 0 || nc != nr || cc[lz] == nc) return 0;
+        int extra = 0;
+        for (r = 0; r < NRANKS; r++) {
+            int natural = r == lz ? 0 : cc[r];
+            if (rc[r] < natural || (r >= SMALL && rc[r] != natural)) return 0;
+            extra += rc[r] - natural;
+        }
+        if (extra != cc[lz]) return 0;
+    }
+    /* _possible */
+    for (r = 0; r < NRANKS; r++)
+        if (cc[r] > (r >= SMALL ? 1 : 4) || rc[r] > (r >= SMALL ? 1 : 4)) return 0;
+    if (lz >= 0 && cc[lz] == nc && nc == 4) {
+        out->want = KIND_BOMB;
+        out->rank = lz;
+        out->length = 1;
+        out->tier = TIER_PURE;
+        return 1;
+    }
+    if (!read_plain(rc, nr, out)) return 0;
+    if (out->want == KIND_BOMB && lz >= 0 && cc[lz]) /* _tier */
+        out->tier = cc[lz] == 4 ? TIER_PURE : TIER_SOFT;
+    return 1;
+}
+
+/* a classify() reading as the play to beat; 0 when the generator takes no such play */
+static int as_last(Last *t) {
+    if (CHAIN_MIN[t->want] && (t->length < CHAIN_MIN[t->want] || t->length > CHAIN_MAX[t->want]))
+        return 0;
+    if (t->tier) t->want = KIND_BOMB_ONLY;
+    return 1;
+}
+
+#define FAST_PLAY_CHARS 48 /* a play of at most 20 cards, '/' and its reading: 41 */
+
+typedef struct {
+    uint64_t k1, k2;  /* the situation (fast_key); k1 == 0: empty */
+    uint64_t cards;   /* the play's cards, packed */
+    Last last;        /* its reading, as the play to beat (as_last) */
+    uint8_t ncards;   /* 0: pass */
+    uint8_t slen;
+    char s[FAST_PLAY_CHARS];
+} Fast;
+
+#define FAST_BITS 16
+static Fast *FAST_TABLE; /* the fast policy's answers, 2^FAST_BITS of them, direct mapped */
+
+/* the legal plays of one call, ordered as legal_plays() lists them (without 'pass') */
+typedef struct {
+    Gen g;
+    WildCtx w;
+    Sorted s;
+    int wild_used, sorted_made;
+} Work;
+
+static void work_done(Work *k) {
+    if (k->sorted_made) sorted_free(&k->g, &k->s);
+    if (k->wild_used) {
+        if (k->w.kicks != k->w.kicks_stack) free(k->w.kicks);
+        if (k->w.ys != k->w.ys_stack) free(k->w.ys);
+    }
+    gen_free(&k->g);
+    k->wild_used = k->sorted_made = 0;
+}
+
+/* 0, or -1 when out of memory (work_done frees what was taken either way) */
+static int work_plays(Work *k, const int *c, int lz, const Last *last) {
+    gen_init(&k->g);
+    k->wild_used = k->sorted_made = 0;
+    if (lz >= 0 && c[lz]) {
+        WildCtx *w = &k->w;
+        k->wild_used = 1;
+        gen_take_pool(&k->g);
+        w->kicks = w->kicks_stack;
+        w->kick_cap = sizeof w->kicks_stack / sizeof(Kick);
+        w->ys = w->ys_stack;
+        w->ys_room = sizeof w->ys_stack;
+        w->nkicks = w->ys_used = 0;
+        wild_gen(&k->g, w, c, lz, last, 0);
+    } else {
+        classic_gen(&k->g, c, last, 0);
+    }
+    if (gen_sort(&k->g, &k->s)) return -1;
+    k->sorted_made = 1;
+    return 0;
+}
+
+static inline size_t cards_len(const char *s, size_t len) {
+    const char *slash = memchr(s, '/', len);
+    return slash ? (size_t)(slash - s) : len;
+}
+
+/* the answer ``e`` of the work's plays into ``f``; 0 when it has no reading (Python decides) */
+static int fast_set(Fast *f, const Work *k, const Entry *e, int lz) {
+    const char *s = entry_chars(&k->g, e);
+    size_t len = e->len, n = cards_len(s, len), i;
+    if (len >= FAST_PLAY_CHARS || n == 0) return 0;
+    if (!classify_str(s, len, lz, &f->last) || !as_last(&f->last)) return 0;
+    f->cards = 0;
+    for (i = 0; i < n; i++) f->cards += BIT(RANK_OF[(unsigned char)s[i]]);
+    f->ncards = (uint8_t)n;
+    f->slen = (uint8_t)len;
+    memcpy(f->s, s, len);
+    return 1;
+}
+
+static inline void fast_pass(Fast *f) {
+    f->ncards = 0;
+    f->slen = 0;
+    f->cards = 0;
+}
+
+/* whether entry e (a play of the work) is plain: its reading no bomb; -1: it has no reading */
+static int entry_plain(const Work *k, const Entry *e, int lz) {
+    Last t;
+    if (!classify_str(entry_chars(&k->g, e), e->len, lz, &t)) return -1;
+    return t.tier == 0;
+}
+
+/* bot_search._lead (last NULL) or _follow on the packed hand of n cards; 1 found (f filled),
+ * 0 Python decides, -1 out of memory */
+static int fast_compute(Work *k, uint64_t hand, int n, int lz, const Last *last, int mode,
+                        int one, int feed, Fast *f) {
+    int c[NRANKS], r, result = 0;
+    static const Last LEAD = {KIND_LEAD, 0, -1, -1};
+    if (!hand && !last) return 0; /* no lowest card: Python's own business */
+    for (r = 0; r < NRANKS; r++) c[r] = (int)(hand >> (3 * r) & 7);
+    if (work_plays(k, c, lz, last ? last : &LEAD)) {
+        work_done(k);
+        return -1;
+    }
+    Entry *order = k->s.order, *e, *first = NULL, *best = NULL;
+    size_t count = k->s.n, i;
+#define EACH(i) for (i = 0; i < count; i++) if ((e = &order[i])->len != DROPPED)
+#define STR(e) entry_chars(&k->g, (e))
+    EACH(i) { /* go out if one play can */
+        if (!first) first = e;
+        if ((int)cards_len(STR(e), e->len) == n) {
+            result = fast_set(f, k, e, lz);
+            goto done;
+        }
+    }
+    if (!last) { /* _lead */
+        if (feed) {
+            for (int size = feed == 2 ? 2 : 1; size >= 1; size--) EACH(i) {
+                    const char *s = STR(e);
+                    size_t j;
+                    if (e->len != size) continue;
+                    for (j = 1; j < e->len && s[j] == s[0]; j++) {}
+                    if (j == e->len && s[0] != '/') {
+                        result = fast_set(f, k, e, lz);
+                        goto done;
+                    }
+                }
+        }
+        char low = RANK_CHARS[lowest_bit(hand) / 3];
+        int best_len = -1;
+        EACH(i) {
+            const char *s = STR(e);
+            if (s[0] == '/') goto done; /* no cards: Python's own business */
+            if (s[0] != low) continue;
+            int plain = entry_plain(k, e, lz);
+            if (plain < 0) goto done;
+            if (!plain) continue;
+            int size = (int)cards_len(s, e->len);
+            if (one && size == 1) size = 0;
+            if (size > best_len) {
+                best = e;
+                best_len = size;
+            }
+        }
+        if (!best) {
+            if (first) result = fast_set(f, k, first, lz);
+            goto done;
+        }
+        if (best_len == 0) { /* the highest single */
+            for (i = count; i-- > 0;) {
+                e = &order[i];
+                if (e->len != DROPPED && cards_len(STR(e), e->len) == 1) {
+                    result = fast_set(f, k, e, lz);
+                    goto done;
+                }
+            }
+            goto done;
+        }
+        result = fast_set(f, k, best, lz);
+        goto done;
+    }
+    /* _follow */
+    if (mode == 0 || !first) {
+        fast_pass(f);
+        result = 1;
+        goto done;
+    }
+    Entry *plain = NULL;
+    EACH(i) {
+        int p = entry_plain(k, e, lz);
+        if (p < 0) goto done;
+        if (p) {
+            plain = e;
+            break;
+        }
+    }
+    if (mode == 5 || !plain) {
+        if (plain) result = fast_set(f, k, plain, lz);
+        else if (mode <= 2) result = fast_set(f, k, first, lz);
+        else {
+            fast_pass(f);
+            result = 1;
+        }
+        goto done;
+    }
+    if (mode == 1) { /* the highest plain play */
+        for (i = count; i-- > 0;) {
+            e = &order[i];
+            if (e->len == DROPPED) continue;
+            int p = entry_plain(k, e, lz);
+            if (p < 0) goto done;
+            if (p) {
+                result = fast_set(f, k, e, lz);
+                goto done;
+            }
+        }
+        goto done;
+    }
+    {
+        const char *s = STR(plain);
+        size_t n_cards = cards_len(s, plain->len);
+        if (mode == 4 && RANK_OF[(unsigned char)s[n_cards - 1]] >= TWO && last->rank < TWO - 2) {
+            fast_pass(f);
+            result = 1;
+            goto done;
+        }
+        result = fast_set(f, k, plain, lz);
+    }
+#undef EACH
+#undef STR
+done:
+    work_done(k);
+    return result;
+}
+
+/* fast_compute through FAST_TABLE */
+static int fast_lookup(Work *k, uint64_t hand, int n, int lz, const Last *last, int mode, int one,
+                       int feed, const Fast **out) {
+    uint64_t k1 = hand | (uint64_t)(lz + 1) << 45 | (uint64_t)(last ? mode : 7) << 49 |
+                  (uint64_t)one << 52 | (uint64_t)feed << 53 | (uint64_t)1 << 63;
+    uint64_t k2 = last ? (uint64_t)last->want | (uint64_t)(last->rank + 1) << 5 |
+                             (uint64_t)last->length << 10 | (uint64_t)(last->tier + 1) << 15
+                       : 0;
+    static Fast spare; /* when the table could not be made */
+    Fast *f = &spare;
+    if (!FAST_TABLE) FAST_TABLE = calloc((size_t)1 << FAST_BITS, sizeof(Fast));
+    if (FAST_TABLE) {
+        uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full);
+        h ^= h >> 29;
+        f = &FAST_TABLE[(h * 0xbf58476d1ce4e5b9ull) >> (64 - FAST_BITS)];
+        if (f->k1 == k1 && f->k2 == k2) {
+            *out = f;
+            return 1;
+        }
+    }
+    int got = fast_compute(k, hand, n, lz, last, mode, one, feed, f);
+    if (got == 1) {
+        f->k1 = k1;
+        f->k2 = k2;
+        *out = f;
+    } else {
+        f->k1 = 0; /* the entry was written over */
+    }
+    return got;
+}
+
+/* a card string: packed counts and length; 0 unless sorted by rank with possible counts */
+static int packed_hand(PyObject *s, uint64_t *hand, int *n) {
+    if (!PyUnicode_Check(s) || !PyUnicode_IS_ASCII(s)) return 0;
+    const unsigned char *p = PyUnicode_1BYTE_DATA(s);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s), i;
+    int c[NRANKS] = {0}, prev = 0;
+    if (len > 54) return 0;
+    *hand = 0;
+    for (i = 0; i < len; i++) {
+        int r = RANK_OF[p[i]];
+        if (r < prev || ++c[r] > (r >= SMALL ? 1 : 4)) return 0;
+        prev = r;
+        *hand += BIT(r);
+    }
+    *n = (int)len;
+    return 1;
+}
+
+/* the play to beat from a str (None: leading); 0 when Python must read it */
+static int last_of(PyObject *o, int lz, Last *t, int *leading) {
+    *leading = o == Py_None;
+    if (*leading) return 1;
+    if (!PyUnicode_Check(o) || !PyUnicode_IS_ASCII(o)) return 0;
+    return classify_str((const char *)PyUnicode_1BYTE_DATA(o), (size_t)PyUnicode_GET_LENGTH(o), lz,
+                        t) &&
+           as_last(t);
+}
+
+/* an int argument in lo..hi; 0 if it is not one (no exception left: Python decides) */
+static int int_arg(PyObject *o, long lo, long hi, long *v) {
+    if (!PyLong_Check(o)) return 0;
+    *v = PyLong_AsLong(o);
+    if (*v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *v >= lo && *v <= hi;
+}
+
+/* fast_play(hand, last, laizi_rank, mode, one_card, feed) -> str | None: bot_search._lead
+ * (last None: one_card, feed) or _follow (mode) with the answer's play string, '' for a pass,
+ * or None when the Python code must decide */
+static PyObject *py_fast_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long lz, mode, one, feed;
+    uint64_t hand;
+    int n, leading;
+    Last last = {KIND_LEAD, 0, -1, -1};
+    const Fast *f;
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "fast_play takes 6 arguments");
+        return NULL;
+    }
+    if (!int_arg(args[2], -1, TWO, &lz) || !int_arg(args[3], 0, 5, &mode) ||
+        !int_arg(args[4], 0, 1, &one) || !int_arg(args[5], 0, 2, &feed) ||
+        !packed_hand(args[0], &hand, &n) || !n || !last_of(args[1], (int)lz, &last, &leading))
+        Py_RETURN_NONE;
+    Work *k = malloc(sizeof(Work));
+    if (!k) return PyErr_NoMemory();
+    int got = fast_lookup(k, hand, n, (int)lz, leading ? NULL : &last, (int)mode, (int)one,
+                          (int)feed, &f);
+    free(k);
+    if (got < 0) return PyErr_NoMemory();
+    if (!got) Py_RETURN_NONE;
+    /* copied out first: making the str may run the collector, and so other threads' calls
+     * that write the same FAST_TABLE entry */
+    char play[FAST_PLAY_CHARS];
+    size_t len = f->slen;
+    memcpy(play, f->s, len);
+    return PyUnicode_FromStringAndSize(play, (Py_ssize_t)len);
+}
+
+/* rollout(hands, landlord, turn, laizi_rank, lead, lead_seat, passes, greedy, limit)
+ * -> int | None: bot_search.rollout on Sim's fields (the winner's seat), or None when the
+ * Python code must play it out */
+static PyObject *py_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long ll, turn, lz, lead_seat, passes, greedy, limit;
+    uint64_t hands[3];
+    int n[3], s, leading;
+    Last last = {KIND_LEAD, 0, -1, -1};
+    (void)self;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "rollout takes 9 arguments");
+        return NULL;
+    }
+    if (!int_arg(args[1], 0, 2, &ll) || !int_arg(args[2], 0, 2, &turn) ||
+        !int_arg(args[3], -1, TWO, &lz) || !int_arg(args[5], -1, 2, &lead_seat) ||
+        !int_arg(args[6], 0, 1, &passes) || !int_arg(args[7], 0, LONG_MAX, &greedy) ||
+        !int_arg(args[8], 0, 1 << 20, &limit))
+        Py_RETURN_NONE;
+    PyObject *seq = args[0];
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != 3)
+        Py_RETURN_NONE;
+    for (s = 0; s < 3; s++)
+        if (!packed_hand(PySequence_Fast_GET_ITEM(seq, s), &hands[s], &n[s]) || !n[s])
+            Py_RETURN_NONE;
+    if (!last_of(args[4], (int)lz, &last, &leading)) Py_RETURN_NONE;
+    if (!leading && lead_seat < 0) Py_RETURN_NONE;
+    Work *k = malloc(sizeof(Work));
+    if (!k) return PyErr_NoMemory();
+    long winner = ll, step;
+    int seat = (int)turn, got = 1;
+    for (step = 0; step < limit; step++) {
+        int danger, mode = 0, one = 0, feed = 0;
+        const Fast *f;
+        if (seat == ll) {
+            int a = n[(seat + 1) % 3], b = n[(seat + 2) % 3];
+            danger = a < b ? a : b;
+        } else {
+            danger = n[ll];
+        }
+        if (leading) {
+            if (seat != ll && danger > 2) {
+                feed = n[3 - seat - ll];
+                if (feed > 2) feed = 0;
+            }
+            one = danger == 1;
+        } else {
+            int greedy_seat = (int)(greedy >> seat & 1);
+            if (seat != ll && lead_seat != ll) mode = greedy_seat ? 5 : 0;
+            else if (danger <= 2) mode = 1;
+            else if (danger <= 4 || n[lead_seat] <= 4) mode = 2;
+            else if (danger == 5 || n[seat] <= 6) mode = 3;
+            else mode = greedy_seat && seat != ll ? 3 : 4;
+        }
+        got = fast_lookup(k, hands[seat], n[seat], (int)lz, leading ? NULL : &last, mode, one,
+                          feed, &f);
+        if (got != 1) break;
+        if (!f->ncards) { /* Sim.move(None) */
+            if (++passes == 2) {
+                seat = (int)lead_seat;
+                leading = 1;
+                passes = 0;
+            } else {
+                seat = (seat + 1) % 3;
+            }
+            continue;
+        }
+        uint64_t cards = f->cards;
+        for (int r = 0; r < NRANKS; r++)
+            if ((cards >> (3 * r) & 7) > (hands[seat] >> (3 * r) & 7)) got = 0;
+        if (!got) break; /* never: the play came from this hand */
+        hands[seat] -= cards;
+        n[seat] -= f->ncards;
+        last = f->last;
+        leading = 0;
+        lead_seat = seat;
+        passes = 0;
+        if (!n[seat]) {
+            winner = seat;
+            break;
+        }
+        seat = (seat + 1) % 3;
+    }
+    free(k);
+    if (got < 0) return PyErr_NoMemory();
+    if (!got) Py_RETURN_NONE;
+    return PyLong_FromLong(winner);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the endgame solver: bot_search.Solver._node in C
+ *
+ * The same search as the Python one (which stays the reference): the same move order (the
+ * fast policy's play, then legal_plays() order, the pass last), the same memo keyed as the
+ * Python one (the three hands, the seat to move, the play to beat as a string, the passes) and
+ * the same count of positions expanded, so it returns the same values, stops at the same node
+ * when the count runs out and leaves the same positions in its table. The table lives across
+ * solve() calls (a decision's samples and candidates share it); each call marks the entries it
+ * adds, so when the C code declines a position (one it does not model: the Python code then
+ * decides) the caller can take the entries of the calls before (solver_items) and redo the
+ * call in Python with exactly the table and count the Python search would have had. */
+
+typedef struct {
+    uint64_t h[3];
+    uint32_t gen;     /* the solve() call that stored it */
+    uint8_t used, seat, passes, value;
+    uint8_t leadlen;  /* 0xff: no play to beat */
+    char lead[FAST_PLAY_CHARS];
+} Memo;
+
+typedef struct {
+    Memo *slots;
+    size_t cap, count;
+    uint32_t gen;      /* solve() calls so far */
+    uint32_t dropped;  /* the last call that declined (its entries are not the Python table's) */
+} MemoTable;
+
+static void memo_table_free(PyObject *capsule) {
+    MemoTable *t = PyCapsule_GetPointer(capsule, "leyou.doudizhu.solver_table");
+    if (t) {
+        free(t->slots);
+        free(t);
+    }
+}
+
+static uint64_t memo_hash(const uint64_t *h, int seat, int passes, const char *lead, int leadlen) {
+    uint64_t x = (h[0] * 0x9e3779b97f4a7c15ull) ^ (h[1] * 0xc2b2ae3d27d4eb4full) ^
+                 (h[2] * 0x165667b19e3779f9ull) ^ ((uint64_t)(seat * 4 + passes) << 56);
+    if (leadlen != 0xff)
+        for (int i = 0; i < leadlen; i++) x = (x ^ (uint8_t)lead[i]) * 0x100000001b3ull;
+    else
+        x ^= 0x5555;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    return x ^ (x >> 29);
+}
+
+static inline int memo_same(const Memo *m, const uint64_t *h, int seat, int passes,
+                            const char *lead, int leadlen) {
+    return m->h[0] == h[0] && m->h[1] == h[1] && m->h[2] == h[2] && m->seat == seat &&
+           m->passes == passes && m->leadlen == leadlen &&
+           (leadlen == 0xff || !memcmp(m->lead, lead, (size_t)leadlen));
+}
+
+static Memo *memo_find(MemoTable *t, const uint64_t *h, int seat, int passes, const char *lead,
+                       int leadlen) {
+    if (!t->cap) return NULL;
+    size_t i = (size_t)memo_hash(h, seat, passes, lead, leadlen) & (t->cap - 1);
+    for (; t->slots[i].used; i = (i + 1) & (t->cap - 1))
+        if (memo_same(&t->slots[i], h, seat, passes, lead, leadlen)) return &t->slots[i];
+    return NULL;
+}
+
+/* 0, or -1 when out of memory */
+static int memo_put(MemoTable *t, const uint64_t *h, int seat, int passes, const char *lead,
+                    int leadlen, int value) {
+    if (2 * (t->count + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024, i;
+        Memo *slots = calloc(cap, sizeof(Memo));
+        if (!slots) return -1;
+        for (i = 0; i < t->cap; i++) {
+            Memo *m = &t->slots[i];
+            if (!m->used) continue;
+            size_t j = (size_t)memo_hash(m->h, m->seat, m->passes, m->lead, m->leadlen) & (cap - 1);
+            while (slots[j].used) j = (j + 1) & (cap - 1);
+            slots[j] = *m;
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t i = (size_t)memo_hash(h, seat, passes, lead, leadlen) & (t->cap - 1);
+    while (t->slots[i].used) i = (i + 1) & (t->cap - 1);
+    Memo *m = &t->slots[i];
+    memcpy(m->h, h, sizeof m->h);
+    m->gen = t->gen;
+    m->used = 1;
+    m->seat = (uint8_t)seat;
+    m->passes = (uint8_t)passes;
+    m->value = (uint8_t)value;
+    m->leadlen = (uint8_t)leadlen;
+    if (leadlen != 0xff) memcpy(m->lead, lead, (size_t)leadlen);
+    t->count++;
+    return 0;
+}
+
+typedef struct {
+    MemoTable *t;
+    long nodes_left;
+    int ll, lz;
+    Work *k;
+} SolveCtx;
+
+enum { S_OUT = -1, S_DECLINE = -2, S_NOMEM = -3 };
+
+typedef struct {
+    char s[FAST_PLAY_CHARS];
+    uint8_t slen, ncards; /* ncards 0: the pass */
+    uint64_t cards;
+} SMove;
+
+/* the fast policy's mode and so on for the seat to move (bot_search._fast), and its play */
+static int fast_at(Work *k, const uint64_t *hands, const int *n, int ll, int seat, int lz,
+                   const Last *last, int lead_seat, int greedy_seat, const Fast **f) {
+    int danger, mode = 0, one = 0, feed = 0;
+    if (seat == ll) {
+        int a = n[(seat + 1) % 3], b = n[(seat + 2) % 3];
+        danger = a < b ? a : b;
+    } else {
+        danger = n[ll];
+    }
+    if (!last) {
+        if (seat != ll && danger > 2) {
+            feed = n[3 - seat - ll];
+            if (feed > 2) feed = 0;
+        }
+        one = danger == 1;
+    } else if (seat != ll && lead_seat != ll) mode = greedy_seat ? 5 : 0;
+    else if (danger <= 2) mode = 1;
+    else if (danger <= 4 || n[lead_seat] <= 4) mode = 2;
+    else if (danger == 5 || n[seat] <= 6) mode = 3;
+    else mode = greedy_seat && seat != ll ? 3 : 4;
+    return fast_lookup(k, hands[seat], n[seat], lz, last, mode, one, feed, f);
+}
+
+static int solve_node(SolveCtx *x, const uint64_t *h, const int *n, int seat, const Last *last,
+                      const char *lead, int leadlen, int lead_seat, int passes) {
+    Memo *m = memo_find(x->t, h, seat, passes, lead, leadlen);
+    if (m) return m->value;
+    if (x->nodes_left <= 0) return S_OUT;
+    x->nodes_left--;
+    int mover = seat == x->ll, c[NRANKS], r, result = !mover, got;
+    static const Last LEAD = {KIND_LEAD, 0, -1, -1};
+    for (r = 0; r < NRANKS; r++) c[r] = (int)(h[seat] >> (3 * r) & 7);
+    Work *k = x->k;
+    if (work_plays(k, c, x->lz, last ? last : &LEAD)) {
+        work_done(k);
+        return S_NOMEM;
+    }
+    size_t count = 0, i, nm = 0;
+    int out = 0;
+    for (i = 0; i < k->s.n; i++) count += k->s.order[i].len != DROPPED;
+    SMove *moves = malloc((count + 1) * sizeof(SMove));
+    if (!moves) {
+        work_done(k);
+        return S_NOMEM;
+    }
+    for (i = 0; i < k->s.n; i++) {
+        const Entry *e = &k->s.order[i];
+        if (e->len == DROPPED) continue;
+        const char *s = entry_chars(&k->g, e);
+        size_t cl = cards_len(s, e->len), j;
+        SMove *mv = &moves[nm++];
+        if (e->len >= FAST_PLAY_CHARS || cl == 0) {
+            work_done(k);
+            free(moves);
+            return S_DECLINE;
+        }
+        if ((int)cl == n[seat]) out = 1;
+        memcpy(mv->s, s, e->len);
+        mv->slen = (uint8_t)e->len;
+        mv->ncards = (uint8_t)cl;
+        mv->cards = 0;
+        for (j = 0; j < cl; j++) mv->cards += BIT(RANK_OF[(unsigned char)s[j]]);
+    }
+    work_done(k);
+    if (last) { /* the pass, last */
+        moves[nm].ncards = moves[nm].slen = 0;
+        nm++;
+    }
+    if (out) {
+        free(moves);
+        if (memo_put(x->t, h, seat, passes, lead, leadlen, mover)) return S_NOMEM;
+        return mover;
+    }
+    const Fast *f;
+    got = fast_at(k, h, n, x->ll, seat, x->lz, last, lead_seat, 0, &f);
+    if (got != 1) {
+        free(moves);
+        return got < 0 ? S_NOMEM : S_DECLINE;
+    }
+    SMove first;
+    first.ncards = f->ncards;
+    first.slen = f->slen;
+    first.cards = f->cards;
+    memcpy(first.s, f->s, f->slen);
+    int nxt = (seat + 1) % 3;
+    for (i = 0; i <= nm; i++) {
+        const SMove *mv;
+        if (i == 0) {
+            mv = &first;
+        } else {
+            mv = &moves[i - 1];
+            if (mv->ncards == first.ncards && mv->slen == first.slen &&
+                !memcmp(mv->s, first.s, mv->slen))
+                continue; /* the fast policy's play, tried first */
+        }
+        int value;
+        if (!mv->ncards) {
+            if (passes == 1) value = solve_node(x, h, n, lead_seat, NULL, NULL, 0xff, -1, 0);
+            else value = solve_node(x, h, n, nxt, last, lead, leadlen, lead_seat, passes + 1);
+        } else {
+            uint64_t h2[3] = {h[0], h[1], h[2]};
+            int n2[3] = {n[0], n[1], n[2]};
+            Last t;
+            for (r = 0; r < NRANKS; r++)
+                if ((mv->cards >> (3 * r) & 7) > (h[seat] >> (3 * r) & 7)) {
+                    free(moves);
+                    return S_DECLINE; /* never: the play came from this hand */
+                }
+            if (!classify_str(mv->s, mv->slen, x->lz, &t) || !as_last(&t)) {
+                free(moves);
+                return S_DECLINE;
+            }
+            h2[seat] -= mv->cards;
+            n2[seat] -= mv->ncards;
+            value = solve_node(x, h2, n2, nxt, &t, mv->s, mv->slen, seat, 0);
+        }
+        if (value < 0) {
+            free(moves);
+            return value;
+        }
+        if (value == mover) {
+            result = mover;
+            break;
+        }
+    }
+    free(moves);
+    if (memo_put(x->t, h, seat, passes, lead, leadlen, result)) return S_NOMEM;
+    return result;
+}
+
+static PyObject *py_solver_table(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    MemoTable *t = calloc(1, sizeof(MemoTable));
+    if (!t) return PyErr_NoMemory();
+    PyObject *cap = PyCapsule_New(t, "leyou.doudizhu.solver_table", memo_table_free);
+    if (!cap) free(t);
+    return cap;
+}
+
+/* solve(table, hands, turn, lead, lead_seat, passes, landlord, laizi_rank, nodes_left)
+ * -> (bool | None, nodes_left) | None: Solver.solve (None as the value: the count ran out),
+ * or None when the Python code must decide (the call then leaves the table as it was) */
+static PyObject *py_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long turn, lead_seat, passes, ll, lz, nodes;
+    uint64_t hands[3];
+    int n[3], s, leading;
+    Last last = {KIND_LEAD, 0, -1, -1};
+    (void)self;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "solve takes 9 arguments");
+        return NULL;
+    }
+    MemoTable *t = PyCapsule_GetPointer(args[0], "leyou.doudizhu.solver_table");
+    if (!t) return NULL;
+    if (!int_arg(args[2], 0, 2, &turn) || !int_arg(args[4], -1, 2, &lead_seat) ||
+        !int_arg(args[5], 0, 1, &passes) || !int_arg(args[6], 0, 2, &ll) ||
+        !int_arg(args[7], -1, TWO, &lz) || !int_arg(args[8], LONG_MIN, LONG_MAX, &nodes))
+        Py_RETURN_NONE;
+    PyObject *seq = args[1];
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != 3)
+        Py_RETURN_NONE;
+    for (s = 0; s < 3; s++)
+        if (!packed_hand(PySequence_Fast_GET_ITEM(seq, s), &hands[s], &n[s])) Py_RETURN_NONE;
+    if (!last_of(args[3], (int)lz, &last, &leading)) Py_RETURN_NONE;
+    if (!leading && (lead_seat < 0 || PyUnicode_GET_LENGTH(args[3]) >= FAST_PLAY_CHARS))
+        Py_RETURN_NONE;
+    if (leading && passes) Py_RETURN_NONE;
+    Work *k = malloc(sizeof(Work));
+    if (!k) return PyErr_NoMemory();
+    SolveCtx x = {t, nodes, (int)ll, (int)lz, k};
+    t->gen++;
+    int got = solve_node(&x, hands, n, (int)turn, leading ? NULL : &last,
+                         leading ? NULL : (const char *)PyUnicode_1BYTE_DATA(args[3]),
+                         leading ? 0xff : (int)PyUnicode_GET_LENGTH(args[3]),
+                         leading ? -1 : (int)lead_seat, (int)passes);
+    free(k);
+    if (got == S_NOMEM) return PyErr_NoMemory();
+    if (got == S_DECLINE) {
+        t->dropped = t->gen;
+        Py_RETURN_NONE;
+    }
+    if (got == S_OUT) return Py_BuildValue("(Ol)", Py_None, x.nodes_left);
+    return Py_BuildValue("(Nl)", PyBool_FromLong(got), x.nodes_left);
+}
+
+/* the sorted card string of a packed hand */
+static PyObject *hand_str(uint64_t h) {
+    char buf[64];
+    int len = 0;
+    for (int r = 0; r < NRANKS; r++)
+        for (int u = (int)(h >> (3 * r) & 7); u > 0 && len < 63; u--) buf[len++] = RANK_CHARS[r];
+    return PyUnicode_FromStringAndSize(buf, len);
+}
+
+/* solver_items(table) -> dict: the table as Solver.table holds it, {(h0, h1, h2, seat, lead,
+ * passes): value}, without the entries of a solve() call that declined */
+static PyObject *py_solver_items(PyObject *self, PyObject *arg) {
+    (void)self;
+    MemoTable *t = PyCapsule_GetPointer(arg, "leyou.doudizhu.solver_table");
+    if (!t) return NULL;
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (size_t i = 0; i < t->cap; i++) {
+        Memo *m = &t->slots[i];
+        if (!m->used || m->gen == t->dropped) continue;
+        PyObject *lead = m->leadlen == 0xff ? Py_NewRef(Py_None)
+                                            : PyUnicode_FromStringAndSize(m->lead, m->leadlen);
+        PyObject *key = lead ? Py_BuildValue("(NNNiNi)", hand_str(m->h[0]), hand_str(m->h[1]),
+                                             hand_str(m->h[2]), m->seat, lead, m->passes)
+                             : NULL;
+        if (!key || PyDict_SetItem(d, key, m->value ? Py_True : Py_False)) {
+            Py_XDECREF(key);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    return d;
+}
+
 static PyMethodDef methods[] = {
     {"classic", py_classic, METH_VARARGS,
      "classic(counts, want, length, rank, tier, size) -> list[str]: patterns._classic"},
@@ -1389,6 +2234,20 @@ static PyMethodDef methods[] = {
     {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL,
      "legal_plays(hand, last, laizi_rank) -> list[str] | None: patterns.legal_plays in one "
      "call (laizi_rank -1 without 癩子), or None when the Python code must decide"},
+    {"fast_play", (PyCFunction)(void (*)(void))py_fast_play, METH_FASTCALL,
+     "fast_play(hand, last, laizi_rank, mode, one_card, feed) -> str | None: bot_search._lead "
+     "(last None) or _follow; '' for a pass, None when the Python code must decide"},
+    {"rollout", (PyCFunction)(void (*)(void))py_rollout, METH_FASTCALL,
+     "rollout(hands, landlord, turn, laizi_rank, lead, lead_seat, passes, greedy, limit) -> "
+     "int | None: bot_search.rollout's winner, or None when the Python code must decide"},
+    {"solver_table", py_solver_table, METH_NOARGS,
+     "solver_table() -> the C solver's memo table (a capsule), empty"},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
+     "solve(table, hands, turn, lead, lead_seat, passes, landlord, laizi_rank, nodes_left) -> "
+     "(bool | None, nodes_left) | None: Solver.solve, or None when the Python code must decide"},
+    {"solver_items", py_solver_items, METH_O,
+     "solver_items(table) -> dict: the table as the Python Solver keeps it (the entries of a "
+     "declined last call left out)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen",

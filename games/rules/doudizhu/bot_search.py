@@ -33,7 +33,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import budget
+from games.rules.doudizhu import patterns
 from games.rules.doudizhu.patterns import IDX, RANKS, TWO, classify, legal_plays
+
+# The fast policy and its play-outs in C (_movegen.c: fast_play, rollout), when the extension is
+# built: the same plays and winners as the Python functions below, which stay the reference and
+# run when it is not (or NATIVE is set to False: tests, benchmarks) or when the C code declines
+# a position (it answers None then).
+_native: Any = getattr(patterns, "_native", None)
+_native = _native if hasattr(_native, "rollout") else None
+NATIVE = _native is not None
+_LAIZI_RANK = {RANKS[r]: r for r in range(13)}
 
 FULL = [4] * 13 + [1, 1]
 _KIND_CACHE: dict[tuple[str, str | None], tuple[str, int, int]] = {}
@@ -168,6 +178,17 @@ def _fast(
 def _lead(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> str:
     """The lead; ``feed`` is the farmer partner's card count when it is 1 or 2 (and the
     landlord has more): then the lowest single (or, for two cards, the lowest pair) goes."""
+    if NATIVE:
+        lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
+        if lz is not None:
+            got: str | None = _native.fast_play(hand, None, lz, 0, int(one_card_opponent), feed)
+            if got:
+                return got
+    return _lead_py(hand, laizi, one_card_opponent, feed)
+
+
+def _lead_py(hand: str, laizi: str | None, one_card_opponent: bool, feed: int) -> str:
+    """:func:`_lead` in Python (the reference of the C code)."""
     plays = legal_plays(hand, None, laizi)
     n = len(hand)
     for play in plays:
@@ -202,6 +223,17 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
     """mode 0 partner's trick, 1 opponent ≤ 2 cards, 2 opponent ≤ 4 (bombs allowed),
     3 opponent at 5 or a short hand, 4 otherwise (no 2 or joker on a low play), 5 a greedy
     farmer on his partner's trick (the lowest plain play that beats, else pass)."""
+    if NATIVE:
+        lz = -1 if laizi is None else _LAIZI_RANK.get(laizi)
+        if lz is not None:
+            got: str | None = _native.fast_play(hand, last, lz, mode, 0, 0)
+            if got is not None:
+                return got or None
+    return _follow_py(hand, last, laizi, mode)
+
+
+def _follow_py(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
+    """:func:`_follow` in Python (the reference of the C code)."""
     plays = legal_plays(hand, last, laizi)
     n = len(hand)
     for play in plays:
@@ -232,12 +264,39 @@ def _follow(hand: str, last: str, laizi: str | None, mode: int) -> str | None:
 
 
 def rollout(sim: Sim, limit: int = 200) -> int:
-    """Play to the end with the fast policy; the winner's seat."""
+    """Play to the end with the fast policy; the winner's seat. In C when it is built (``sim``
+    is then left as it was), else :func:`rollout_py`."""
+    if NATIVE:
+        lz = -1 if sim.laizi is None else _LAIZI_RANK.get(sim.laizi)
+        if lz is not None:
+            won: int | None = _native.rollout(
+                sim.hands,
+                sim.landlord,
+                sim.turn,
+                lz,
+                sim.lead,
+                sim.lead_seat,
+                sim.passes,
+                sim.greedy,
+                limit,
+            )
+            if won is not None:
+                return won
+    return rollout_py(sim, limit)
+
+
+def rollout_py(sim: Sim, limit: int = 200) -> int:
+    """:func:`rollout` in Python (the reference of the C code); plays on ``sim``."""
     for _ in range(limit):
         won = sim.move(fast_move(sim))
         if won is not None:
             return won
     return sim.landlord  # unreachable in practice (every trick ends)
+
+
+def new_table() -> Any:
+    """An empty memo for :class:`Solver`: the C solver's when it is built, else a dict."""
+    return _native.solver_table() if NATIVE else {}
 
 
 class OutOfNodes(Exception):
@@ -256,11 +315,31 @@ class Solver:
 
     def __init__(self, nodes: int) -> None:
         self.nodes_left = nodes
-        self.table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+        # the memo: C's (_movegen.solve, same search, same table) when built, else a dict; the
+        # C table becomes the dict it stands for if the C code declines a position
+        self.table: Any = new_table()
 
     def solve(self, sim: Sim) -> bool | None:
         """Whether the landlord's side wins ``sim`` with best play on both sides; ``None`` when
         the node count ran out first. ``sim`` is not changed."""
+        if not isinstance(self.table, dict):
+            lz = -1 if sim.laizi is None else _LAIZI_RANK.get(sim.laizi)
+            if lz is not None:
+                got: tuple[bool | None, int] | None = _native.solve(
+                    self.table,
+                    sim.hands,
+                    sim.turn,
+                    sim.lead,
+                    sim.lead_seat,
+                    sim.passes,
+                    sim.landlord,
+                    lz,
+                    self.nodes_left,
+                )
+                if got is not None:
+                    value, self.nodes_left = got
+                    return value
+            self.table = _native.solver_items(self.table)
         try:
             return self._value(sim)
         except OutOfNodes:
@@ -293,7 +372,7 @@ class Solver:
     ) -> bool:
         """The value of one position, its parts passed apart (no :class:`Sim` is built)."""
         key = (h0, h1, h2, seat, lead, passes)
-        got = self.table.get(key)
+        got: bool | None = self.table.get(key)
         if got is not None:
             return got
         if self.nodes_left <= 0:
@@ -447,7 +526,12 @@ def _beats_any(hand: str, plays: list[str], laizi: str | None) -> int:
 
 
 def sample_hands(
-    st: Any, seat: int, rng: random.Random, infer: bool = False, tries: int = 6
+    st: Any,
+    seat: int,
+    rng: random.Random,
+    infer: bool = False,
+    tries: int = 6,
+    dealer: Dealer | None = None,
 ) -> list[str]:
     """One determinisation: the other seats' hands, consistent with all this seat has seen.
 
@@ -455,75 +539,109 @@ def sample_hands(
     highest rank first, each to a seat with room for it (chosen in proportion to the cards it
     still needs, which without limits is a uniform deal), and a deal that breaks a limit anyway
     is dealt again, up to ``tries`` times (then the one that breaks the fewest is kept: a
-    player may pass on a play he could beat).
+    player may pass on a play he could beat). ``dealer``: the :class:`Dealer` of these
+    arguments, made once for a decision's samples (the same hands, less work).
     """
-    unseen, known = unseen_and_known(st, seat)
-    hidden = [s for s in range(3) if s != seat]
-    limits = pass_limits(st, seat) if infer else [[], [], []]
-    if not any(limits[s] for s in hidden):
-        return _plain_deal(st, seat, unseen, known, rng)
-    caps = {}
-    checked = {}
-    for s in hidden:
-        caps[s], checked[s] = _caps(limits[s], st.laizi)
-    best: list[str] | None = None
-    best_bad = 1 << 30
-    total = sum(len(st.hands[s]) - sum(known[s]) for s in hidden)
-    for _ in range(tries):
-        pool = [RANKS[r] for r in range(14, -1, -1) for _ in range(max(0, unseen[r]))]
-        if len(pool) > total:  # a real hand has exactly the cards needed; a test may not
-            rng.shuffle(pool)
-            pool = sorted(pool[:total], key=IDX.__getitem__, reverse=True)
-        counts = {s: known[s][:] for s in hidden}
-        need = {s: len(st.hands[s]) - sum(known[s]) for s in hidden}
-        dealt: dict[int, list[str]] = {s: [] for s in hidden}
-        bad = 0
-        # within a rank the order does not matter; across ranks, highest (most limited) first
-        for ch in pool:
-            r = IDX[ch]
-            room = [s for s in hidden if need[s] > 0 and counts[s][r] < caps[s][r]]
-            if not room:
-                room = [s for s in hidden if need[s] > 0]
-                bad += 1
-            if len(room) == 1:
-                to = room[0]
-            else:
-                a, b = room
-                to = a if rng.randrange(need[a] + need[b]) < need[a] else b
-            dealt[to].append(ch)
-            counts[to][r] += 1
-            need[to] -= 1
-        hands = [""] * 3
-        hands[seat] = st.hands[seat]
+    if dealer is None:
+        dealer = Dealer(st, seat, infer, tries)
+    return dealer.deal(rng)
+
+
+class Dealer:
+    """:func:`sample_hands` for one decision: what is the same for every sample (the unseen
+    cards, the known ones, the limits read from the passes) worked out once; :meth:`deal`
+    draws exactly the random numbers the one-off deal did, so the samples are the same."""
+
+    def __init__(self, st: Any, seat: int, infer: bool = False, tries: int = 6) -> None:
+        unseen, known = unseen_and_known(st, seat)
+        hidden = [s for s in range(3) if s != seat]
+        limits = pass_limits(st, seat) if infer else [[], [], []]
+        self.seat = seat
+        self.own = st.hands[seat]
+        self.laizi = st.laizi
+        self.tries = tries
+        self.plain = not any(limits[s] for s in hidden)
+        self.hidden = hidden
+        self.known = known
+        self.need = [len(st.hands[s]) - sum(known[s]) for s in range(3)]
+        if self.plain:  # _plain_deal's pool, hands and the seat's own sorted hand
+            self.pool = [RANKS[r] for r in range(15) for _ in range(max(0, unseen[r]))]
+            self.known_str = [
+                "".join([RANKS[r] * known[s][r] for r in range(15)]) for s in range(3)
+            ]
+            self.own_sorted = "".join(sorted(self.own, key=IDX.__getitem__))
+            return
+        self.caps: dict[int, list[int]] = {}
+        self.checked: dict[int, list[str]] = {}
         for s in hidden:
-            own = "".join(RANKS[r] * known[s][r] for r in range(15))
-            hands[s] = "".join(sorted(own + "".join(dealt[s]), key=IDX.__getitem__))
-            if checked[s]:
-                bad += _beats_any(hands[s], checked[s], st.laizi)
-        if bad < best_bad:
-            best, best_bad = hands, bad
-            if bad == 0:
-                break
-    assert best is not None
-    return best
+            self.caps[s], self.checked[s] = _caps(limits[s], st.laizi)
+        self.total = sum(self.need[s] for s in hidden)
+        # the pool of ranks, highest first (a rank index per card)
+        self.ranks = [r for r in range(14, -1, -1) for _ in range(max(0, unseen[r]))]
 
+    def deal(self, rng: random.Random) -> list[str]:
+        """One sample of the other seats' hands."""
+        if self.plain:
+            return self._plain(rng)
+        a, b = self.hidden
+        cap_a, cap_b = self.caps[a], self.caps[b]
+        best: list[str] | None = None
+        best_bad = 1 << 30
+        for _ in range(self.tries):
+            pool = self.ranks[:]
+            if len(pool) > self.total:  # a real hand has exactly the cards needed; a test may not
+                rng.shuffle(pool)
+                pool = sorted(pool[: self.total], reverse=True)
+            count_a, count_b = self.known[a][:], self.known[b][:]
+            need_a, need_b = self.need[a], self.need[b]
+            bad = 0
+            # within a rank the order does not matter; across ranks, highest (most limited)
+            # first; a seat is drawn in proportion to the cards it still needs
+            for r in pool:
+                room_a = need_a > 0 and count_a[r] < cap_a[r]
+                room_b = need_b > 0 and count_b[r] < cap_b[r]
+                if not room_a and not room_b:
+                    room_a, room_b = need_a > 0, need_b > 0
+                    bad += 1
+                if room_a and room_b:
+                    to_a = rng.randrange(need_a + need_b) < need_a
+                elif room_a or room_b:
+                    to_a = room_a
+                else:
+                    raise ValueError("more hidden cards than the hands hold")
+                if to_a:
+                    count_a[r] += 1
+                    need_a -= 1
+                else:
+                    count_b[r] += 1
+                    need_b -= 1
+            hands = [""] * 3
+            hands[self.seat] = self.own
+            # the known cards and the dealt ones, sorted: each rank's count of them
+            hands[a] = "".join([RANKS[r] * count_a[r] for r in range(15)])
+            hands[b] = "".join([RANKS[r] * count_b[r] for r in range(15)])
+            for s in (a, b):
+                if self.checked[s]:
+                    bad += _beats_any(hands[s], self.checked[s], self.laizi)
+            if bad < best_bad:
+                best, best_bad = hands, bad
+                if bad == 0:
+                    break
+        assert best is not None
+        return best
 
-def _plain_deal(
-    st: Any, seat: int, unseen: list[int], known: list[list[int]], rng: random.Random
-) -> list[str]:
-    pool = [RANKS[r] for r in range(15) for _ in range(max(0, unseen[r]))]
-    rng.shuffle(pool)
-    hands = [""] * 3
-    hands[seat] = st.hands[seat]
-    at = 0
-    for s in range(3):
-        if s == seat:
-            continue
-        own = [RANKS[r] * known[s][r] for r in range(15)]
-        need = len(st.hands[s]) - sum(known[s])
-        hands[s] = "".join(own) + "".join(pool[at : at + need])
-        at += need
-    return ["".join(sorted(h, key=IDX.__getitem__)) for h in hands]
+    def _plain(self, rng: random.Random) -> list[str]:
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = [""] * 3
+        hands[self.seat] = self.own_sorted
+        at = 0
+        for s in self.hidden:
+            need = self.need[s]
+            dealt = self.known_str[s] + "".join(pool[at : at + need])
+            hands[s] = "".join(sorted(dealt, key=IDX.__getitem__))
+            at += need
+        return hands
 
 
 def search(
@@ -584,8 +702,9 @@ def search(
             greedy_farmers,
         )
     wins = [0] * len(candidates)
+    dealer = Dealer(st, seat, infer)
     for _ in range(samples):
-        hands = sample_hands(st, seat, rng, infer)
+        hands = sample_hands(st, seat, rng, infer, 6, dealer)
         base = Sim(hands, landlord, seat, st.laizi, lead, lead_seat, st.passes, list(st.played))
         for i, cand in enumerate(candidates):
             sim = base.copy()
@@ -635,7 +754,8 @@ def _bounded_search(
     landlord = st.landlord
     mine = seat == landlord
     bases: list[Sim] = []
-    table: dict[tuple[str, str, str, int, str | None, int], bool] = {}
+    table = new_table()
+    dealer: Dealer | None = None
     best, best_wins = 0, -1
     for i, cand in enumerate(candidates):
         solver = None
@@ -650,7 +770,9 @@ def _bounded_search(
             if k and time_up():
                 return candidates[best]
             if k == len(bases):  # only the first candidate gets here: deal the next sample
-                hands = sample_hands(st, seat, rng, infer)
+                if dealer is None:
+                    dealer = Dealer(st, seat, infer)
+                hands = sample_hands(st, seat, rng, infer, 6, dealer)
                 bases.append(
                     Sim(
                         hands,
@@ -675,6 +797,7 @@ def _bounded_search(
             wins += (won == landlord) == mine
         if solver is not None:
             nodes -= given - max(0, solver.nodes_left)
+            table = solver.table  # a C table may have turned into the dict it stood for
         if wins > best_wins:
             best, best_wins = i, wins
         if best_wins == samples or time_up():
