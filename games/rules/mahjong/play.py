@@ -27,7 +27,8 @@ Turn:
    組合龍, 十三幺) where the variant wins with them (歡樂); with ``gb`` off (永州, whose only
    shapes are sets + a pair and 十三幺) the regular count, as the variant's ``_shanten_of``.
    With ``peng_w`` / ``chi_w`` (not yet ready) a 進張 kind the bot could also claim counts
-   more: a pair of it in hand (碰 off any seat) or a run it completes (吃 off the left seat);
+   more: a pair of it in hand (碰 off any seat) or a run it completes (吃 off the left seat) —
+   on in 樂清 (3 and 1: a copy it could 碰 counts 4, one it could 吃 2);
    with ``river_w`` (ready) a winning kind another seat has discarded counts more.
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
@@ -74,7 +75,10 @@ DEFAULTS: dict[str, Any] = {
 # two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds.
 # 永州 counts the regular shape only (``gb`` false, 2026-12-05): it has no 七對 / 全不靠 / 組合龍.
 # 樂清 takes the best of several qualifying claims (``best_claim``: +31 hands net of 81
-# discordant over four seed ranges, 2026-12-04 / 05)
+# discordant over four seed ranges, 2026-12-04 / 05); not yet ready, it counts each copy of a
+# 進張 kind it could 碰 (a pair in hand: off any of three seats) 4 times and of one it could 吃
+# (off the left seat) twice (``peng_w`` 3, ``chi_w`` 1: +21 hands net of 3,000 where chosen,
+# +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21)
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
@@ -84,6 +88,8 @@ TUNING: dict[str, dict[str, Any]] = {
         "wider_add": 1,
         "gang_equal": True,
         "best_claim": True,
+        "peng_w": 3.0,
+        "chi_w": 1.0,
     },
 }
 
