@@ -35,6 +35,7 @@ import statistics
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,6 +262,28 @@ def _profiled(target, out: str):
     return run
 
 
+def _with_idle(timings: list) -> list:
+    """The timings, each stamps tuple extended by the time its decision waited while the
+    shard's decision processes had nothing to do (the hand-over's own delay; exact with one
+    worker per shard, the bench's default): start − max(given, the latest end before it)."""
+    out, last_end = [], 0.0
+    for t in sorted(timings, key=lambda t: (t.stamps[2] or float("inf")) if t.stamps else 0.0):
+        idle = 0.0
+        if len(t.stamps) == 5 and t.stamps[1] and t.stamps[2]:
+            idle = max(0.0, t.stamps[2] - max(t.stamps[1], last_end))
+            last_end = max(last_end, t.stamps[3])
+        out.append(replace(t, stamps=(*t.stamps, idle)))
+    return out
+
+
+def _hops(stamps: tuple) -> list:
+    """submit, to_worker, in_worker, back (seconds, None: not reached) and the idle wait."""
+    if len(stamps) != 6 or not stamps[1]:
+        return [None] * 5
+    hops = [b - a if a and b else None for a, b in zip(stamps[:4], stamps[1:5], strict=True)]
+    return [*hops, stamps[5] if stamps[2] else None]
+
+
 def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
     """One clock process of a paced run (spawned): the clock's loop on its own pool for the
     warm-up and the timed seconds; its applied jobs' timings go to ``out`` as JSON."""
@@ -330,7 +353,17 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
     loop.join(timeout=30)
     pool.stop()
     timings = [
-        [t.outcome, t.deciding, t.queued, t.applying, t.decision_cpu, t.late] for t in pool.timings
+        [
+            t.outcome,
+            t.deciding,
+            t.queued,
+            t.applying,
+            t.decision_cpu,
+            t.late,
+            *_hops(t.stamps),
+            t.ahead,
+        ]
+        for t in _with_idle(pool.timings)
     ]
     Path(out).write_text(
         json.dumps(
@@ -371,6 +404,8 @@ def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
     first = max(result["window"][0] for result in results)
     last = min(result["window"][1] for result in results)
     rows = [row for result in results for row in result["timings"]]
+    if options.get("rows"):
+        Path(options["rows"]).write_text(json.dumps(rows))
     applied = [row for row in rows if row[0] in APPLIED and row[5] is not None]
     outcomes: dict[str, int] = {}
     for row in rows:
@@ -400,6 +435,18 @@ def run_paced(table_ids: list[int], options: dict, clocks: int) -> dict:
             name: summary([row[i] for row in applied])
             for i, name in ((1, "deciding"), (2, "queued"), (3, "applying"))
         },
+        # "deciding" in hops: the executor's submit, to the worker, in it, back to the clock
+        "hops": {
+            name: summary([row[i] for row in applied if len(row) > i and row[i] is not None])
+            for i, name in (
+                (6, "submit"),
+                (7, "to_worker"),
+                (8, "in_worker"),
+                (9, "back"),
+                (10, "worker_idle_meanwhile"),
+                (11, "handed_ahead"),
+            )
+        },
         "seconds": options["seconds"],
     }
 
@@ -420,7 +467,16 @@ def main() -> None:
     parser.add_argument("--apply-threads", type=int, default=None)
     parser.add_argument("--json", default=str(ROOT / "var/bench/bot_latency.jsonl"))
     parser.add_argument(
-        "--lead", type=float, default=None, help="paced: the pool's lead (default: the budget)"
+        "--lead",
+        type=float,
+        default=None,
+        help="paced: the pool's lead (default: the settings' BOT_DECISION_LEAD_SECONDS)",
+    )
+    parser.add_argument(
+        "--rows",
+        default="",
+        help="paced: a file for every applied job's timings (outcome, deciding, queued, "
+        "applying, decision CPU, late, submit, to_worker, in_worker, back, idle, ahead)",
     )
     parser.add_argument(
         "--nice", type=int, default=None, help="the decision workers' nice (default: settings)"
@@ -479,7 +535,10 @@ def main() -> None:
                         "profile": args.profile,
                         "switch_interval": args.switch_interval,
                         "nice": nice,
-                        "lead": args.lead,
+                        "lead": conf["BOT_DECISION_LEAD_SECONDS"]
+                        if args.lead is None
+                        else args.lead,
+                        "rows": args.rows,
                     }
                     result = run_paced(table_ids, options, args.clocks)
                 else:
@@ -491,6 +550,7 @@ def main() -> None:
                 if pool is not None:
                     pool.stop()
             result.update(
+                lead=conf["BOT_DECISION_LEAD_SECONDS"] if args.lead is None else args.lead,
                 workers=workers,
                 budget=budget,
                 apply_threads=threads,
@@ -541,6 +601,16 @@ def report(result: dict, pool) -> None:
             for name in ("deciding", "queued", "applying")
         }
         result["parts"] = parts
+    for key in ("hops",):
+        if result.get(key):
+            print(
+                f"        {key}: "
+                + "; ".join(
+                    f"{k} p50 {v['p50']:.4f} p95 {v['p95']:.4f} max {v['max']:.4f}"
+                    for k, v in result[key].items()
+                ),
+                flush=True,
+            )
     print(
         "        parts: "
         + "; ".join(

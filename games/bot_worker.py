@@ -53,6 +53,14 @@ def warm() -> int:
     return 0
 
 
+def decide_stamped(*args: Any) -> tuple[tuple[dict[str, Any], bool, float] | None, float, float]:
+    """``decide`` and the wall clock (``time.time()``) when it started and ended in this process,
+    for the pool's timings (where a decision's round trip goes)."""
+    started = time.time()
+    result = decide(*args)
+    return result, started, time.time()
+
+
 def decide(
     game_id: str, state: dict[str, Any], seat: int, hard_deadline: float, delay: float
 ) -> tuple[dict[str, Any], bool, float] | None:

@@ -64,6 +64,9 @@ class _Job:
     future: Future[Any] | None = field(default=None, repr=False)
     handed: float = field(default_factory=time.monotonic)  # when the clock handed it over
     back: float = 0.0  # when its result (or the budget's timer) queued it to be applied
+    # wall clock (time.time()) of its way through the pool: handed over, given to the executor,
+    # started and ended in the worker, its result back in this process (0.0: not reached)
+    stamps: list[float] = field(default_factory=lambda: [time.time(), 0.0, 0.0, 0.0, 0.0])
 
     @property
     def key(self) -> Key:
@@ -80,6 +83,10 @@ class ApplyTiming:
     applying: float  # → its transaction committed (or it was dropped)
     decision_cpu: float | None  # CPU of the decision in its worker (None: none came back)
     late: float | None  # committed this long after the seat's turn clock (None: no clock read)
+    # the decision's way, ``time.time()`` (0.0: not reached): handed over, given to the
+    # worker processes, started and ended in a worker, its result back in this process
+    stamps: tuple[float, ...] = ()
+    ahead: float | None = None  # handed over this long before the seat's turn clock (< 0: after)
 
 
 class _ReadyQueue:
@@ -139,7 +146,8 @@ class DecisionPool:
         self.budget = budget
         # how long before its turn clock a seat is taken and decided (the bot thinks during its
         # think time); its move is applied at the clock, not before. Default: the budget, so a
-        # decision within the budget is ready when the clock runs out.
+        # decision within the budget is ready when the clock runs out (the settings' is longer,
+        # ``BOT_DECISION_LEAD_SECONDS``: the clock's loop can be late to hand a seat over).
         self.lead = budget if lead is None else lead
         self.test_delay = dict(test_delay or {})
         self.stats: Counter[str] = Counter()  # decided, fallback, stale, step, failed
@@ -174,6 +182,7 @@ class DecisionPool:
             apply_threads=conf["BOT_APPLY_THREADS"],
             test_delay=conf["BOT_DECISION_TEST_DELAY"],
             nice=conf["BOT_DECISION_NICE"],
+            lead=conf["BOT_DECISION_LEAD_SECONDS"],
         )
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -237,11 +246,12 @@ class DecisionPool:
             self._deciding[job.key] = job
             self._lock.notify_all()  # the timer may be idle, or this job may come due soonest
         try:
-            job.future = self._procs.submit(bot_worker.decide, *args)
+            job.future = self._procs.submit(bot_worker.decide_stamped, *args)
         except BrokenProcessPool:  # a worker died (e.g. killed): start a new pool
             logger.error("bot decision pool broken; starting a new one")
             self._procs = self._executor()
-            job.future = self._procs.submit(bot_worker.decide, *args)
+            job.future = self._procs.submit(bot_worker.decide_stamped, *args)
+        job.stamps[1] = time.time()
         job.future.add_done_callback(lambda future, job=job: self._decided(job, future))
 
     def busy(self) -> set[Key]:
@@ -282,7 +292,8 @@ class DecisionPool:
             if future.exception() is not None:
                 logger.error("bot decision failed: %r", future.exception())
             else:
-                result = future.result()
+                result, job.stamps[2], job.stamps[3] = future.result()
+        job.stamps[4] = time.time()
         if result is not None:
             job.action, job.capped, job.cpu = result
         job.fallback = result is None
@@ -350,6 +361,8 @@ class DecisionPool:
             applying=time.monotonic() - start,
             decision_cpu=job.cpu,
             late=None if deadline is None else time.time() - deadline.timestamp(),
+            stamps=tuple(job.stamps),
+            ahead=None if deadline is None else deadline.timestamp() - job.stamps[0],
         )
 
     def _apply(self, job: _Job) -> str:

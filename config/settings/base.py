@@ -215,6 +215,11 @@ LEYOU = {
         "LEYOU_BOT_DECISION_WORKERS", max(1, min(4, os.cpu_count() or 1))
     ),
     "BOT_DECISION_BUDGET_SECONDS": float(env.env_str("LEYOU_BOT_DECISION_BUDGET_SECONDS", "0.2")),
+    # how long before its turn clock the clock hands a seat to the pool (decided during the
+    # think time, applied at the clock): longer than the budget, so that a clock loop held up
+    # by the rest of its sweep (table ticks, settlements; 0.1–0.4 s on a loaded machine at 300
+    # tables) still hands the seat over in time (docs/performance.md, clock21)
+    "BOT_DECISION_LEAD_SECONDS": float(env.env_str("LEYOU_BOT_DECISION_LEAD_SECONDS", "0.5")),
     "BOT_APPLY_THREADS": env.env_int("LEYOU_BOT_APPLY_THREADS", 8 if env.DATABASE_URL else 1),
     # the decision processes' priority, lowered by this (nice): past what the cores can decide
     # in full, the moves keep the CPU and the decisions get the fallback. Off by default: on

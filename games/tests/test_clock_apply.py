@@ -210,6 +210,43 @@ def test_a_seat_read_ahead_moves_at_its_clock_not_before(
         assert event.by in ("bot", "bot-cap") and pool.stats["fallback"] == 0
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_hands_a_seat_over_well_before_its_clock(
+    make_user: Any, monkeypatch: Any
+) -> None:
+    """The clock's pool (``from_settings``) takes a seat ``BOT_DECISION_LEAD_SECONDS`` (0.5 s)
+    before its clock, longer than the budget (0.2 s): at 300 tables on a loaded machine the
+    clock's loop, busy with the rest of a sweep for 0.1–0.4 s, handed seats over after their
+    clock had run out with the lead at the budget. A seat due in 0.4 s is taken now and its
+    move still applied at its clock, not before."""
+    from django.conf import settings
+
+    from games.decisions import DecisionPool
+
+    monkeypatch.setitem(settings.LEYOU, "BOT_DECISION_WORKERS", 1)
+    pool = DecisionPool.from_settings()
+    assert pool is not None
+    try:
+        pool.warm()
+        assert pool.lead == 0.5 > pool.budget
+        table, _seat = _table(make_user)
+        bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
+        assert bot is not None
+        Seat.objects.filter(table=table).update(deadline=None)
+        deadline = timezone.now() + timedelta(seconds=0.4)
+        Seat.objects.filter(pk=bot.pk).update(deadline=deadline)
+        Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+        before = HandEvent.objects.filter(table=table).count()
+        assert clock.sweep(pool) == 1  # taken 0.4 s early (the budget's lead took nothing)
+        end = time.monotonic() + 30
+        while pool.busy() and time.monotonic() < end:
+            time.sleep(0.01)
+        (event,) = HandEvent.objects.filter(table=table)[before:]
+        assert event.created_at >= deadline
+    finally:
+        pool.stop()
+
+
 @pytest.mark.django_db
 def test_clock_shards_split_the_tables(make_user: Any) -> None:
     """Two clock processes (``runclock --shard 0/2`` and ``1/2``): each reads the due seats of
