@@ -176,6 +176,25 @@ def test_rows_read_before_a_change_are_read_again(make_user: Any) -> None:
     assert HandEvent.objects.filter(table=table).count() == before
 
 
+def _bot_due_soon(make_user: Any) -> tuple[Table, Any, int]:
+    """A table whose first bot's turn clock runs out in 0.4 s (no other seat due; the seq
+    moved, as by a move): the table, that deadline and the table's count of events."""
+    table, _seat = _table(make_user)
+    bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
+    assert bot is not None
+    Seat.objects.filter(table=table).update(deadline=None)
+    deadline = timezone.now() + timedelta(seconds=0.4)
+    Seat.objects.filter(pk=bot.pk).update(deadline=deadline)
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    return table, deadline, HandEvent.objects.filter(table=table).count()
+
+
+def _wait_until_idle(pool: Any, seconds: float = 30) -> None:
+    end = time.monotonic() + seconds
+    while pool.busy() and time.monotonic() < end:
+        time.sleep(0.01)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("slow", [False, True], ids=["decided", "slow-fallback"])
 def test_a_seat_read_ahead_moves_at_its_clock_not_before(
@@ -188,18 +207,9 @@ def test_a_seat_read_ahead_moves_at_its_clock_not_before(
     pool = pool_factory(
         workers=1, apply_threads=2, lead=0.6, test_delay={"doudizhu": 2.0} if slow else {}
     )
-    table, _seat = _table(make_user)
-    bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
-    assert bot is not None
-    Seat.objects.filter(table=table).update(deadline=None)
-    deadline = timezone.now() + timedelta(seconds=0.4)
-    Seat.objects.filter(pk=bot.pk).update(deadline=deadline)
-    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
-    before = HandEvent.objects.filter(table=table).count()
+    table, deadline, before = _bot_due_soon(make_user)
     assert clock.sweep(pool) == 1  # taken 0.4 s early
-    end = time.monotonic() + 30
-    while pool.busy() and time.monotonic() < end:
-        time.sleep(0.01)
+    _wait_until_idle(pool)
     (event,) = HandEvent.objects.filter(table=table)[before:]
     assert event.created_at >= deadline
     slack = 0.5 + 0.08 * os.getloadavg()[0]
@@ -229,18 +239,9 @@ def test_the_clock_hands_a_seat_over_well_before_its_clock(
     try:
         pool.warm()
         assert pool.lead == 0.5 > pool.budget
-        table, _seat = _table(make_user)
-        bot = Seat.objects.filter(table=table, is_bot=True).order_by("index").first()
-        assert bot is not None
-        Seat.objects.filter(table=table).update(deadline=None)
-        deadline = timezone.now() + timedelta(seconds=0.4)
-        Seat.objects.filter(pk=bot.pk).update(deadline=deadline)
-        Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
-        before = HandEvent.objects.filter(table=table).count()
+        table, deadline, before = _bot_due_soon(make_user)
         assert clock.sweep(pool) == 1  # taken 0.4 s early (the budget's lead took nothing)
-        end = time.monotonic() + 30
-        while pool.busy() and time.monotonic() < end:
-            time.sleep(0.01)
+        _wait_until_idle(pool)
         (event,) = HandEvent.objects.filter(table=table)[before:]
         assert event.created_at >= deadline
     finally:

@@ -57,10 +57,10 @@ def peng(tile: str, src: int) -> dict[str, Any]:
     return {"kind": "peng", "tiles": [tile] * 3, "from": src, "claimed": tile}
 
 
-def yongzhou_turn(hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]:
-    """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the last
-    one drawn), nothing on the table."""
-    r = registry.get("mahjong_yongzhou")
+def turn(game_id: str, hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]:
+    """A fresh hand of ``game_id`` with seat 0 (the dealer) to discard from ``hand`` (the last
+    tile the one drawn), nothing on the table."""
+    r = registry.get(game_id)
     assert isinstance(r, MahjongRuleset)
     state = r.new_game(r.config_from_params({}), seed, 4)
     state.hands[0] = hand.split()
@@ -71,3 +71,9 @@ def yongzhou_turn(hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]
     state.phase = "turn"
     state.claim = None
     return r, state
+
+
+def yongzhou_turn(hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]:
+    """A fresh 永州 hand with seat 0 (the dealer) to discard from ``hand`` (14 tiles, the last
+    one drawn), nothing on the table."""
+    return turn("mahjong_yongzhou", hand, seed)

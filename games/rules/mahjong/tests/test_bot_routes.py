@@ -11,10 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-import games.rules.mahjong  # noqa: F401  (registers)
-from games.engine import registry
 from games.rules.mahjong import play
 from games.rules.mahjong.core import MahjongRuleset, State
+from games.rules.mahjong.tests.helpers import turn
 
 # seed "routes": 財神 B3, 明牌 B2, flower J3. Two shanten-2 discards: T3 (one of the T3 pair)
 # leaves one tile more to draw (38 against 37), B4 keeps the pair, which a 碰 off any seat
@@ -24,18 +23,9 @@ GAME = "mahjong_yueqing"
 
 
 def _turn() -> tuple[MahjongRuleset, State]:
-    r = registry.get(GAME)
-    assert isinstance(r, MahjongRuleset)
-    state = r.new_game(r.config_from_params({}), "routes", 4)
+    r, state = turn(GAME, HAND, "routes")
     assert state.vars["wild"] == ["B3"]
     assert {state.vars["indicator"], state.vars["flower_kind"]} == {"B2", "J3"}
-    state.hands[0] = HAND.split()
-    state.melds = [[] for _ in range(4)]
-    state.discards = [[] for _ in range(4)]
-    state.current = 0
-    state.drawn = [state.hands[0][-1], None, None, None]
-    state.phase = "turn"
-    state.claim = None
     return r, state
 
 
