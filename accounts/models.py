@@ -189,7 +189,8 @@ class TaskDefinition(models.Model):
 
     ``kind``: ``play`` counts settled hands dealt in, ``win`` hands won, ``line`` hands whose
     result has a line for the player (or for the whole hand, then only the winners) whose label
-    contains ``line_label`` (炸彈, 春天, 自摸 …, as the settlement screen shows them).
+    is ``line_label`` (炸彈, 春天, 自摸 …, as the settlement screen shows them), or matches it
+    when it has ``*`` (``*炸彈``: 軟炸彈, 硬炸彈 …; "地主" alone never counts a 搶地主 line).
     """
 
     class Kind(models.TextChoices):
@@ -201,7 +202,12 @@ class TaskDefinition(models.Model):
     title = models.CharField("名稱", max_length=60)
     game = models.CharField("遊戲（空白為任何遊戲）", max_length=32, blank=True)
     kind = models.CharField("種類", max_length=8, choices=Kind.choices)
-    line_label = models.CharField("牌型（結算行名稱）", max_length=24, blank=True)
+    line_label = models.CharField(
+        "牌型（結算行名稱）",
+        max_length=24,
+        blank=True,
+        help_text="結算行的名稱，完全相同才算；* 代表任何字（*炸彈：軟炸彈、硬炸彈…）",
+    )
     target = models.PositiveSmallIntegerField("次數", default=1)
     reward = models.PositiveBigIntegerField("獎勵歡樂豆")
     is_active = models.BooleanField("啟用", default=True)

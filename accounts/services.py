@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -156,9 +157,18 @@ def checkin_claim(*, user: User) -> Checkin:
     return checkin
 
 
+def label_matches(pattern: str, label: str) -> bool:
+    """Does a result line's label count for a task's ``line_label``? The whole label, or with
+    ``*`` (any run of characters) a family of them: "地主" is the landlord's line and not
+    "搶地主"'s, "*炸彈" is every bomb line of a 癩子 room (軟炸彈, 硬炸彈, 純癩子炸彈)."""
+    if "*" not in pattern:
+        return pattern == label
+    return fnmatch.fnmatchcase(label, pattern)
+
+
 def _line_hit(result: dict, seat: int, label: str, won: bool) -> bool:
     for line in result.get("lines") or []:
-        if label and label in str(line.get("label", "")):
+        if label and label_matches(label, str(line.get("label", ""))):
             who = line.get("seat")
             if who == seat or (who is None and won):
                 return True

@@ -270,6 +270,26 @@ def test_a_settled_hand_counts_for_tasks_and_boards_once(
     assert TaskProgress.objects.filter(task=play).values_list("count", flat=True).distinct()[0] == 1
 
 
+def test_a_line_task_counts_its_own_line_not_one_whose_name_contains_it():
+    """ "當 1 次地主" (line 地主) counts for the landlord only, not for a farmer who 搶地主 (CI
+    found it: the label was matched as a substring); "*炸彈" counts every bomb line of a 癩子
+    room, "炸彈" only the classic one; a line of the whole hand (no seat) counts for winners."""
+    lines = [
+        {"label": "搶地主", "value": "×2", "seat": 1},
+        {"label": "地主", "value": "", "seat": 0},
+        {"label": "軟炸彈", "value": "×2", "seat": 2},
+        {"label": "春天", "value": "×2", "seat": None},
+    ]
+    result = {"lines": lines}
+    hit = services._line_hit
+    assert [hit(result, s, "地主", False) for s in range(3)] == [True, False, False]
+    assert [hit(result, s, "搶地主", False) for s in range(3)] == [False, True, False]
+    assert [hit(result, s, "*炸彈", False) for s in range(3)] == [False, False, True]
+    assert not any(hit(result, s, "炸彈", False) for s in range(3))
+    assert hit(result, 1, "春天", True) and not hit(result, 1, "春天", False)
+    assert not hit(result, 0, "", True)
+
+
 def test_a_hand_whose_settlement_rolls_back_counts_for_nothing(
     room, make_user, django_capture_on_commit_callbacks
 ):
