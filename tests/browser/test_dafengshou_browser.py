@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from accounts.models import User
 from games.models import WheelBet, WheelRound, WheelWin
@@ -42,7 +43,22 @@ def number(page) -> int:
 
 
 def wait_round(page, n: int) -> None:
-    page.wait_for_selector(f"#wheel-board[data-number='{n}'][data-phase='betting']", timeout=30000)
+    """Round ``n`` is open for bets on this page; if not within 30 s, say what the page shows
+    and what the rounds are (CI once timed out here, and the cause was not visible)."""
+    try:
+        page.wait_for_selector(
+            f"#wheel-board[data-number='{n}'][data-phase='betting']", timeout=30000
+        )
+    except PlaywrightTimeout:
+        shows = [page.get_attribute("#wheel-board", k) for k in ("data-number", "data-phase")]
+        rounds = list(
+            WheelRound.objects.order_by("number").values_list(
+                "number", "phase", "version", "closes_at", "settle_at", "settled_at"
+            )
+        )
+        raise AssertionError(
+            f"round {n} not open on the page, which shows {shows}: {rounds}"
+        ) from None
 
 
 def place(page, chip: int, crop: str, times: int) -> None:

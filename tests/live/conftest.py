@@ -105,7 +105,7 @@ class Servers:
             cwd=ROOT,
             env=_child_env(),
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=_log("runclock"),
         )
 
     def worker(self, name: str = "worker") -> None:
