@@ -43,6 +43,7 @@ The options are set per variant in :data:`TUNING` from A/B runs on the same seed
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from games.rules.mahjong import bot as botlib
@@ -68,6 +69,12 @@ DEFAULTS: dict[str, Any] = {
     "chi_w": 0.0,  # extra weight of a 進張 kind the bot could 吃 (it completes a run)
     "best_claim": False,  # of several qualifying claims, the best (shanten, 進張), not the first
     "river_w": 0.0,  # ready: extra weight of a winning kind another seat has discarded
+    "value_step": False,  # a discard one shanten higher when its fitted value is higher
+    "value_claim": False,  # claim by the fitted value after the claim against passing
+    # (true), or only at equal shanten ("equal": a claim lowering the shanten is taken)
+    "value_margin": 0.0,  # what the value must gain by (value_step, value_claim)
+    "value_step_max": 9,  # value_step only from this shanten down
+    "look": 0,  # one from ready: re-rank the N best discards by Decision.look1 (0: off)
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -265,10 +272,80 @@ class Decision:
         )
         return [(k, 4 - self.seen(k), a) for k, a in zip(kinds, after) if a < sh]
 
+    def draws_left(self, ahead: int) -> int:
+        """The bot's own draws left before 流局 when ``ahead`` other draws come before its next
+        one (claims, 槓 and flowers aside): the wall's count is public."""
+        free = len(self.state.wall) - self.r.reserve(self.state)
+        return max(0, (free - ahead + 3) // 4)
+
+    def features(self, rest: list[str], sh: int, ahead: int, extra: int = 0) -> list[float]:
+        """The value's inputs for the concealed ``rest`` (3k+1 tiles at shanten ``sh``) with
+        ``ahead`` other draws before the bot's next (:data:`VALUE_W`): shanten class (0 ready,
+        1, 2, 3, … up to 6), log(1 + 進張 with the claim routes), the live 財神 copies (every one
+        a draw that lowers the shanten, or wins when ready), the own draws left, 財神 held,
+        melds."""
+        if sh < 0:  # a spare 財神 (財神單吊): every live kind wins
+            uk = float(sum(4 - self.seen(k) for k in self._seen if k not in self.wild))
+            sh = 0
+        else:
+            uk = self.ukeire(rest, sh, extra)
+        live_wild = float(sum(4 - self.seen(k) for k in self.wild))
+        held = float(sum(1 for t in rest if t in self.wild))
+        melds = float(len(self.state.melds[self.seat]) + extra)
+        return [float(min(sh, 6)), uk, live_wild, float(self.draws_left(ahead)), held, melds]
+
+    def value(self, rest: list[str], sh: int, ahead: int, extra: int = 0) -> float:
+        """The fitted chance the bot wins the hand from the position (:data:`VALUE_W`)."""
+        return win_chance(self.features(rest, sh, ahead, extra))
+
     def best_after_meld(self, rest: list[str], with_ukeire: bool = False) -> tuple[int, float]:
         """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it (the
         進張 only ``with_ukeire``, else 0)."""
+        sh, uk, _after = self.meld_discard(rest, with_ukeire)
+        return sh, uk
+
+    def look1(self, rest: list[str]) -> float:
+        """``look``: the chance of winning from a 1-from-ready ``rest`` (3k+1 tiles) as the
+        chance of getting ready within the bot's own draws left × the mean fitted value of
+        the ready hands the improving draws lead to (each kind by its copies left × its claim
+        routes, a live 財神 too; the best discard after each draw) — a horizon-aware
+        two-step count whose second step is the ready hand's value, not its 進張."""
+        draws = self.draws_left(3)
+        if draws <= 0:
+            return 0.0
+        naturals = [t for t in rest if t not in self.wild]
+        counts = counts_of(naturals)
+        unseen = sum(4 - self.seen(k) for k in self._seen) or 1
+        routes = self.peng_w or self.chi_w
+        ways: list[tuple[float, str]] = [
+            (left * (self.route_weight(counts, k) if routes else 1.0), k)
+            for k, left, _a in self._improving(rest, 1, 0)
+        ]
+        ways += [(float(4 - self.seen(w)), w) for w in sorted(self.wild) if self.seen(w) < 4]
+        total = sum(n for n, _k in ways)
+        if not total:
+            return 0.0
+        mean = 0.0
+        for n, kind in ways:
+            drawn = [*rest, kind]
+            best = 0.0
+            for t in sorted(set(drawn)):
+                after = list(drawn)
+                after.remove(t)
+                sh = self.shanten(after)
+                if sh <= 0:
+                    best = max(best, self.value(after, sh, 3))
+            mean += n * best
+        reach = 1.0 - (1.0 - min(0.95, total / unseen)) ** draws
+        return reach * mean / total
+
+    def meld_discard(
+        self, rest: list[str], with_ukeire: bool = True
+    ) -> tuple[int, float, list[str]]:
+        """(shanten, 進張, tiles left) after a 吃 / 碰 leaving ``rest`` and its best discard
+        (lowest shanten, then most 進張 when ``with_ukeire``)."""
         best: tuple[int, float] | None = None
+        kept: list[str] = []
         for t in sorted(set(rest)):
             after = list(rest)
             after.remove(t)
@@ -278,10 +355,38 @@ class Decision:
                 continue
             key = (sh, -self.ukeire(after, sh, 1)) if with_ukeire else key
             if best is None or key < best:
-                best = key
+                best, kept = key, after
         if best is None:
-            return 99, 0
-        return best[0], -best[1]
+            return 99, 0, kept
+        return best[0], -best[1], kept
+
+
+def value_inputs(f: list[float]) -> list[float]:
+    """The logistic's inputs of :meth:`Decision.features` (the shanten class picks the row):
+    1, log(1 + 進張), draws left / 8, their product, live 財神 / 4, 財神 held, melds / 4, and
+    the shanten above 3 (the last class holds every higher one)."""
+    lu = math.log1p(f[1])
+    d = f[3] / 8.0
+    return [1.0, lu, d, lu * d, f[2] / 4.0, f[4], f[5] / 4.0, max(0.0, f[0] - 3.0)]
+
+
+def win_chance(f: list[float]) -> float:
+    """The logistic value of the features ``f`` (:meth:`Decision.features`)."""
+    w = VALUE_W[min(3, int(f[0]))]
+    z = sum(a * b for a, b in zip(w, value_inputs(f)))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+# the fitted value (win_chance), rows by shanten class 0, 1, 2, 3+ over value_inputs: a
+# logistic per class on 53,114 positions the 樂清 bot (TUNING of 5 Dec, lq21) left after its
+# discards in 8,000 hands ab-300000…307999 of the bench's mixed table, whether it won the
+# hand (bench/mahjong_value_fit.py; held-out every fifth hand, log loss 0.549)
+VALUE_W: list[list[float]] = [
+    [-2.3646, 0.7784, 0.7339, 0.1895, -0.0519, 0.2076, -0.2064, 0.0],
+    [-4.3594, 0.4675, 1.0935, 0.2139, -0.141, 0.5641, -0.1018, 0.0],
+    [-3.439, 0.0115, -0.2605, 0.5643, -0.1476, 0.5904, -0.3349, 0.0],
+    [-3.7761, -0.0662, -0.2925, 0.5677, -0.1701, 0.6806, -0.4707, -0.534],
+]
 
 
 def bot_action(ruleset: MahjongRuleset, state: State, seat: int) -> Action:
@@ -329,7 +434,7 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
     low = min(x[:2] for x in scored)
     tied = [x for x in scored if x[:2] == low]
-    if len(tied) == 1:
+    if len(tied) == 1 and not option(gid, "value_step"):
         return tied[0][4]
     if not option(gid, "ukeire_all"):
         tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
@@ -343,6 +448,25 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
     if top and ranked[0][3] > 0 and len(ranked) > 1:
         # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
         ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
+    look = option(gid, "look")
+    if look and ranked[0][3] == 1 and len(ranked) > 1:
+        # the few best by 進張 at one from ready, re-ranked by the look-ahead value
+        ranked = sorted(ranked[:look], key=lambda x: (-d.look1(x[4]), *x[:3]))
+    if option(gid, "value_step") and 0 <= low[0] <= option(gid, "value_step_max") and not low[1]:
+        # the best discard one shanten higher, taken when the fitted chance of winning the
+        # hand from it is higher (a much wider wait against a narrow one)
+        up = [x for x in scored if x[0] == low[0] + 1 and not x[1]]
+        alt: tuple[float, int, str, int, list[str], Action] | None = None
+        for sh, _w, keep, t, a in up:
+            rest = list(hand)
+            rest.remove(t)
+            cand = (-d.ukeire(rest, sh), keep, t, sh, rest, a)
+            if alt is None or cand[:3] < alt[:3]:
+                alt = cand
+        if alt is not None:
+            margin = float(option(gid, "value_margin"))
+            if d.value(alt[4], alt[3], 3) > d.value(ranked[0][4], ranked[0][3], 3) + margin:
+                return alt[5]
     return ranked[0][5]
 
 
@@ -361,6 +485,8 @@ def _claim(d: Decision, legal: list[Action]) -> Action:
     wider = option(gid, "claim_wider")
     best_claim = option(gid, "best_claim")
     now_uk = d.ukeire(hand, now) if wider else 0
+    if option(gid, "value_claim"):
+        return _claim_by_value(d, legal, now)
     chosen: tuple[tuple[int, float], Action] | None = None
     for a in legal:
         if a["type"] not in ("peng", "gang", "chi"):
@@ -394,6 +520,45 @@ def _claim(d: Decision, legal: list[Action]) -> Action:
         if chosen is None or key < chosen[0]:
             chosen = (key, a)
     return chosen[1] if chosen is not None else {"type": "pass"}
+
+
+def _claim_by_value(d: Decision, legal: list[Action], now: int) -> Action:
+    """``value_claim``: the 碰 / 吃 (with its best discard) whose fitted chance of winning the
+    hand beats passing — the hand as it is, with the other draws before the bot's own
+    (none after the left seat's discard, two after the right seat's) — by ``value_margin``;
+    a 明槓 as :func:`_claim` (a free draw)."""
+    state, gid = d.state, d.r.game_id
+    hand = state.hands[d.seat]
+    claim = state.claim or {}
+    tile = claim["tile"]
+    ahead = (d.seat - claim["from"] - 1) % state.seats
+    mode = option(gid, "value_claim")
+    best = d.value(hand, now, ahead) + float(option(gid, "value_margin"))
+    chosen: Action = {"type": "pass"}
+    for a in legal:
+        if a["type"] not in ("peng", "gang", "chi"):
+            continue
+        rest = list(hand)
+        if a["type"] == "chi":
+            for t in a["tiles"]:
+                rest.remove(t)
+        else:
+            for _ in range(3 if a["type"] == "gang" else 2):
+                rest.remove(tile)
+        if a["type"] == "gang":
+            after_gang = d.shanten(rest, 1)
+            if after_gang < now or (after_gang == now and option(gid, "gang_equal")):
+                return a
+            continue
+        sh, _uk, after = d.meld_discard(rest)
+        if sh >= 99:
+            continue
+        # value_claim "equal": a claim lowering the shanten is always taken (the most
+        # valuable of them), the value decides only at equal shanten
+        v = d.value(after, sh, 3, 1) + (2.0 if sh < now and mode == "equal" else 0.0)
+        if v > best:
+            best, chosen = v, a
+    return chosen
 
 
 __all__ = ["DEFAULTS", "TUNING", "Decision", "bot_action"]
