@@ -37,6 +37,19 @@ present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shante
 With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
 else the first.
 
+A fitted value (:func:`win_chance`): the chance the bot wins the hand from the position it
+leaves (3k+1 tiles), a logistic per shanten class of log(1 + 進張 with the claim routes), the
+bot's own draws left (:meth:`Decision.draws_left`), the live 財神, 財神 held and melds, fitted
+on the 樂清 bot's own play (``bench/mahjong_value_fit.py``, :data:`VALUE_W`). Three options
+use it, all off in every variant (each lost or did nothing in 樂清's paired A/B,
+docs/performance.md, 5 Dec 2026, branch dp): ``value_step`` (the best discard one shanten
+higher when its value is higher by ``value_margin``; ``value_step_max`` the highest shanten it
+steps from), ``value_claim`` (a 碰 / 吃 when the value after it and its best discard beats the
+value of passing, the draws counted by seat order; ``"equal"``: only at equal shanten) and
+``look`` N (one from ready, the N best discards by 進張 re-ranked by :meth:`Decision.look1`:
+the chance of getting ready within the draws left, with ``look_race`` the chance a round ends
+the hand by another's win, times the value of the ready hands the improving draws lead to).
+
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
 (docs/performance.md). No randomness at all: ties go to the hand's sorted order.
 """
@@ -62,6 +75,7 @@ DEFAULTS: dict[str, Any] = {
     "gang_equal": False,
     "wider_mult": 2,
     "wider_add": 4,
+    "wider_peng": True,  # claim_wider also for a 碰 (else only a 吃)
     "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
     "two_step": 0,  # rank the best N tied discards (by 進張) by the two-step 進張 (0: off)
     "gb": True,  # 13-tile hands without wilds: PyMahjongGB's count (every GB shape)
@@ -75,6 +89,7 @@ DEFAULTS: dict[str, Any] = {
     "value_margin": 0.0,  # what the value must gain by (value_step, value_claim)
     "value_step_max": 9,  # value_step only from this shanten down
     "look": 0,  # one from ready: re-rank the N best discards by Decision.look1 (0: off)
+    "look_race": 0.0,  # look1: chance a cycle of draws ends the hand by another's win
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -325,19 +340,36 @@ class Decision:
         total = sum(n for n, _k in ways)
         if not total:
             return 0.0
-        mean = 0.0
+        race = float(option(self.r.game_id, "look_race"))
+        ready: list[tuple[float, list[float]]] = []
         for n, kind in ways:
             drawn = [*rest, kind]
-            best = 0.0
+            best: tuple[float, list[float]] | None = None
             for t in sorted(set(drawn)):
                 after = list(drawn)
                 after.remove(t)
                 sh = self.shanten(after)
                 if sh <= 0:
-                    best = max(best, self.value(after, sh, 3))
-            mean += n * best
-        reach = 1.0 - (1.0 - min(0.95, total / unseen)) ** draws
-        return reach * mean / total
+                    f = self.features(after, sh, 3)
+                    v = win_chance(f)
+                    if best is None or v > best[0]:
+                        best = (v, f)
+            if best is not None:
+                ready.append((n, best[1]))
+        p = min(0.95, total / unseen)
+        if not race:
+            reach = 1.0 - (1.0 - p) ** draws
+            return reach * sum(n * win_chance(f) for n, f in ready) / total
+        # the t-th own draw makes it ready (no other seat has won before, each cycle of
+        # draws ending the hand with chance ``race``), then the ready value with the draws
+        # left after it
+        out = 0.0
+        for step in range(1, draws + 1):
+            w = ((1.0 - p) * (1.0 - race)) ** (step - 1) * (1.0 - race) * p
+            left = float(draws - step)
+            mean = sum(n * win_chance([*f[:3], left, *f[4:]]) for n, f in ready)
+            out += w * mean / total
+        return out
 
     def meld_discard(
         self, rest: list[str], with_ukeire: bool = True
@@ -509,6 +541,7 @@ def _claim(d: Decision, legal: list[Action]) -> Action:
             or (
                 wider
                 and after == now
+                and (a["type"] == "chi" or option(gid, "wider_peng"))
                 and uk >= option(gid, "wider_mult") * now_uk + option(gid, "wider_add")
             )
         ):
