@@ -33,7 +33,9 @@ Turn:
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
-present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
+present 進張 + ``wider_add`` (``wider_peng`` false: a 吃 only; off in every variant — 樂清
+took them with + 1 until 5 Dec 2026, when randomised claims showed them slightly harmful),
+and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
 With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
 else the first.
 
@@ -93,21 +95,23 @@ DEFAULTS: dict[str, Any] = {
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
-# value, every 槓, no dead kinds); 樂清 claims wider and takes a 明槓 at equal shanten. The
-# two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share on fresh seeds.
+# value, every 槓, no dead kinds); 樂清 takes a 明槓 at equal shanten (and claimed wider until
+# 2026-12-05). The two-step 進張 (``two_step``) and 樂清's options in 永州 did not move the share
+# on fresh seeds.
 # 永州 counts the regular shape only (``gb`` false, 2026-12-05): it has no 七對 / 全不靠 / 組合龍.
 # 樂清 takes the best of several qualifying claims (``best_claim``: +31 hands net of 81
 # discordant over four seed ranges, 2026-12-04 / 05); not yet ready, it counts each copy of a
 # 進張 kind it could 碰 (a pair in hand: off any of three seats) 4 times and of one it could 吃
 # (off the left seat) twice (``peng_w`` 3, ``chi_w`` 1: +21 hands net of 3,000 where chosen,
-# +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21)
+# +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21).
+# 樂清 no longer claims at equal shanten (``claim_wider`` off, on since 2026-12-03 with
+# 進張 + 1): randomised claims put such a claim at −4.1 ± 2.2 points of win chance; off, +13
+# hands net of 4,000 where measured, +27 and +32 on two fresh ranges of 4,000 (pooled z
+# +2.32), +5 on b16k (2026-12-05, branch dp)
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
     "mahjong_yueqing": {
-        "claim_wider": True,
-        "wider_mult": 1,
-        "wider_add": 1,
         "gang_equal": True,
         "best_claim": True,
         "peng_w": 3.0,

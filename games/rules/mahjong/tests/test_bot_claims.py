@@ -1,4 +1,5 @@
-"""The bot's choice among several claims (``play`` option ``best_claim``; issue #16 §2).
+"""The bot's claims: the best of several (``play`` option ``best_claim``) and none at equal
+shanten in 樂清 (``claim_wider`` off; issue #16 §2).
 
 Before, the bot took the first 碰 / 吃 (in the engine's order of options) that lowered its
 shanten; with ``best_claim`` it weighs every qualifying one and takes the lowest shanten, then
@@ -75,3 +76,54 @@ def test_best_claim_takes_the_chi_leaving_more_draws(best_claim: None) -> None:
     sh2, uk2 = d.best_after_meld(second, with_ukeire=True)
     assert sh2 <= sh1 and (sh2, -uk2) < (sh1, -uk1)
     assert r.bot_action(state, 1) == {"type": "chi", "tiles": ["B8", "B9"]}
+
+
+# seed "wider-5" (財神 B3): seat 1, four from ready, may 吃 the T3 seat 0 throws with its T1 T2;
+# the run leaves it at the same shanten with a 進張 more
+WIDER_HAND = "F2 W2 J2 B3 T1 T3 W8 F4 F3 J1 F1 T2 W1 W9 B8 W3"
+
+
+@pytest.fixture
+def claim_wider() -> Iterator[None]:
+    saved = dict(play.TUNING["mahjong_yueqing"])
+    # 樂清's setting until 5 Dec 2026: at equal shanten when the 進張 grows by one or more
+    play.TUNING["mahjong_yueqing"].update(claim_wider=True, wider_mult=1, wider_add=1)
+    yield
+    play.TUNING["mahjong_yueqing"] = saved
+
+
+def _wider_state() -> tuple[MahjongRuleset, State]:
+    r = registry.get("mahjong_yueqing")
+    assert isinstance(r, MahjongRuleset)
+    state = r.new_game(r.config_from_params({}), "wider-5", 4)
+    assert state.vars["wild"] == ["B3"] and state.hands[1] == WIDER_HAND.split()
+    state.melds = [[] for _ in range(4)]
+    state.discards = [[] for _ in range(4)]
+    state.current = 0
+    state.drawn = [state.hands[0][-1], None, None, None]
+    state.phase = "turn"
+    state.claim = None
+    r.apply(state, 0, {"type": "discard", "tile": "T3"})
+    assert sorted(r.to_act(state)) == [1]
+    return r, state
+
+
+def test_yueqing_passes_a_claim_that_keeps_the_shanten() -> None:
+    """樂清's bot passes on a 吃 leaving it at the same shanten, even with a 進張 more (off by
+    measurement: randomised claims put such a claim at −4 points of win chance)."""
+    r, state = _wider_state()
+    assert not play.option("mahjong_yueqing", "claim_wider")
+    d = play.Decision(r, state, 1)
+    now = d.shanten(state.hands[1])
+    rest = WIDER_HAND.split()
+    for t in ("T1", "T2"):
+        rest.remove(t)
+    after, uk = d.best_after_meld(rest, with_ukeire=True)
+    assert after == now and uk >= d.ukeire(state.hands[1], now) + 1
+    assert r.bot_action(state, 1) == {"type": "pass"}
+
+
+def test_claim_wider_takes_it(claim_wider: None) -> None:
+    """With ``claim_wider`` (樂清's setting until 5 Dec 2026) the same 吃 is taken."""
+    r, state = _wider_state()
+    assert r.bot_action(state, 1) == {"type": "chi", "tiles": ["T1", "T2"]}
