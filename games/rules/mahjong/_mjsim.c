@@ -1,0 +1,660 @@
+/*
+ * games.rules.mahjong._mjsim: the mahjong bot's shanten with wilds, and a table simulator, in C.
+ *
+ * Shanten. The same count as games/rules/mahjong/bot.py's regular_shanten (which stays the
+ * reference; tests/test_mjsim.py checks the two agree on many random hands): each suit (9
+ * kinds, or the 7 honours) is searched apart for its table (sets, pair) -> most partial sets,
+ * exactly as bot._partials does (the same branches in the same order, a partial set waiting
+ * only on dead kinds is none), and the four tables are combined keeping, per (sets capped at
+ * the sets needed, pair), the most partials. A suit's table is memoised in a fixed hash table
+ * keyed by the suit's counts (base 5), its dead bits and whether it is suited; an entry may be
+ * overwritten by another (it is a cache: the key is checked on every read).
+ *
+ * Simulator. One determinisation deals the tiles the bot cannot see at random (from a seeded
+ * splitmix64 stream: the same seed gives the same deals) into the three other hands and a
+ * wall; then the rest of the hand is played for all four seats, from the bot's discard of a
+ * candidate tile: every seat 胡 when its hand (with the tile) is a win of the regular shape
+ * (sets + a pair, 財神 wild), the first seat in turn order after the discarder winning; a seat
+ * 碰 / 吃 only when the meld lowers its shanten (碰 before 吃, 吃 only off the left seat, never a
+ * 槓, never a wild); a seat discards the tile leaving the lowest shanten (a wild only when
+ * nothing else does), ties to the lowest kind for the others (the baseline's hand order) and to
+ * the lowest keep value for the bot (isolated honours and terminals first, as the bot's own
+ * tie-break). Flowers drawn are set aside and replaced from the back; 流局 when a draw is due
+ * with `reserve` tiles left. Every candidate plays the SAME determinisations (common random
+ * numbers), so the comparison between candidates is paired.
+ *
+ * Entry points:
+ *   shanten(counts: bytes[34], wilds, sets, dead) -> int
+ *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
+ *          unseen: bytes[34], extra, wall_len, reserve, wild_kind, flowers, dead,
+ *          candidates: bytes, n_det, seed) -> bytes[n_det * len(candidates)]
+ * ``dead`` and ``flowers`` are bit masks over the 34 kinds (bit k for kind k); ``wild_kind``
+ * is -1 without wilds; a candidate equal to ``wild_kind`` discards a wild. The result holds,
+ * for determinisation i and candidate j at i * len(candidates) + j, 1 when the bot won the
+ * simulated hand, 2 when another seat won, 0 on 流局.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NK 34
+#define MAXM 12
+
+/* -- per-suit tables ------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t n;
+    uint8_t m[2 * (MAXM + 1)];
+    uint8_t p[2 * (MAXM + 1)];
+    int8_t t[2 * (MAXM + 1)];
+} Tab;
+
+typedef struct {
+    uint32_t key; /* 0: empty */
+    Tab tab;
+} Slot;
+
+#define MEMO_BITS 17
+#define MEMO_SIZE (1u << MEMO_BITS)
+static Slot *memo = NULL;
+
+static const uint32_t P5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+static const int GLO[4] = {0, 9, 18, 27};
+static const int GN[4] = {9, 9, 9, 7};
+static const int KGROUP[NK] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                               2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
+
+static uint32_t slot_of(uint32_t key) {
+    uint32_t h = key * 2654435761u;
+    return h >> (32 - MEMO_BITS);
+}
+
+static void tab_from_dense(Tab *out, int8_t dense[MAXM + 1][2]) {
+    out->n = 0;
+    for (int m = 0; m <= MAXM; m++)
+        for (int p = 0; p < 2; p++)
+            if (dense[m][p] >= 0) {
+                out->m[out->n] = (uint8_t)m;
+                out->p[out->n] = (uint8_t)p;
+                out->t[out->n] = dense[m][p];
+                out->n++;
+            }
+}
+
+static void merge(int8_t dense[MAXM + 1][2], const Tab *sub, int dm, int dp, int dt) {
+    for (int e = 0; e < sub->n; e++) {
+        int p = sub->p[e] + dp;
+        if (p > 1) continue;
+        int m = sub->m[e] + dm;
+        if (m > MAXM) continue;
+        int v = sub->t[e] + dt;
+        if (dense[m][p] < v) dense[m][p] = (int8_t)v;
+    }
+}
+
+static int live(int k, int n, unsigned dead) { return k >= 0 && k < n && !((dead >> k) & 1); }
+
+/* bot._partials for the suit counts c[0..n) (every count <= 4), code = sum c[i] * 5^i */
+static void partials(int8_t *c, int n, int suited, unsigned dead, uint32_t code, Tab *out) {
+    if (code == 0) {
+        out->n = 1;
+        out->m[0] = 0;
+        out->p[0] = 0;
+        out->t[0] = 0;
+        return;
+    }
+    uint32_t key = (code | (dead << 21) | ((uint32_t)suited << 30)) + 1;
+    uint32_t h = slot_of(key);
+    for (int probe = 0; probe < 4; probe++) {
+        Slot *s = &memo[(h + probe) & (MEMO_SIZE - 1)];
+        if (s->key == key) {
+            *out = s->tab;
+            return;
+        }
+        if (s->key == 0) break;
+    }
+    int i = 0;
+    while (c[i] == 0) i++;
+    int8_t dense[MAXM + 1][2];
+    memset(dense, -1, sizeof dense);
+    Tab sub;
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        partials(c, n, suited, dead, code - 3 * P5[i], &sub);
+        c[i] += 3;
+        merge(dense, &sub, 1, 0, 0);
+    }
+    if (suited && i <= 6 && c[i + 1] && c[i + 2]) {
+        c[i]--, c[i + 1]--, c[i + 2]--;
+        partials(c, n, suited, dead, code - P5[i] - P5[i + 1] - P5[i + 2], &sub);
+        c[i]++, c[i + 1]++, c[i + 2]++;
+        merge(dense, &sub, 1, 0, 0);
+    }
+    if (c[i] >= 2) {
+        c[i] -= 2;
+        partials(c, n, suited, dead, code - 2 * P5[i], &sub);
+        c[i] += 2;
+        merge(dense, &sub, 0, 1, 0);
+        if (live(i, n, dead)) merge(dense, &sub, 0, 0, 1);
+    }
+    if (suited && i <= 7 && c[i + 1] && (live(i - 1, n, dead) || live(i + 2, n, dead))) {
+        c[i]--, c[i + 1]--;
+        partials(c, n, suited, dead, code - P5[i] - P5[i + 1], &sub);
+        c[i]++, c[i + 1]++;
+        merge(dense, &sub, 0, 0, 1);
+    }
+    if (suited && i <= 6 && c[i + 2] && live(i + 1, n, dead)) {
+        c[i]--, c[i + 2]--;
+        partials(c, n, suited, dead, code - P5[i] - P5[i + 2], &sub);
+        c[i]++, c[i + 2]++;
+        merge(dense, &sub, 0, 0, 1);
+    }
+    c[i]--;
+    partials(c, n, suited, dead, code - P5[i], &sub);
+    c[i]++;
+    merge(dense, &sub, 0, 0, 0);
+    tab_from_dense(out, dense);
+    /* store: the first empty slot of the probe window, else the home slot */
+    Slot *dst = &memo[h];
+    for (int probe = 0; probe < 4; probe++) {
+        Slot *s = &memo[(h + probe) & (MEMO_SIZE - 1)];
+        if (s->key == 0) {
+            dst = s;
+            break;
+        }
+    }
+    dst->key = key;
+    dst->tab = *out;
+}
+
+/* the table of group g of the counts c (34 kinds), given the group's code */
+static void group_tab(int8_t *c, int g, uint64_t dead, uint32_t code, Tab *out) {
+    unsigned gd = (unsigned)((dead >> GLO[g]) & ((1u << GN[g]) - 1));
+    partials(c + GLO[g], GN[g], g < 3, gd, code, out);
+}
+
+static uint32_t group_code(const int8_t *c, int g) {
+    uint32_t code = 0;
+    for (int i = GN[g] - 1; i >= 0; i--) code = code * 5 + (uint32_t)c[GLO[g] + i];
+    return code;
+}
+
+/* -- combining the groups ------------------------------------------------------------------ */
+
+typedef struct {
+    int8_t t[MAXM + 1][2];
+} St;
+
+static void st_init(St *s) {
+    memset(s->t, -1, sizeof s->t);
+    s->t[0][0] = 0;
+}
+
+static void st_tab(const St *a, const Tab *b, int sets, St *out) {
+    memset(out->t, -1, sizeof out->t);
+    for (int m1 = 0; m1 <= sets; m1++)
+        for (int p1 = 0; p1 < 2; p1++) {
+            int t1 = a->t[m1][p1];
+            if (t1 < 0) continue;
+            for (int e = 0; e < b->n; e++) {
+                int p = p1 + b->p[e];
+                if (p > 1) continue;
+                int m = m1 + b->m[e];
+                if (m > sets) m = sets;
+                int v = t1 + b->t[e];
+                if (out->t[m][p] < v) out->t[m][p] = (int8_t)v;
+            }
+        }
+}
+
+static void st_st(const St *a, const St *b, int sets, St *out) {
+    memset(out->t, -1, sizeof out->t);
+    for (int m1 = 0; m1 <= sets; m1++)
+        for (int p1 = 0; p1 < 2; p1++) {
+            int t1 = a->t[m1][p1];
+            if (t1 < 0) continue;
+            for (int m2 = 0; m2 <= sets; m2++)
+                for (int p2 = 0; p1 + p2 < 2; p2++) {
+                    int t2 = b->t[m2][p2];
+                    if (t2 < 0) continue;
+                    int m = m1 + m2;
+                    if (m > sets) m = sets;
+                    int v = t1 + t2;
+                    if (out->t[m][p1 + p2] < v) out->t[m][p1 + p2] = (int8_t)v;
+                }
+        }
+}
+
+static int finish(int best, int wilds) {
+    best -= wilds;
+    return best < -1 ? -1 : best;
+}
+
+static int st_value(const St *s, int wilds, int sets) {
+    int best = 99;
+    for (int m = 0; m <= sets; m++)
+        for (int p = 0; p < 2; p++) {
+            int t = s->t[m][p];
+            if (t < 0) continue;
+            int r = sets - m;
+            int v = 2 * r - (t < r ? t : r) - p;
+            if (v < best) best = v;
+        }
+    return finish(best, wilds);
+}
+
+/* the value of the states a combined with the group table b, without building the result */
+static int st_tab_value(const St *a, const Tab *b, int wilds, int sets) {
+    int best = 99;
+    for (int m1 = 0; m1 <= sets; m1++)
+        for (int p1 = 0; p1 < 2; p1++) {
+            int t1 = a->t[m1][p1];
+            if (t1 < 0) continue;
+            for (int e = 0; e < b->n; e++) {
+                int p = p1 + b->p[e];
+                if (p > 1) continue;
+                int m = m1 + b->m[e];
+                if (m > sets) m = sets;
+                int t = t1 + b->t[e];
+                int r = sets - m;
+                int v = 2 * r - (t < r ? t : r) - p;
+                if (v < best) best = v;
+            }
+        }
+    return finish(best, wilds);
+}
+
+static int shanten34(int8_t *c, int wilds, int sets, uint64_t dead) {
+    St a, b;
+    Tab t;
+    st_init(&a);
+    for (int g = 0; g < 4; g++) {
+        group_tab(c, g, dead, group_code(c, g), &t);
+        if (g == 3) return st_tab_value(&a, &t, wilds, sets);
+        st_tab(&a, &t, sets, &b);
+        a = b;
+    }
+    return 99;
+}
+
+/* -- the simulator ------------------------------------------------------------------------ */
+
+typedef struct {
+    int8_t c[NK];
+    uint32_t code[4];
+    int wilds, sets, sh;
+    uint64_t dead;
+} Seat;
+
+typedef struct {
+    Seat s[4];
+    int8_t wall[160];
+    int front, back, reserve, wk;
+    uint64_t flowers;
+} Sim;
+
+static void seat_add(Seat *s, int k) {
+    s->c[k]++;
+    s->code[KGROUP[k]] += P5[k - GLO[KGROUP[k]]];
+}
+
+static void seat_del(Seat *s, int k) {
+    s->c[k]--;
+    s->code[KGROUP[k]] -= P5[k - GLO[KGROUP[k]]];
+}
+
+static int seat_shanten(Seat *s) {
+    St a, b;
+    Tab t;
+    st_init(&a);
+    for (int g = 0; g < 4; g++) {
+        group_tab(s->c, g, s->dead, s->code[g], &t);
+        if (g == 3) return st_tab_value(&a, &t, s->wilds, s->sets);
+        st_tab(&a, &t, s->sets, &b);
+        a = b;
+    }
+    return 99;
+}
+
+/* core.py's _keep_value of kind k in the hand after it left (lower: discard first) */
+static int keep_value(const int8_t *c, int k) {
+    if (k >= 27) return c[k] * 3;
+    int n = k % 9, lo = k - n, score = c[k] * 3;
+    static const int D[4] = {-2, -1, 1, 2};
+    for (int j = 0; j < 4; j++) {
+        int x = n + D[j];
+        if (x >= 0 && x <= 8 && c[lo + x]) score += (D[j] == 1 || D[j] == -1) ? 2 : 1;
+    }
+    return score + ((n == 0 || n == 8) ? 0 : 1);
+}
+
+/* The discard of seat s (3k+2 tiles, sets as they stand): the lowest shanten, a wild only when
+ * nothing else gives it; ties to the lowest kind, or with `keep` the lowest keep value then kind.
+ * Removes it, sets s->sh to the shanten after it and returns its kind (wk for a wild). */
+static int choose_discard(Seat *s, int wk, int keep) {
+    Tab T[4];
+    St pre[5], suf[5], oth;
+    for (int g = 0; g < 4; g++) group_tab(s->c, g, s->dead, s->code[g], &T[g]);
+    st_init(&pre[0]);
+    for (int g = 0; g < 4; g++) st_tab(&pre[g], &T[g], s->sets, &pre[g + 1]);
+    st_init(&suf[4]);
+    for (int g = 3; g >= 0; g--) st_tab(&suf[g + 1], &T[g], s->sets, &suf[g]);
+    int best_sh = 99, best_k = -1, best_keep = 1 << 30;
+    for (int g = 0; g < 4; g++) {
+        int any = 0;
+        for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) any |= s->c[k];
+        if (!any) continue;
+        st_st(&pre[g], &suf[g + 1], s->sets, &oth);
+        for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) {
+            if (!s->c[k]) continue;
+            Tab t2;
+            s->c[k]--;
+            group_tab(s->c, g, s->dead, s->code[g] - P5[k - GLO[g]], &t2);
+            int sh = st_tab_value(&oth, &t2, s->wilds, s->sets);
+            int kv = keep ? keep_value(s->c, k) : 0;
+            s->c[k]++;
+            if (sh < best_sh || (sh == best_sh && kv < best_keep)) {
+                best_sh = sh;
+                best_k = k;
+                best_keep = kv;
+            }
+        }
+    }
+    if (s->wilds > 0) {
+        int sh = st_value(&pre[4], s->wilds - 1, s->sets);
+        if (sh < best_sh || best_k < 0) {
+            s->wilds--;
+            s->sh = sh;
+            return wk;
+        }
+    }
+    seat_del(s, best_k);
+    s->sh = best_sh;
+    return best_k;
+}
+
+/* A 碰 / 吃 taking kinds a and b from seat s's hand, made only when the best discard after it
+ * leaves a lower shanten than now (the baseline's rule): returns the discard, or -1 (no meld). */
+static int try_meld(Seat *s, int a, int b, int wk, int keep) {
+    Seat probe = *s;
+    seat_del(&probe, a);
+    seat_del(&probe, b);
+    probe.sets--;
+    int d = choose_discard(&probe, wk, keep);
+    if (probe.sh >= s->sh) return -1;
+    *s = probe;
+    return d;
+}
+
+/* whether seat s (3k+1 tiles, ready) wins with the natural tile k */
+static int wins_with(Seat *s, int k) {
+    if (s->sh > 0) return 0;
+    seat_add(s, k);
+    int w = seat_shanten(s) < 0;
+    seat_del(s, k);
+    return w;
+}
+
+/* Play the hand out from seat 0's discard of `tile` (already taken out of its hand): the
+ * winner's seat (0 the bot), or -1 on 流局. */
+static int play_out(Sim *sim, int tile) {
+    int from = 0;
+    for (;;) {
+        /* 胡 on the discard: the first seat in turn order */
+        for (int i = 1; i < 4; i++) {
+            int o = (from + i) & 3;
+            if (wins_with(&sim->s[o], tile)) return o;
+        }
+        int claimed = 0;
+        if (sim->back - sim->front > sim->reserve && tile != sim->wk) {
+            for (int i = 1; i < 4 && !claimed; i++) {
+                int o = (from + i) & 3;
+                if (sim->s[o].c[tile] >= 2) {
+                    int d = try_meld(&sim->s[o], tile, tile, sim->wk, o == 0);
+                    if (d >= 0) {
+                        from = o;
+                        tile = d;
+                        claimed = 1;
+                    }
+                }
+            }
+            if (!claimed && tile < 27) {
+                int o = (from + 1) & 3, n = tile % 9;
+                Seat *s = &sim->s[o];
+                for (int st = n - 2; st <= n && !claimed; st++) {
+                    if (st < 0 || st + 2 > 8) continue;
+                    int a = -1, b = -1;
+                    for (int x = st; x < st + 3; x++) {
+                        if (x == n) continue;
+                        if (a < 0)
+                            a = tile - n + x;
+                        else
+                            b = tile - n + x;
+                    }
+                    if (a == sim->wk || b == sim->wk || !s->c[a] || !s->c[b]) continue;
+                    int d = try_meld(s, a, b, sim->wk, o == 0);
+                    if (d >= 0) {
+                        from = o;
+                        tile = d;
+                        claimed = 1;
+                    }
+                }
+            }
+        }
+        if (claimed) continue;
+        int o = (from + 1) & 3, back = 0, k;
+        for (;;) {
+            if (sim->back - sim->front <= sim->reserve) return -1;
+            k = back ? sim->wall[--sim->back] : sim->wall[sim->front++];
+            if ((sim->flowers >> k) & 1) {
+                back = 1;
+                continue;
+            }
+            break;
+        }
+        Seat *s = &sim->s[o];
+        int ready = s->sh <= 0;
+        if (k == sim->wk)
+            s->wilds++;
+        else
+            seat_add(s, k);
+        if (ready && seat_shanten(s) < 0) return o;
+        from = o;
+        tile = choose_discard(s, sim->wk, o == 0);
+    }
+}
+
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int below(uint64_t *x, int n) { return (int)(((splitmix(x) >> 32) * (uint64_t)n) >> 32); }
+
+static void shuffle(int8_t *a, int n, uint64_t *rng) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(rng, i + 1);
+        int8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+static void seat_set(Seat *s, const int8_t *c, int wilds, int sets, uint64_t dead) {
+    memcpy(s->c, c, NK);
+    for (int g = 0; g < 4; g++) s->code[g] = group_code(c, g);
+    s->wilds = wilds;
+    s->sets = sets;
+    s->dead = dead;
+    s->sh = 99;
+}
+
+/* -- Python entry points ------------------------------------------------------------------ */
+
+static int memo_ready(void) {
+    if (memo) return 1;
+    memo = (Slot *)PyMem_RawCalloc(MEMO_SIZE, sizeof(Slot));
+    if (!memo) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    return 1;
+}
+
+static int read_counts(Py_buffer *b, int8_t *out, Py_ssize_t n, const char *what) {
+    if (b->len != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes expected", what, n);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char v = ((unsigned char *)b->buf)[i];
+        if (v > 4) {
+            PyErr_Format(PyExc_ValueError, "%s: a count over 4", what);
+            return 0;
+        }
+        out[i] = (int8_t)v;
+    }
+    return 1;
+}
+
+static PyObject *py_shanten(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    int wilds, sets;
+    unsigned long long dead;
+    if (!PyArg_ParseTuple(args, "y*iiK", &b, &wilds, &sets, &dead)) return NULL;
+    int8_t c[NK];
+    int ok = read_counts(&b, c, NK, "counts");
+    PyBuffer_Release(&b);
+    if (!ok) return NULL;
+    if (sets < 0 || sets > MAXM || wilds < 0) {
+        PyErr_SetString(PyExc_ValueError, "sets or wilds out of range");
+        return NULL;
+    }
+    if (!memo_ready()) return NULL;
+    return PyLong_FromLong(shanten34(c, wilds, sets, (uint64_t)dead));
+}
+
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    Py_buffer hb, osz, ost, ub, cb;
+    int wilds, sets, extra, wall_len, reserve, wk, n_det;
+    unsigned long long flowers, dead, seed;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*iiiiKKy*iK", &hb, &wilds, &sets, &osz, &ost, &ub,
+                          &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb, &n_det,
+                          &seed))
+        return NULL;
+    int8_t hand[NK], unseen[NK], sizes[3], osets[3];
+    int8_t cand[NK + 1];
+    Py_ssize_t nc = cb.len;
+    int ok = read_counts(&hb, hand, NK, "hand") && read_counts(&ub, unseen, NK, "unseen");
+    if (ok && (osz.len != 3 || ost.len != 3 || nc < 1 || nc > NK)) {
+        PyErr_SetString(PyExc_ValueError, "three opponents and 1-34 candidates expected");
+        ok = 0;
+    }
+    if (ok) {
+        for (int i = 0; i < 3; i++) {
+            sizes[i] = ((int8_t *)osz.buf)[i];
+            osets[i] = ((int8_t *)ost.buf)[i];
+        }
+        for (Py_ssize_t j = 0; j < nc; j++) cand[j] = ((int8_t *)cb.buf)[j];
+    }
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&osz);
+    PyBuffer_Release(&ost);
+    PyBuffer_Release(&ub);
+    PyBuffer_Release(&cb);
+    if (!ok) return NULL;
+    /* the pool: the natural tiles to deal into hands, then the flowers (wall only) */
+    int8_t pool[160];
+    int np = 0, nf = 0;
+    int8_t fl[64];
+    for (int k = 0; k < NK; k++)
+        for (int j = 0; j < unseen[k]; j++) {
+            if ((flowers >> k) & 1)
+                fl[nf++] = (int8_t)k;
+            else
+                pool[np++] = (int8_t)k;
+        }
+    int in_hands = sizes[0] + sizes[1] + sizes[2];
+    if (wk < -1 || wk >= NK || extra < 0 || reserve < 0 || n_det < 1 || n_det > 100000 ||
+        in_hands + extra > np || np + nf - in_hands - extra != wall_len) {
+        PyErr_SetString(PyExc_ValueError, "the unseen tiles do not fill the hands and the wall");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < nc; j++) {
+        int k = cand[j];
+        if (k < 0 || k >= NK || (k == wk ? wilds < 1 : hand[k] < 1)) {
+            PyErr_SetString(PyExc_ValueError, "a candidate the hand does not hold");
+            return NULL;
+        }
+    }
+    if (!memo_ready()) return NULL;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n_det * nc);
+    if (!res) return NULL;
+    char *out = PyBytes_AS_STRING(res);
+    /* the GIL stays held: the memo is shared by every thread of the process */
+    uint64_t rng = seed;
+    Sim base, sim;
+    memset(&base, 0, sizeof base);
+    base.reserve = reserve;
+    base.wk = wk;
+    base.flowers = flowers;
+    for (int d = 0; d < n_det; d++) {
+        int8_t deal[160];
+        memcpy(deal, pool, np);
+        shuffle(deal, np, &rng);
+        int at = 0;
+        seat_set(&base.s[0], hand, wilds, sets, dead);
+        for (int o = 0; o < 3; o++) {
+            int8_t c[NK];
+            int w = 0;
+            memset(c, 0, NK);
+            for (int j = 0; j < sizes[o]; j++) {
+                int k = deal[at++];
+                if (k == wk)
+                    w++;
+                else
+                    c[k]++;
+            }
+            /* the opponents count like the baseline: no dead kinds but the flowers */
+            seat_set(&base.s[o + 1], c, w, osets[o], 0);
+            base.s[o + 1].sh = seat_shanten(&base.s[o + 1]);
+        }
+        at += extra;
+        int nw = 0;
+        for (int j = at; j < np; j++) base.wall[nw++] = deal[j];
+        for (int j = 0; j < nf; j++) base.wall[nw++] = fl[j];
+        shuffle(base.wall, nw, &rng);
+        base.front = 0;
+        base.back = nw;
+        for (Py_ssize_t j = 0; j < nc; j++) {
+            sim = base;
+            Seat *me = &sim.s[0];
+            int k = cand[j];
+            if (k == wk)
+                me->wilds--;
+            else
+                seat_del(me, k);
+            me->sh = seat_shanten(me);
+            int w = play_out(&sim, k);
+            out[(Py_ssize_t)d * nc + j] = (char)(w == 0 ? 1 : (w < 0 ? 0 : 2));
+        }
+    }
+    return res;
+}
+
+static PyMethodDef methods[] = {
+    {"shanten", py_shanten, METH_VARARGS,
+     "shanten(counts: bytes[34], wilds, sets, dead) -> int: bot.regular_shanten in C."},
+    {"search", py_search, METH_VARARGS,
+     "search(hand, wilds, sets, opp_sizes, opp_sets, unseen, extra, wall_len, reserve, "
+     "wild_kind, flowers, dead, candidates, n_det, seed) -> bytes: the simulated outcomes."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",
+                                    "Mahjong shanten with wilds and a table simulator in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__mjsim(void) { return PyModule_Create(&module); }
