@@ -26,8 +26,11 @@
  * Entry points:
  *   shanten(counts: bytes[34], wilds, sets, dead) -> int
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
- *          unseen: bytes[34], extra, wall_len, reserve, wild_kind, flowers, dead,
- *          candidates: bytes, n_det, seed) -> bytes[n_det * len(candidates)]
+ *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
+ *          flowers, dead, candidates: bytes, n_det, seed) -> bytes[n_det * len(candidates)]
+ * ``opp_warm``: per opponent, draws and discards it makes by its own rule right after the
+ * deal (the discarded tiles go back to the wall): a warm-up that shapes a random hand like
+ * one that has been played for that many turns.
  * ``dead`` and ``flowers`` are bit masks over the 34 kinds (bit k for kind k); ``wild_kind``
  * is -1 without wilds; a candidate equal to ``wild_kind`` discards a wild. The result holds,
  * for determinisation i and candidate j at i * len(candidates) + j, 1 when the bot won the
@@ -39,23 +42,41 @@
 #include <string.h>
 
 #define NK 34
-#define MAXM 12
+/* a suit of at most 17 tiles holds at most 5 sets: the count is for hands of up to 17 tiles
+ * (the Python wrapper counts larger ones) */
+#define MAXM 5
 
 /* -- per-suit tables ------------------------------------------------------------------- */
 
+/* (sets, pair) -> most partial sets, as a list of the pairs that some decomposition gives:
+ * one byte each, sets << 5 | pair << 4 | partials */
 typedef struct {
     uint8_t n;
-    uint8_t m[2 * (MAXM + 1)];
-    uint8_t p[2 * (MAXM + 1)];
-    int8_t t[2 * (MAXM + 1)];
+    uint8_t e[2 * (MAXM + 1)];
 } Tab;
+
+/* the same as a dense array (-1: none), while a table or the combined states are built */
+typedef struct {
+    int8_t t[MAXM + 1][2];
+} St;
+
+#define EM(x) ((x) >> 5)
+#define EP(x) (((x) >> 4) & 1)
+#define ET(x) ((x)&15)
+
+static void pack(const St *d, Tab *out) {
+    out->n = 0;
+    for (int m = 0; m <= MAXM; m++)
+        for (int p = 0; p < 2; p++)
+            if (d->t[m][p] >= 0) out->e[out->n++] = (uint8_t)(m << 5 | p << 4 | d->t[m][p]);
+}
 
 typedef struct {
     uint32_t key; /* 0: empty */
     Tab tab;
 } Slot;
 
-#define MEMO_BITS 17
+#define MEMO_BITS 18
 #define MEMO_SIZE (1u << MEMO_BITS)
 static Slot *memo = NULL;
 
@@ -70,26 +91,11 @@ static uint32_t slot_of(uint32_t key) {
     return h >> (32 - MEMO_BITS);
 }
 
-static void tab_from_dense(Tab *out, int8_t dense[MAXM + 1][2]) {
-    out->n = 0;
-    for (int m = 0; m <= MAXM; m++)
-        for (int p = 0; p < 2; p++)
-            if (dense[m][p] >= 0) {
-                out->m[out->n] = (uint8_t)m;
-                out->p[out->n] = (uint8_t)p;
-                out->t[out->n] = dense[m][p];
-                out->n++;
-            }
-}
-
-static void merge(int8_t dense[MAXM + 1][2], const Tab *sub, int dm, int dp, int dt) {
-    for (int e = 0; e < sub->n; e++) {
-        int p = sub->p[e] + dp;
-        if (p > 1) continue;
-        int m = sub->m[e] + dm;
-        if (m > MAXM) continue;
-        int v = sub->t[e] + dt;
-        if (dense[m][p] < v) dense[m][p] = (int8_t)v;
+static void merge(St *out, const Tab *sub, int dm, int dp, int dt) {
+    for (int j = 0; j < sub->n; j++) {
+        int m = EM(sub->e[j]) + dm, p = EP(sub->e[j]) + dp, v = ET(sub->e[j]) + dt;
+        if (p > 1 || m > MAXM) continue;
+        if (out->t[m][p] < v) out->t[m][p] = (int8_t)v;
     }
 }
 
@@ -99,9 +105,7 @@ static int live(int k, int n, unsigned dead) { return k >= 0 && k < n && !((dead
 static void partials(int8_t *c, int n, int suited, unsigned dead, uint32_t code, Tab *out) {
     if (code == 0) {
         out->n = 1;
-        out->m[0] = 0;
-        out->p[0] = 0;
-        out->t[0] = 0;
+        out->e[0] = 0;
         return;
     }
     uint32_t key = (code | (dead << 21) | ((uint32_t)suited << 30)) + 1;
@@ -116,9 +120,9 @@ static void partials(int8_t *c, int n, int suited, unsigned dead, uint32_t code,
     }
     int i = 0;
     while (c[i] == 0) i++;
-    int8_t dense[MAXM + 1][2];
-    memset(dense, -1, sizeof dense);
     Tab sub;
+    St built, *dense = &built;
+    memset(built.t, -1, sizeof built.t);
     if (c[i] >= 3) {
         c[i] -= 3;
         partials(c, n, suited, dead, code - 3 * P5[i], &sub);
@@ -154,7 +158,7 @@ static void partials(int8_t *c, int n, int suited, unsigned dead, uint32_t code,
     partials(c, n, suited, dead, code - P5[i], &sub);
     c[i]++;
     merge(dense, &sub, 0, 0, 0);
-    tab_from_dense(out, dense);
+    pack(&built, out);
     /* store: the first empty slot of the probe window, else the home slot */
     Slot *dst = &memo[h];
     for (int probe = 0; probe < 4; probe++) {
@@ -182,48 +186,29 @@ static uint32_t group_code(const int8_t *c, int g) {
 
 /* -- combining the groups ------------------------------------------------------------------ */
 
-typedef struct {
-    int8_t t[MAXM + 1][2];
-} St;
-
 static void st_init(St *s) {
     memset(s->t, -1, sizeof s->t);
     s->t[0][0] = 0;
 }
 
-static void st_tab(const St *a, const Tab *b, int sets, St *out) {
+/* the states of two disjoint parts, sets capped at `sets` */
+static void tab_combine(const Tab *a, const Tab *b, int sets, St *out) {
     memset(out->t, -1, sizeof out->t);
-    for (int m1 = 0; m1 <= sets; m1++)
-        for (int p1 = 0; p1 < 2; p1++) {
-            int t1 = a->t[m1][p1];
-            if (t1 < 0) continue;
-            for (int e = 0; e < b->n; e++) {
-                int p = p1 + b->p[e];
-                if (p > 1) continue;
-                int m = m1 + b->m[e];
-                if (m > sets) m = sets;
-                int v = t1 + b->t[e];
-                if (out->t[m][p] < v) out->t[m][p] = (int8_t)v;
-            }
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++) {
+            int p = EP(a->e[i]) + EP(b->e[j]);
+            if (p > 1) continue;
+            int m = EM(a->e[i]) + EM(b->e[j]);
+            if (m > sets) m = sets;
+            int v = ET(a->e[i]) + ET(b->e[j]);
+            if (out->t[m][p] < v) out->t[m][p] = (int8_t)v;
         }
 }
 
-static void st_st(const St *a, const St *b, int sets, St *out) {
-    memset(out->t, -1, sizeof out->t);
-    for (int m1 = 0; m1 <= sets; m1++)
-        for (int p1 = 0; p1 < 2; p1++) {
-            int t1 = a->t[m1][p1];
-            if (t1 < 0) continue;
-            for (int m2 = 0; m2 <= sets; m2++)
-                for (int p2 = 0; p1 + p2 < 2; p2++) {
-                    int t2 = b->t[m2][p2];
-                    if (t2 < 0) continue;
-                    int m = m1 + m2;
-                    if (m > sets) m = sets;
-                    int v = t1 + t2;
-                    if (out->t[m][p1 + p2] < v) out->t[m][p1 + p2] = (int8_t)v;
-                }
-        }
+static void st_tab(const St *a, const Tab *b, int sets, St *out) {
+    Tab la;
+    pack(a, &la);
+    tab_combine(&la, b, sets, out);
 }
 
 static int finish(int best, int wilds) {
@@ -244,25 +229,27 @@ static int st_value(const St *s, int wilds, int sets) {
     return finish(best, wilds);
 }
 
-/* the value of the states a combined with the group table b, without building the result */
-static int st_tab_value(const St *a, const Tab *b, int wilds, int sets) {
+/* the value of two disjoint parts together, without building their states */
+static int tab_value(const Tab *a, const Tab *b, int wilds, int sets) {
     int best = 99;
-    for (int m1 = 0; m1 <= sets; m1++)
-        for (int p1 = 0; p1 < 2; p1++) {
-            int t1 = a->t[m1][p1];
-            if (t1 < 0) continue;
-            for (int e = 0; e < b->n; e++) {
-                int p = p1 + b->p[e];
-                if (p > 1) continue;
-                int m = m1 + b->m[e];
-                if (m > sets) m = sets;
-                int t = t1 + b->t[e];
-                int r = sets - m;
-                int v = 2 * r - (t < r ? t : r) - p;
-                if (v < best) best = v;
-            }
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++) {
+            int p = EP(a->e[i]) + EP(b->e[j]);
+            if (p > 1) continue;
+            int m = EM(a->e[i]) + EM(b->e[j]);
+            if (m > sets) m = sets;
+            int t = ET(a->e[i]) + ET(b->e[j]);
+            int r = sets - m;
+            int v = 2 * r - (t < r ? t : r) - p;
+            if (v < best) best = v;
         }
     return finish(best, wilds);
+}
+
+static int st_tab_value(const St *a, const Tab *b, int wilds, int sets) {
+    Tab la;
+    pack(a, &la);
+    return tab_value(&la, b, wilds, sets);
 }
 
 static int shanten34(int8_t *c, int wilds, int sets, uint64_t dead) {
@@ -345,13 +332,17 @@ static int choose_discard(Seat *s, int wk, int keep) {
         int any = 0;
         for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) any |= s->c[k];
         if (!any) continue;
-        st_st(&pre[g], &suf[g + 1], s->sets, &oth);
+        Tab lo, pa, pb;
+        pack(&pre[g], &pa);
+        pack(&suf[g + 1], &pb);
+        tab_combine(&pa, &pb, s->sets, &oth);
+        pack(&oth, &lo);
         for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) {
             if (!s->c[k]) continue;
             Tab t2;
             s->c[k]--;
             group_tab(s->c, g, s->dead, s->code[g] - P5[k - GLO[g]], &t2);
-            int sh = st_tab_value(&oth, &t2, s->wilds, s->sets);
+            int sh = tab_value(&lo, &t2, s->wilds, s->sets);
             int kv = keep ? keep_value(s->c, k) : 0;
             s->c[k]++;
             if (sh < best_sh || (sh == best_sh && kv < best_keep)) {
@@ -529,8 +520,10 @@ static PyObject *py_shanten(PyObject *self, PyObject *args) {
     int ok = read_counts(&b, c, NK, "counts");
     PyBuffer_Release(&b);
     if (!ok) return NULL;
-    if (sets < 0 || sets > MAXM || wilds < 0) {
-        PyErr_SetString(PyExc_ValueError, "sets or wilds out of range");
+    int total = 0;
+    for (int k = 0; k < NK; k++) total += c[k];
+    if (sets < 0 || sets > MAXM || wilds < 0 || total > 17) {
+        PyErr_SetString(PyExc_ValueError, "sets, wilds or tiles out of range");
         return NULL;
     }
     if (!memo_ready()) return NULL;
@@ -538,18 +531,18 @@ static PyObject *py_shanten(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    Py_buffer hb, osz, ost, ub, cb;
+    Py_buffer hb, osz, ost, owb, ub, cb;
     int wilds, sets, extra, wall_len, reserve, wk, n_det;
     unsigned long long flowers, dead, seed;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*iiiiKKy*iK", &hb, &wilds, &sets, &osz, &ost, &ub,
-                          &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb, &n_det,
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKy*iK", &hb, &wilds, &sets, &osz, &ost, &owb,
+                          &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb, &n_det,
                           &seed))
         return NULL;
-    int8_t hand[NK], unseen[NK], sizes[3], osets[3];
+    int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     int8_t cand[NK + 1];
     Py_ssize_t nc = cb.len;
     int ok = read_counts(&hb, hand, NK, "hand") && read_counts(&ub, unseen, NK, "unseen");
-    if (ok && (osz.len != 3 || ost.len != 3 || nc < 1 || nc > NK)) {
+    if (ok && (osz.len != 3 || ost.len != 3 || owb.len != 3 || nc < 1 || nc > NK)) {
         PyErr_SetString(PyExc_ValueError, "three opponents and 1-34 candidates expected");
         ok = 0;
     }
@@ -557,12 +550,17 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         for (int i = 0; i < 3; i++) {
             sizes[i] = ((int8_t *)osz.buf)[i];
             osets[i] = ((int8_t *)ost.buf)[i];
+            warm[i] = ((int8_t *)owb.buf)[i];
+            if (sizes[i] < 0 || sizes[i] > 17 || osets[i] < 0 || osets[i] > MAXM || warm[i] < 0)
+                ok = 0;
         }
+        if (!ok) PyErr_SetString(PyExc_ValueError, "opponents' sizes, sets or warm-up");
         for (Py_ssize_t j = 0; j < nc; j++) cand[j] = ((int8_t *)cb.buf)[j];
     }
     PyBuffer_Release(&hb);
     PyBuffer_Release(&osz);
     PyBuffer_Release(&ost);
+    PyBuffer_Release(&owb);
     PyBuffer_Release(&ub);
     PyBuffer_Release(&cb);
     if (!ok) return NULL;
@@ -578,7 +576,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 pool[np++] = (int8_t)k;
         }
     int in_hands = sizes[0] + sizes[1] + sizes[2];
-    if (wk < -1 || wk >= NK || extra < 0 || reserve < 0 || n_det < 1 || n_det > 100000 ||
+    if (sets < 0 || sets > MAXM || wilds < 0 || wk < -1 || wk >= NK || extra < 0 ||
+        reserve < 0 || n_det < 1 || n_det > 100000 ||
         in_hands + extra > np || np + nf - in_hands - extra != wall_len) {
         PyErr_SetString(PyExc_ValueError, "the unseen tiles do not fill the hands and the wall");
         return NULL;
@@ -618,13 +617,29 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 else
                     c[k]++;
             }
-            /* the opponents count like the baseline: no dead kinds but the flowers */
+            /* the opponents count like the baseline: no dead kinds */
             seat_set(&base.s[o + 1], c, w, osets[o], 0);
             base.s[o + 1].sh = seat_shanten(&base.s[o + 1]);
         }
         at += extra;
+        /* warm-up: each opponent draws and discards warm[o] times by its own rule (the tiles
+         * it let go return to the wall), so its hand is shaped like one that has been played,
+         * not a fresh random deal */
+        int8_t back_in[160];
+        int nb = 0;
+        for (int o = 0; o < 3; o++)
+            for (int j = 0; j < warm[o] && at < np; j++) {
+                Seat *s = &base.s[o + 1];
+                int k = deal[at++];
+                if (k == wk)
+                    s->wilds++;
+                else
+                    seat_add(s, k);
+                back_in[nb++] = (int8_t)choose_discard(s, wk, 0);
+            }
         int nw = 0;
         for (int j = at; j < np; j++) base.wall[nw++] = deal[j];
+        for (int j = 0; j < nb; j++) base.wall[nw++] = back_in[j];
         for (int j = 0; j < nf; j++) base.wall[nw++] = fl[j];
         shuffle(base.wall, nw, &rng);
         base.front = 0;
@@ -649,7 +664,8 @@ static PyMethodDef methods[] = {
     {"shanten", py_shanten, METH_VARARGS,
      "shanten(counts: bytes[34], wilds, sets, dead) -> int: bot.regular_shanten in C."},
     {"search", py_search, METH_VARARGS,
-     "search(hand, wilds, sets, opp_sizes, opp_sets, unseen, extra, wall_len, reserve, "
+     "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
+     "reserve, "
      "wild_kind, flowers, dead, candidates, n_det, seed) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 

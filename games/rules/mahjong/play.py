@@ -43,6 +43,7 @@ The options are set per variant in :data:`TUNING` from A/B runs on the same seed
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from games.rules.mahjong import bot as botlib
@@ -68,6 +69,12 @@ DEFAULTS: dict[str, Any] = {
     "chi_w": 0.0,  # extra weight of a 進張 kind the bot could 吃 (it completes a run)
     "best_claim": False,  # of several qualifying claims, the best (shanten, 進張), not the first
     "river_w": 0.0,  # ready: extra weight of a winning kind another seat has discarded
+    "mc": 0,  # determinisations of the simulated discard search (0: off; needs _mjsim)
+    "mc_k": 4,  # its candidates at the lowest shanten: the best k by the present order
+    "mc_up": 0,  # and the best n one shanten higher (by 進張)
+    "mc_max_sh": 2,  # search only when the lowest shanten is at most this
+    "mc_z": 1.0,  # leave the present choice only for a candidate winning more, paired z > this
+    "mc_warm": 1.0,  # the sampled hands warm up by this × the seat's discards of draws/discards
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -329,6 +336,11 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
     low = min(x[:2] for x in scored)
     tied = [x for x in scored if x[:2] == low]
+    mc = int(option(gid, "mc"))
+    if mc and botlib.native is not None and not low[1] and low[0] <= option(gid, "mc_max_sh"):
+        searched = _mc_turn(d, scored, low[0], mc)
+        if searched is not None:
+            return searched
     if len(tied) == 1:
         return tied[0][4]
     if not option(gid, "ukeire_all"):
@@ -344,6 +356,138 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
         ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
     return ranked[0][5]
+
+
+def _present_order(d: Decision, hand: list[str], tied: list[Any]) -> list[Any]:
+    """``tied`` (shanten, wild, keep, tile, action) by the present order: most 進張, keep, tile."""
+    ranked = []
+    for sh, _w, keep, t, a in tied:
+        rest = list(hand)
+        rest.remove(t)
+        ranked.append((-d.ukeire(rest, sh), keep, t, a))
+    ranked.sort(key=lambda x: x[:3])
+    return ranked
+
+
+def _mc_turn(d: Decision, scored: list[Any], low: int, n_det: int) -> Action | None:
+    """The simulated discard search (``mc``): the present choice and the next ``mc_k`` − 1 at
+    the lowest shanten (and the best ``mc_up`` one shanten higher) each play out the same
+    ``n_det`` determinisations in C (:func:`simulate`); the candidate the bot wins most with
+    replaces the present choice only when its paired z against it is above ``mc_z``. None:
+    no search (a single candidate, or a table the simulator does not model)."""
+    gid = d.r.game_id
+    hand = d.state.hands[d.seat]
+    tied = [x for x in scored if x[0] == low and not x[1]]
+    order = _present_order(d, hand, tied)[: int(option(gid, "mc_k"))]
+    up = int(option(gid, "mc_up"))
+    if up:
+        higher = [x for x in scored if x[0] == low + 1 and not x[1]]
+        order += _present_order(d, hand, higher)[:up]
+    if len(order) < 2:
+        return None
+    outcomes = simulate(d, [x[2] for x in order], n_det)
+    if outcomes is None:
+        return None
+    nc = len(order)
+    won = [[outcomes[i * nc + j] == 1 for i in range(n_det)] for j in range(nc)]
+    best, best_wins = 0, sum(won[0])
+    for j in range(1, nc):
+        gained = sum(a and not b for a, b in zip(won[j], won[0]))
+        lost = sum(b and not a for a, b in zip(won[j], won[0]))
+        if gained + lost == 0 or (gained - lost) / (gained + lost) ** 0.5 <= option(gid, "mc_z"):
+            continue
+        if sum(won[j]) > best_wins:
+            best, best_wins = j, sum(won[j])
+    return dict(order[best][3])
+
+
+def simulate(d: Decision, candidates: list[str], n_det: int) -> bytes | None:
+    """Play the hand out ``n_det`` times per candidate discard of the bot (``_mjsim.search``):
+    the tiles it cannot see dealt at random into the other hands and the wall (the same deals
+    for every candidate), a seed from what the bot sees (the same state, the same answer).
+    Per determinisation and candidate: 1 the bot won, 2 another seat, 0 流局. None when the
+    simulator does not model the table (not one wild kind, tiles that do not add up)."""
+    from games.engine.tiles import KINDS
+
+    state, seat, r = d.state, d.seat, d.r
+    if len(d.wild) != 1 or state.seats != 4 or botlib.native is None:
+        return None
+    (wild,) = tuple(d.wild)
+    wk = KIND_INDEX[wild]
+    seen = [0] * 34
+    extra = 0
+
+    def add(tiles: list[str]) -> None:
+        for t in tiles:
+            k = KIND_INDEX.get(t)
+            if k is not None:
+                seen[k] += 1
+
+    hand = state.hands[seat]
+    add(hand)
+    for s, melds in enumerate(state.melds):
+        for m in melds:
+            if m["kind"] != "angang" or s == seat:
+                add(m["tiles"])
+            else:
+                extra += len(m["tiles"])
+    for river in state.discards:
+        add(river)
+    for fl in state.flowers:
+        add(fl)
+    add(list(state.vars.get("set_aside", [])))
+    if max(seen) > 4:
+        return None
+    unseen = bytes(4 - n for n in seen)
+    others = [(seat + i) % 4 for i in (1, 2, 3)]
+    sizes = bytes(len(state.hands[s]) for s in others)
+    opp_sets = bytes(max(0, d.sets + len(state.melds[seat]) - len(state.melds[s])) for s in others)
+    if sum(unseen) - extra - sum(sizes) != len(state.wall):
+        return None
+    scale = float(option(r.game_id, "mc_warm"))
+    warm = bytes(min(60, round(scale * len(state.discards[s]))) for s in others)
+    flowers = 0
+    for k, kind in enumerate(KINDS):
+        if r.tile_is_flower(state, kind):
+            flowers |= 1 << k
+    naturals = counts_of([t for t in hand if t not in d.wild])
+    wilds = len(hand) - sum(naturals)
+    view = repr(
+        (
+            sorted(hand),
+            state.discards,
+            [
+                [m["tiles"] if m["kind"] != "angang" or s == seat else 4 for m in ms]
+                for s, ms in enumerate(state.melds)
+            ],
+            state.flowers,
+            len(state.wall),
+            seat,
+        )
+    )
+    rng_seed = int.from_bytes(hashlib.sha256(view.encode()).digest()[:8], "big")
+    try:
+        out: bytes = botlib.native.search(
+            bytes(naturals),
+            wilds,
+            d.sets,
+            sizes,
+            opp_sets,
+            warm,
+            unseen,
+            extra,
+            len(state.wall),
+            r.reserve(state),
+            wk,
+            flowers,
+            d.dead,
+            bytes(KIND_INDEX[t] for t in candidates),
+            n_det,
+            rng_seed,
+        )
+    except ValueError:
+        return None
+    return out
 
 
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
