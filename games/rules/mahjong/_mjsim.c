@@ -12,22 +12,27 @@
  *
  * Simulator. One determinisation deals the tiles the bot cannot see at random (from a seeded
  * splitmix64 stream: the same seed gives the same deals) into the three other hands and a
- * wall; then the rest of the hand is played for all four seats, from the bot's discard of a
- * candidate tile: every seat 胡 when its hand (with the tile) is a win of the regular shape
- * (sets + a pair, 財神 wild), the first seat in turn order after the discarder winning; a seat
+ * wall; each sampled hand then warms up (draws and discards by its own rule as many times as
+ * its seat has discarded, the tiles let go going back to the wall), so it is shaped like a
+ * hand that has been played rather than a fresh deal. Then the rest of the hand is played for
+ * all four seats from the bot's discard of a candidate tile: every seat 胡 when its hand (with
+ * the tile) is a win of the regular shape (sets + a pair, 財神 wild; the engine's rare reading
+ * restrictions are ignored), the first seat in turn order after the discarder winning; a seat
  * 碰 / 吃 only when the meld lowers its shanten (碰 before 吃, 吃 only off the left seat, never a
  * 槓, never a wild); a seat discards the tile leaving the lowest shanten (a wild only when
- * nothing else does), ties to the lowest kind for the others (the baseline's hand order) and to
- * the lowest keep value for the bot (isolated honours and terminals first, as the bot's own
- * tie-break). Flowers drawn are set aside and replaced from the back; 流局 when a draw is due
- * with `reserve` tiles left. Every candidate plays the SAME determinisations (common random
- * numbers), so the comparison between candidates is paired.
+ * nothing else does) — the others (the baseline's rule) ties to the lowest kind, the bot to the
+ * most 進張 (the copies it has not seen, weighted by the claim routes as play.py's peng_w /
+ * chi_w when not ready), then the lowest keep value. Flowers drawn are set aside and replaced
+ * from the back; 流局 when a draw is due with `reserve` tiles left. Every candidate plays the
+ * SAME determinisations (common random numbers), so the comparison between candidates is
+ * paired.
  *
  * Entry points:
  *   shanten(counts: bytes[34], wilds, sets, dead) -> int
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
  *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
- *          flowers, dead, candidates: bytes, n_det, seed) -> bytes[n_det * len(candidates)]
+ *          flowers, dead, candidates: bytes, n_det, seed, peng_w, chi_w)
+ *          -> bytes[n_det * len(candidates)]
  * ``opp_warm``: per opponent, draws and discards it makes by its own rule right after the
  * deal (the discarded tiles go back to the wall): a warm-up that shapes a random hand like
  * one that has been played for that many turns.
@@ -274,6 +279,8 @@ typedef struct {
     uint64_t dead;
 } Seat;
 
+typedef struct BotView BotView;
+
 typedef struct {
     Seat s[4];
     int8_t wall[160];
@@ -316,39 +323,110 @@ static int keep_value(const int8_t *c, int k) {
     return score + ((n == 0 || n == 8) ? 0 : 1);
 }
 
+/* What the bot's own rule needs in the simulation: the copies of each kind it has not seen
+ * (its 進張 count) and the weights of the claim routes (play.py's peng_w / chi_w). */
+struct BotView {
+    int8_t left[NK];
+    double pw, cw;
+};
+
+/* play.Decision.route_weight: a kind the hand holds a pair of can also come by a 碰, one that
+ * completes a run by a 吃 */
+static double route_weight(const int8_t *c, int j, const BotView *v) {
+    if (c[j] >= 2) return 1.0 + v->pw;
+    if (v->cw != 0.0 && j < 27) {
+        int n = j % 9, lo = j - n;
+#define H(x) ((x) >= 0 && (x) <= 8 && c[lo + (x)] > 0)
+        if ((H(n - 2) && H(n - 1)) || (H(n - 1) && H(n + 1)) || (H(n + 1) && H(n + 2)))
+            return 1.0 + v->cw;
+#undef H
+    }
+    return 1.0;
+}
+
+/* The bot's 進張 after discarding kind k of group g (tk: that group's table after it), at
+ * shanten sh: the unseen copies of each kind whose draw lowers it (weighted by the routes when
+ * not ready), over the kinds held or next to a held suited kind (bot.useful_kinds), as
+ * play.Decision.ukeire counts. */
+static double ukeire(Seat *s, int k, int g, const Tab *T, const Tab *tk, const Tab *others_g,
+                     int sh, int wk, const BotView *v) {
+    int8_t *c = s->c;
+    c[k]--;
+    uint64_t useful = 0;
+    for (int j = 0; j < NK; j++) {
+        if (!c[j]) continue;
+        useful |= 1ull << j;
+        if (j < 27) {
+            int n = j % 9;
+            for (int d = -2; d <= 2; d++)
+                if (n + d >= 0 && n + d <= 8) useful |= 1ull << (j + d);
+        }
+    }
+    double total = 0.0;
+    for (int h = 0; h < 4; h++) {
+        Tab base;
+        if (h == g) {
+            base = *others_g;
+        } else {
+            St a, b;
+            st_init(&a);
+            for (int x = 0; x < 4; x++) {
+                if (x == h) continue;
+                st_tab(&a, x == g ? tk : &T[x], s->sets, &b);
+                a = b;
+            }
+            pack(&a, &base);
+        }
+        uint32_t code = s->code[h] - (h == g ? P5[k - GLO[g]] : 0);
+        for (int j = GLO[h]; j < GLO[h] + GN[h]; j++) {
+            if (!((useful >> j) & 1) || j == wk || v->left[j] <= 0 || ((s->dead >> j) & 1))
+                continue;
+            if (c[j] >= 4) continue;
+            Tab tj;
+            c[j]++;
+            group_tab(c, h, s->dead, code + P5[j - GLO[h]], &tj);
+            c[j]--;
+            if (tab_value(&base, &tj, s->wilds, s->sets) < sh)
+                total += v->left[j] * (sh > 0 ? route_weight(c, j, v) : 1.0);
+        }
+    }
+    c[k]++;
+    return total;
+}
+
 /* The discard of seat s (3k+2 tiles, sets as they stand): the lowest shanten, a wild only when
- * nothing else gives it; ties to the lowest kind, or with `keep` the lowest keep value then kind.
+ * nothing else gives it; ties to the lowest kind (the baseline), or with the bot's view `v` to
+ * the most 進張, then the lowest keep value, then the lowest kind (the bot's own rule).
  * Removes it, sets s->sh to the shanten after it and returns its kind (wk for a wild). */
-static int choose_discard(Seat *s, int wk, int keep) {
-    Tab T[4];
+static int choose_discard(Seat *s, int wk, const BotView *v) {
+    Tab T[4], others[4], tk[NK];
     St pre[5], suf[5], oth;
+    int shk[NK];
     for (int g = 0; g < 4; g++) group_tab(s->c, g, s->dead, s->code[g], &T[g]);
     st_init(&pre[0]);
     for (int g = 0; g < 4; g++) st_tab(&pre[g], &T[g], s->sets, &pre[g + 1]);
     st_init(&suf[4]);
     for (int g = 3; g >= 0; g--) st_tab(&suf[g + 1], &T[g], s->sets, &suf[g]);
-    int best_sh = 99, best_k = -1, best_keep = 1 << 30;
+    int best_sh = 99, best_k = -1;
     for (int g = 0; g < 4; g++) {
         int any = 0;
         for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) any |= s->c[k];
         if (!any) continue;
-        Tab lo, pa, pb;
+        Tab pa, pb;
         pack(&pre[g], &pa);
         pack(&suf[g + 1], &pb);
         tab_combine(&pa, &pb, s->sets, &oth);
-        pack(&oth, &lo);
+        pack(&oth, &others[g]);
         for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) {
+            shk[k] = 99;
             if (!s->c[k]) continue;
-            Tab t2;
             s->c[k]--;
-            group_tab(s->c, g, s->dead, s->code[g] - P5[k - GLO[g]], &t2);
-            int sh = tab_value(&lo, &t2, s->wilds, s->sets);
-            int kv = keep ? keep_value(s->c, k) : 0;
+            group_tab(s->c, g, s->dead, s->code[g] - P5[k - GLO[g]], &tk[k]);
             s->c[k]++;
-            if (sh < best_sh || (sh == best_sh && kv < best_keep)) {
-                best_sh = sh;
+            shk[k] = tab_value(&others[g], &tk[k], s->wilds, s->sets);
+            if (shk[k] < best_sh) {
+                best_sh = shk[k];
                 best_k = k;
-                best_keep = kv;
             }
         }
     }
@@ -360,6 +438,25 @@ static int choose_discard(Seat *s, int wk, int keep) {
             return wk;
         }
     }
+    if (v) {
+        double best_uk = -1.0;
+        int best_keep = 1 << 30, ties = 0;
+        for (int k = 0; k < NK; k++) ties += s->c[k] && shk[k] == best_sh;
+        for (int k = 0; k < NK; k++) {
+            if (!s->c[k] || shk[k] != best_sh) continue;
+            int g = KGROUP[k];
+            double uk =
+                ties > 1 ? ukeire(s, k, g, T, &tk[k], &others[g], best_sh, wk, v) : 0.0;
+            s->c[k]--;
+            int kv = keep_value(s->c, k);
+            s->c[k]++;
+            if (uk > best_uk || (uk == best_uk && kv < best_keep)) {
+                best_uk = uk;
+                best_keep = kv;
+                best_k = k;
+            }
+        }
+    }
     seat_del(s, best_k);
     s->sh = best_sh;
     return best_k;
@@ -367,12 +464,12 @@ static int choose_discard(Seat *s, int wk, int keep) {
 
 /* A 碰 / 吃 taking kinds a and b from seat s's hand, made only when the best discard after it
  * leaves a lower shanten than now (the baseline's rule): returns the discard, or -1 (no meld). */
-static int try_meld(Seat *s, int a, int b, int wk, int keep) {
+static int try_meld(Seat *s, int a, int b, int wk, const BotView *v) {
     Seat probe = *s;
     seat_del(&probe, a);
     seat_del(&probe, b);
     probe.sets--;
-    int d = choose_discard(&probe, wk, keep);
+    int d = choose_discard(&probe, wk, v);
     if (probe.sh >= s->sh) return -1;
     *s = probe;
     return d;
@@ -389,9 +486,10 @@ static int wins_with(Seat *s, int k) {
 
 /* Play the hand out from seat 0's discard of `tile` (already taken out of its hand): the
  * winner's seat (0 the bot), or -1 on 流局. */
-static int play_out(Sim *sim, int tile) {
+static int play_out(Sim *sim, BotView *v, int tile) {
     int from = 0;
     for (;;) {
+        if (from != 0) v->left[tile]--; /* the bot sees every discard */
         /* 胡 on the discard: the first seat in turn order */
         for (int i = 1; i < 4; i++) {
             int o = (from + i) & 3;
@@ -402,8 +500,9 @@ static int play_out(Sim *sim, int tile) {
             for (int i = 1; i < 4 && !claimed; i++) {
                 int o = (from + i) & 3;
                 if (sim->s[o].c[tile] >= 2) {
-                    int d = try_meld(&sim->s[o], tile, tile, sim->wk, o == 0);
+                    int d = try_meld(&sim->s[o], tile, tile, sim->wk, o == 0 ? v : NULL);
                     if (d >= 0) {
+                        if (o != 0) v->left[tile] -= 2;
                         from = o;
                         tile = d;
                         claimed = 1;
@@ -424,8 +523,9 @@ static int play_out(Sim *sim, int tile) {
                             b = tile - n + x;
                     }
                     if (a == sim->wk || b == sim->wk || !s->c[a] || !s->c[b]) continue;
-                    int d = try_meld(s, a, b, sim->wk, o == 0);
+                    int d = try_meld(s, a, b, sim->wk, o == 0 ? v : NULL);
                     if (d >= 0) {
+                        if (o != 0) v->left[a]--, v->left[b]--;
                         from = o;
                         tile = d;
                         claimed = 1;
@@ -445,6 +545,7 @@ static int play_out(Sim *sim, int tile) {
             break;
         }
         Seat *s = &sim->s[o];
+        if (o == 0) v->left[k]--;
         int ready = s->sh <= 0;
         if (k == sim->wk)
             s->wilds++;
@@ -452,7 +553,7 @@ static int play_out(Sim *sim, int tile) {
             seat_add(s, k);
         if (ready && seat_shanten(s) < 0) return o;
         from = o;
-        tile = choose_discard(s, sim->wk, o == 0);
+        tile = choose_discard(s, sim->wk, o == 0 ? v : NULL);
     }
 }
 
@@ -534,9 +635,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer hb, osz, ost, owb, ub, cb;
     int wilds, sets, extra, wall_len, reserve, wk, n_det;
     unsigned long long flowers, dead, seed;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKy*iK", &hb, &wilds, &sets, &osz, &ost, &owb,
-                          &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb, &n_det,
-                          &seed))
+    BotView bv;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKy*iKdd", &hb, &wilds, &sets, &osz, &ost,
+                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb,
+                          &n_det, &seed, &bv.pw, &bv.cw))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     int8_t cand[NK + 1];
@@ -589,6 +691,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             return NULL;
         }
     }
+    memcpy(bv.left, unseen, NK);
     if (!memo_ready()) return NULL;
     PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n_det * nc);
     if (!res) return NULL;
@@ -635,7 +738,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                     s->wilds++;
                 else
                     seat_add(s, k);
-                back_in[nb++] = (int8_t)choose_discard(s, wk, 0);
+                back_in[nb++] = (int8_t)choose_discard(s, wk, NULL);
             }
         int nw = 0;
         for (int j = at; j < np; j++) base.wall[nw++] = deal[j];
@@ -653,7 +756,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             else
                 seat_del(me, k);
             me->sh = seat_shanten(me);
-            int w = play_out(&sim, k);
+            BotView view = bv;
+            int w = play_out(&sim, &view, k);
             out[(Py_ssize_t)d * nc + j] = (char)(w == 0 ? 1 : (w < 0 ? 0 : 2));
         }
     }
@@ -666,7 +770,7 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
      "reserve, "
-     "wild_kind, flowers, dead, candidates, n_det, seed) -> bytes: the simulated outcomes."},
+     "wild_kind, flowers, dead, candidates, n_det, seed, peng_w, chi_w) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",

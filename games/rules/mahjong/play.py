@@ -484,6 +484,8 @@ def simulate(d: Decision, candidates: list[str], n_det: int) -> bytes | None:
             bytes(KIND_INDEX[t] for t in candidates),
             n_det,
             rng_seed,
+            d.peng_w,
+            d.chi_w,
         )
     except ValueError:
         return None
