@@ -10,6 +10,7 @@ import random
 import pytest
 
 from games.rules.mahjong import bot
+from games.rules.mahjong.core import MahjongRuleset, State
 
 native = bot.native
 pytestmark = pytest.mark.skipif(native is None, reason="the C extension is not built")
@@ -53,7 +54,7 @@ def test_regular_shanten_uses_c_and_falls_back_on_odd_counts() -> None:
 GAME = "mahjong_yueqing"
 
 
-def _decisions(seed: str, count: int) -> list[tuple[object, object, int]]:
+def _decisions(seed: str, count: int) -> list[tuple[MahjongRuleset, State, int]]:
     """Bot turn states of one seeded 樂清 hand (the bot in seat 0, baselines around it) at
     which the search runs: shanten ≤ 2, several discards tied. Copies, so they stay put."""
     import games.rules.mahjong  # noqa: F401  (registers)
@@ -61,9 +62,10 @@ def _decisions(seed: str, count: int) -> list[tuple[object, object, int]]:
     from games.rules.mahjong import baseline, play
 
     r = registry.get(GAME)
+    assert isinstance(r, MahjongRuleset)
     config = r.config_from_params({})
     state = r.new_game(config, seed, 4)
-    out: list[tuple[object, object, int]] = []
+    out: list[tuple[MahjongRuleset, State, int]] = []
     while not r.is_over(state) and len(out) < count:
         seat = min(r.to_act(state))
         if seat == 0 and state.phase == "turn" and len(state.hands[0]) % 3 == 2:
@@ -98,15 +100,15 @@ def test_search_is_deterministic_and_reads_no_hidden_tile(search_on: object) -> 
     cases = _decisions("mjsim-a", 6) + _decisions("mjsim-b", 6)
     assert len(cases) >= 6
     for r, state, seat in cases:
-        d = play.Decision(r, state, seat)  # type: ignore[arg-type]
-        hand = sorted(set(state.hands[seat]) - d.wild)[:3]  # type: ignore[attr-defined]
+        d = play.Decision(r, state, seat)
+        hand = sorted(set(state.hands[seat]) - d.wild)[:3]
         first = play.simulate(d, hand, 50)
         assert first is not None and len(first) == 50 * len(hand)
-        assert play.simulate(play.Decision(r, state, seat), hand, 50) == first  # type: ignore[arg-type]
-        action = r.bot_action(state, seat)  # type: ignore[attr-defined]
+        assert play.simulate(play.Decision(r, state, seat), hand, 50) == first
+        action = r.bot_action(state, seat)
         for k in range(2):
-            other = r.resample_hidden(state, seat, f"re-{k}")  # type: ignore[attr-defined]
-            assert r.bot_action(other, seat) == action  # type: ignore[attr-defined]
+            other = r.resample_hidden(state, seat, f"re-{k}")
+            assert r.bot_action(other, seat) == action
 
 
 def test_without_the_extension_the_bot_plays_the_present_policy(
@@ -119,9 +121,9 @@ def test_without_the_extension_the_bot_plays_the_present_policy(
     cases = _decisions("mjsim-a", 5)
     monkeypatch.setattr(botlib, "native", None)
     for r, state, seat in cases:
-        with_search = r.bot_action(state, seat)  # type: ignore[attr-defined]
+        with_search = r.bot_action(state, seat)
         play.TUNING[GAME]["mc"] = 0
-        assert r.bot_action(state, seat) == with_search  # type: ignore[attr-defined]
+        assert r.bot_action(state, seat) == with_search
         play.TUNING[GAME]["mc"] = 200
 
 
