@@ -31,14 +31,18 @@
  *   shanten(counts: bytes[34], wilds, sets, dead) -> int
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
  *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
- *          flowers, dead, candidates: bytes, n_det, seed, peng_w, chi_w)
- *          -> bytes[n_det * len(candidates)]
+ *          flowers, dead, from_seat, tile, candidates: bytes, n_det, seed, peng_w, chi_w)
+ *          -> bytes[n_det * number of candidates]
+ * ``from_seat`` 0: the bot's turn (3k+2 tiles), one candidate discard (a kind) per byte;
+ * 1-3 (seats after the bot in turn order): the bot's answer to that seat's discard ``tile``
+ * (3k+1 tiles), two bytes per candidate — the two kinds of its hand a 碰 / 吃 takes (after
+ * which it discards by its own rule), or 255 255 for a pass.
  * ``opp_warm``: per opponent, draws and discards it makes by its own rule right after the
  * deal (the discarded tiles go back to the wall): a warm-up that shapes a random hand like
  * one that has been played for that many turns.
  * ``dead`` and ``flowers`` are bit masks over the 34 kinds (bit k for kind k); ``wild_kind``
  * is -1 without wilds; a candidate equal to ``wild_kind`` discards a wild. The result holds,
- * for determinisation i and candidate j at i * len(candidates) + j, 1 when the bot won the
+ * for determinisation i and candidate j at i * (number of candidates) + j, 1 when the bot won the
  * simulated hand, 2 when another seat won, 0 on 流局.
  */
 #define PY_SSIZE_T_CLEAN
@@ -486,19 +490,24 @@ static int wins_with(Seat *s, int k) {
 
 /* Play the hand out from seat 0's discard of `tile` (already taken out of its hand): the
  * winner's seat (0 the bot), or -1 on 流局. */
-static int play_out(Sim *sim, BotView *v, int tile) {
-    int from = 0;
-    for (;;) {
-        if (from != 0) v->left[tile]--; /* the bot sees every discard */
+/* Play the hand out from seat `from`'s discard of `tile` (out of its hand): the winner's seat
+ * (0 the bot), or -1 on 流局. `fresh`: the bot has not counted that tile as seen yet;
+ * `bot_out`: the bot passes on it (neither 胡 nor a claim: it was asked already). */
+static int play_out(Sim *sim, BotView *v, int from, int tile, int fresh, int bot_out) {
+    for (int first = 1;; first = 0) {
+        if (from != 0 && (fresh || !first)) v->left[tile]--; /* the bot sees every discard */
+        int skip0 = first && bot_out;
         /* 胡 on the discard: the first seat in turn order */
         for (int i = 1; i < 4; i++) {
             int o = (from + i) & 3;
+            if (o == 0 && skip0) continue;
             if (wins_with(&sim->s[o], tile)) return o;
         }
         int claimed = 0;
         if (sim->back - sim->front > sim->reserve && tile != sim->wk) {
             for (int i = 1; i < 4 && !claimed; i++) {
                 int o = (from + i) & 3;
+                if (o == 0 && skip0) continue;
                 if (sim->s[o].c[tile] >= 2) {
                     int d = try_meld(&sim->s[o], tile, tile, sim->wk, o == 0 ? v : NULL);
                     if (d >= 0) {
@@ -509,7 +518,7 @@ static int play_out(Sim *sim, BotView *v, int tile) {
                     }
                 }
             }
-            if (!claimed && tile < 27) {
+            if (!claimed && tile < 27 && !(skip0 && ((from + 1) & 3) == 0)) {
                 int o = (from + 1) & 3, n = tile % 9;
                 Seat *s = &sim->s[o];
                 for (int st = n - 2; st <= n && !claimed; st++) {
@@ -555,6 +564,33 @@ static int play_out(Sim *sim, BotView *v, int tile) {
         from = o;
         tile = choose_discard(s, sim->wk, o == 0 ? v : NULL);
     }
+}
+
+/* The bot claims seat `from`'s discard `tile` with kinds a and b of its hand (a 碰 when a == b
+ * == tile, else a 吃) and discards by its own rule — unless another seat 胡 first, or (for a
+ * 吃) 碰 it first. The winner's seat, or -1 on 流局. */
+static int play_claim(Sim *sim, BotView *v, int from, int tile, int a, int b) {
+    for (int i = 1; i < 4; i++) {
+        int o = (from + i) & 3;
+        if (o != 0 && wins_with(&sim->s[o], tile)) return o;
+    }
+    if (a != tile || b != tile) {
+        for (int i = 1; i < 4; i++) {
+            int o = (from + i) & 3;
+            if (o == 0 || sim->s[o].c[tile] < 2) continue;
+            int d = try_meld(&sim->s[o], tile, tile, sim->wk, NULL);
+            if (d >= 0) {
+                v->left[tile] -= 2;
+                return play_out(sim, v, o, d, 1, 0);
+            }
+        }
+    }
+    Seat *me = &sim->s[0];
+    seat_del(me, a);
+    seat_del(me, b);
+    me->sets--;
+    int d = choose_discard(me, sim->wk, v);
+    return play_out(sim, v, 0, d, 0, 0);
 }
 
 static uint64_t splitmix(uint64_t *x) {
@@ -633,19 +669,22 @@ static PyObject *py_shanten(PyObject *self, PyObject *args) {
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_buffer hb, osz, ost, owb, ub, cb;
-    int wilds, sets, extra, wall_len, reserve, wk, n_det;
+    int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile;
     unsigned long long flowers, dead, seed;
     BotView bv;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKy*iKdd", &hb, &wilds, &sets, &osz, &ost,
-                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &cb,
-                          &n_det, &seed, &bv.pw, &bv.cw))
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd", &hb, &wilds, &sets, &osz, &ost,
+                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &from,
+                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
-    int8_t cand[NK + 1];
-    Py_ssize_t nc = cb.len;
+    uint8_t cand[2 * NK + 2];
+    /* the bot's turn: one kind per candidate discard; a claim: two per candidate */
+    int per = from ? 2 : 1;
+    Py_ssize_t nc = cb.len / per;
     int ok = read_counts(&hb, hand, NK, "hand") && read_counts(&ub, unseen, NK, "unseen");
-    if (ok && (osz.len != 3 || ost.len != 3 || owb.len != 3 || nc < 1 || nc > NK)) {
-        PyErr_SetString(PyExc_ValueError, "three opponents and 1-34 candidates expected");
+    if (ok && (osz.len != 3 || ost.len != 3 || owb.len != 3 || nc < 1 || nc > NK ||
+               cb.len != nc * per || from < 0 || from > 3 || (from && (tile < 0 || tile >= NK)))) {
+        PyErr_SetString(PyExc_ValueError, "three opponents, 1-34 candidates, a seat and tile");
         ok = 0;
     }
     if (ok) {
@@ -657,7 +696,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 ok = 0;
         }
         if (!ok) PyErr_SetString(PyExc_ValueError, "opponents' sizes, sets or warm-up");
-        for (Py_ssize_t j = 0; j < nc; j++) cand[j] = ((int8_t *)cb.buf)[j];
+        for (Py_ssize_t j = 0; j < cb.len; j++) cand[j] = ((uint8_t *)cb.buf)[j];
     }
     PyBuffer_Release(&hb);
     PyBuffer_Release(&osz);
@@ -685,8 +724,17 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         return NULL;
     }
     for (Py_ssize_t j = 0; j < nc; j++) {
-        int k = cand[j];
-        if (k < 0 || k >= NK || (k == wk ? wilds < 1 : hand[k] < 1)) {
+        int bad;
+        if (!from) {
+            int k = cand[j];
+            bad = k >= NK || (k == wk ? wilds < 1 : hand[k] < 1);
+        } else {
+            int a = cand[2 * j], b = cand[2 * j + 1];
+            bad = !(a == 255 && b == 255) &&
+                  (a >= NK || b >= NK || a == wk || b == wk || hand[a] < 1 || hand[b] < 1 ||
+                   (a == b && hand[a] < 2));
+        }
+        if (bad) {
             PyErr_SetString(PyExc_ValueError, "a candidate the hand does not hold");
             return NULL;
         }
@@ -750,14 +798,23 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < nc; j++) {
             sim = base;
             Seat *me = &sim.s[0];
-            int k = cand[j];
-            if (k == wk)
-                me->wilds--;
-            else
-                seat_del(me, k);
-            me->sh = seat_shanten(me);
             BotView view = bv;
-            int w = play_out(&sim, &view, k);
+            int w;
+            if (!from) {
+                int k = cand[j];
+                if (k == wk)
+                    me->wilds--;
+                else
+                    seat_del(me, k);
+                me->sh = seat_shanten(me);
+                w = play_out(&sim, &view, 0, k, 0, 0);
+            } else {
+                me->sh = seat_shanten(me);
+                if (cand[2 * j] == 255)
+                    w = play_out(&sim, &view, from, tile, 0, 1);
+                else
+                    w = play_claim(&sim, &view, from, tile, cand[2 * j], cand[2 * j + 1]);
+            }
             out[(Py_ssize_t)d * nc + j] = (char)(w == 0 ? 1 : (w < 0 ? 0 : 2));
         }
     }
@@ -769,8 +826,8 @@ static PyMethodDef methods[] = {
      "shanten(counts: bytes[34], wilds, sets, dead) -> int: bot.regular_shanten in C."},
     {"search", py_search, METH_VARARGS,
      "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
-     "reserve, "
-     "wild_kind, flowers, dead, candidates, n_det, seed, peng_w, chi_w) -> bytes: the simulated outcomes."},
+     "reserve, wild_kind, flowers, dead, from_seat, tile, candidates, n_det, seed, peng_w, "
+     "chi_w) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",

@@ -75,6 +75,9 @@ DEFAULTS: dict[str, Any] = {
     "mc_max_sh": 2,  # search only when the lowest shanten is at most this
     "mc_z": 1.0,  # leave the present choice only for a candidate winning more, paired z > this
     "mc_warm": 1.0,  # the sampled hands warm up by this × the seat's discards of draws/discards
+    "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
+    "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
+    "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -388,25 +391,25 @@ def _mc_turn(d: Decision, scored: list[Any], low: int, n_det: int) -> Action | N
     outcomes = simulate(d, [x[2] for x in order], n_det)
     if outcomes is None:
         return None
-    nc = len(order)
-    won = [[outcomes[i * nc + j] == 1 for i in range(n_det)] for j in range(nc)]
-    best, best_wins = 0, sum(won[0])
-    for j in range(1, nc):
-        gained = sum(a and not b for a, b in zip(won[j], won[0]))
-        lost = sum(b and not a for a, b in zip(won[j], won[0]))
-        if gained + lost == 0 or (gained - lost) / (gained + lost) ** 0.5 <= option(gid, "mc_z"):
-            continue
-        if sum(won[j]) > best_wins:
-            best, best_wins = j, sum(won[j])
+    best = _paired_best(outcomes, len(order), n_det, 0, float(option(gid, "mc_z")))
     return dict(order[best][3])
 
 
-def simulate(d: Decision, candidates: list[str], n_det: int) -> bytes | None:
-    """Play the hand out ``n_det`` times per candidate discard of the bot (``_mjsim.search``):
-    the tiles it cannot see dealt at random into the other hands and the wall (the same deals
-    for every candidate), a seed from what the bot sees (the same state, the same answer).
-    Per determinisation and candidate: 1 the bot won, 2 another seat, 0 流局. None when the
-    simulator does not model the table (not one wild kind, tiles that do not add up)."""
+def simulate(
+    d: Decision,
+    candidates: list[str] | list[tuple[str, str] | None],
+    n_det: int,
+    claim_from: int = -1,
+    tile: str = "",
+) -> bytes | None:
+    """Play the hand out ``n_det`` times per candidate of the bot (``_mjsim.search``): on its
+    turn each candidate is a discard; with ``claim_from`` (the seat whose discard ``tile`` is
+    in the claim window) each is the two tiles of its hand a 碰 / 吃 takes, or None to pass.
+    The tiles the bot cannot see are dealt at random into the other hands and the wall (the
+    same deals for every candidate), from a seed made of what the bot sees (the same state,
+    the same answer). Per determinisation and candidate: 1 the bot won, 2 another seat, 0 流局.
+    None when the simulator does not model the table (not one wild kind, tiles that do not
+    add up)."""
     from games.engine.tiles import KINDS
 
     state, seat, r = d.state, d.seat, d.r
@@ -463,9 +466,20 @@ def simulate(d: Decision, candidates: list[str], n_det: int) -> bytes | None:
             state.flowers,
             len(state.wall),
             seat,
+            tile,
         )
     )
     rng_seed = int.from_bytes(hashlib.sha256(view.encode()).digest()[:8], "big")
+    rel = (claim_from - seat) % 4 if claim_from >= 0 else 0
+    codes: list[int] = []
+    for c in candidates:
+        if isinstance(c, str):
+            codes.append(KIND_INDEX[c])
+        elif c is None:
+            codes += [255, 255]
+        else:
+            codes += [KIND_INDEX[c[0]], KIND_INDEX[c[1]]]
+    encoded = bytes(codes)
     try:
         out: bytes = botlib.native.search(
             bytes(naturals),
@@ -481,7 +495,9 @@ def simulate(d: Decision, candidates: list[str], n_det: int) -> bytes | None:
             wk,
             flowers,
             d.dead,
-            bytes(KIND_INDEX[t] for t in candidates),
+            rel,
+            KIND_INDEX[tile] if rel else 0,
+            encoded,
             n_det,
             rng_seed,
             d.peng_w,
@@ -499,6 +515,67 @@ def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
 
 
 def _claim(d: Decision, legal: list[Action]) -> Action:
+    present = _claim_present(d, legal)
+    n_det = int(option(d.r.game_id, "mc_claim"))
+    if not n_det or botlib.native is None or present["type"] == "gang":
+        return present
+    searched = _mc_claim(d, legal, present, n_det)
+    return searched if searched is not None else present
+
+
+def _mc_claim(d: Decision, legal: list[Action], present: Action, n_det: int) -> Action | None:
+    """The simulated claim search (``mc_claim``): pass and every legal 碰 / 吃 play out the
+    same ``n_det`` determinisations (:func:`simulate`); the one the bot wins most with replaces
+    the present choice only when its paired z against it is above ``mc_claim_z``."""
+    claim = d.state.claim or {}
+    tile = claim.get("tile", "")
+    options: list[Action] = [{"type": "pass"}]
+    options += [a for a in legal if a["type"] in ("peng", "chi")]
+    if len(options) < 2 or present not in options:
+        return None
+    hand = d.state.hands[d.seat]
+    if d.shanten(hand) > option(d.r.game_id, "mc_claim_sh"):
+        return None
+    cands: list[tuple[str, str] | None] = []
+    for a in options:
+        if a["type"] == "pass":
+            cands.append(None)
+        elif a["type"] == "peng":
+            cands.append((tile, tile))
+        else:
+            cands.append((a["tiles"][0], a["tiles"][1]))
+    outcomes = simulate(d, cands, n_det, claim_from=int(claim["from"]), tile=tile)
+    if outcomes is None:
+        return None
+    return options[
+        _paired_best(
+            outcomes,
+            len(options),
+            n_det,
+            options.index(present),
+            float(option(d.r.game_id, "mc_claim_z")),
+        )
+    ]
+
+
+def _paired_best(outcomes: bytes, nc: int, n_det: int, base: int, z: float) -> int:
+    """The candidate winning most among those whose paired z against ``base`` is above ``z``
+    (``base`` when none is)."""
+    won = [[outcomes[i * nc + j] == 1 for i in range(n_det)] for j in range(nc)]
+    best, best_wins = base, sum(won[base])
+    for j in range(nc):
+        if j == base:
+            continue
+        gained = sum(a and not b for a, b in zip(won[j], won[base]))
+        lost = sum(b and not a for a, b in zip(won[j], won[base]))
+        if gained + lost == 0 or (gained - lost) / (gained + lost) ** 0.5 <= z:
+            continue
+        if sum(won[j]) > best_wins:
+            best, best_wins = j, sum(won[j])
+    return best
+
+
+def _claim_present(d: Decision, legal: list[Action]) -> Action:
     state = d.state
     gid = d.r.game_id
     hand = state.hands[d.seat]
