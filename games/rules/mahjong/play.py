@@ -37,8 +37,29 @@ present 進張 + ``wider_add``, and with ``gang_equal`` a 明槓 at equal shante
 With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
 else the first.
 
+Simulated search (needs the C extension ``_mjsim``, built by ``./leyou``; without it the bot
+plays the rules above). The tiles the bot cannot see (the other hands, the wall) are dealt at
+random into hands of the right sizes and a wall order — each sampled hand warmed up by as many
+draws and discards as its seat has made, so it is shaped like a played hand — and the rest of
+the hand is played out in C for all four seats (the others as shanten minimisers that 胡
+whenever they can, on the bot's discards too; the bot by its own 進張 rule; to the first win or
+流局): :func:`simulate`. Every candidate plays the same deals (common random numbers), in
+batches of 100, and replaces the present choice only when it wins more and its paired z
+against it is above a threshold (:func:`_searched`). The seed is a hash of what the bot sees,
+so the same state gives the same action (replays reproduce it), and no hidden tile is read.
+
+* ``mc_claim`` N (with ``mc_claim_sh``, ``mc_claim_z``, ``mc_stop``): on another seat's
+  discard, pass and every legal 碰 / 吃 (a 明槓 keeps the rule above) are played out on N
+  deals when the hand is at most ``mc_claim_sh`` from ready; another seat's 胡, and for a 吃
+  another seat's 碰, come first in the simulation as at the table.
+* ``mc`` N (with ``mc_k``, ``mc_up``, ``mc_max_sh``, ``mc_z``): on the bot's turn the best
+  ``mc_k`` discards at the lowest shanten by the order above (and the best ``mc_up`` one
+  shanten higher) are played out on N deals when the hand is at most ``mc_max_sh`` from ready
+  (off in every variant: no gain in 樂清, docs/performance.md, 5 Dec 2026, branch mc2).
+
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
-(docs/performance.md). No randomness at all: ties go to the hand's sorted order.
+(docs/performance.md). No randomness: ties go to the hand's sorted order, and the simulated
+search draws only from a seed made of the state the bot sees.
 """
 
 from __future__ import annotations
@@ -78,6 +99,7 @@ DEFAULTS: dict[str, Any] = {
     "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
+    "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -388,11 +410,8 @@ def _mc_turn(d: Decision, scored: list[Any], low: int, n_det: int) -> Action | N
         order += _present_order(d, hand, higher)[:up]
     if len(order) < 2:
         return None
-    outcomes = simulate(d, [x[2] for x in order], n_det)
-    if outcomes is None:
-        return None
-    best = _paired_best(outcomes, len(order), n_det, 0, float(option(gid, "mc_z")))
-    return dict(order[best][3])
+    best = _searched(d, [x[2] for x in order], n_det, 0, float(option(gid, "mc_z")))
+    return None if best is None else dict(order[best][3])
 
 
 def simulate(
@@ -401,13 +420,15 @@ def simulate(
     n_det: int,
     claim_from: int = -1,
     tile: str = "",
+    salt: int = 0,
 ) -> bytes | None:
     """Play the hand out ``n_det`` times per candidate of the bot (``_mjsim.search``): on its
     turn each candidate is a discard; with ``claim_from`` (the seat whose discard ``tile`` is
     in the claim window) each is the two tiles of its hand a 碰 / 吃 takes, or None to pass.
     The tiles the bot cannot see are dealt at random into the other hands and the wall (the
     same deals for every candidate), from a seed made of what the bot sees (the same state,
-    the same answer). Per determinisation and candidate: 1 the bot won, 2 another seat, 0 流局.
+    the same answer; ``salt`` gives another batch of deals). Per determinisation and
+    candidate: 1 the bot won, 2 another seat, 0 流局.
     None when the simulator does not model the table (not one wild kind, tiles that do not
     add up)."""
     from games.engine.tiles import KINDS
@@ -467,6 +488,7 @@ def simulate(
             len(state.wall),
             seat,
             tile,
+            salt,
         )
     )
     rng_seed = int.from_bytes(hashlib.sha256(view.encode()).digest()[:8], "big")
@@ -544,35 +566,59 @@ def _mc_claim(d: Decision, legal: list[Action], present: Action, n_det: int) -> 
             cands.append((tile, tile))
         else:
             cands.append((a["tiles"][0], a["tiles"][1]))
-    outcomes = simulate(d, cands, n_det, claim_from=int(claim["from"]), tile=tile)
-    if outcomes is None:
-        return None
-    return options[
-        _paired_best(
-            outcomes,
-            len(options),
-            n_det,
-            options.index(present),
-            float(option(d.r.game_id, "mc_claim_z")),
-        )
-    ]
+    z = float(option(d.r.game_id, "mc_claim_z"))
+    best = _searched(d, cands, n_det, options.index(present), z, int(claim["from"]), tile)
+    return None if best is None else options[best]
 
 
-def _paired_best(outcomes: bytes, nc: int, n_det: int, base: int, z: float) -> int:
-    """The candidate winning most among those whose paired z against ``base`` is above ``z``
-    (``base`` when none is)."""
-    won = [[outcomes[i * nc + j] == 1 for i in range(n_det)] for j in range(nc)]
+_BATCH = 100
+
+
+def _searched(
+    d: Decision,
+    cands: list[str] | list[tuple[str, str] | None],
+    n_det: int,
+    base: int,
+    z: float,
+    claim_from: int = -1,
+    tile: str = "",
+) -> int | None:
+    """The index of the candidate to play: the one winning most among those whose paired z
+    against ``base`` (the present choice) is above ``z``, else ``base``; None when the
+    simulator does not model the table. The determinisations run in batches of 100 (each
+    batch the same deals for every candidate); with ``mc_stop`` the search ends early once
+    every other candidate trails ``base`` by a paired z below −``mc_stop`` (it only ever
+    stops to keep the present choice, so switching always rests on all ``n_det``)."""
+    nc = len(cands)
+    stop = float(option(d.r.game_id, "mc_stop"))
+    won: list[list[bool]] = [[] for _ in range(nc)]
+    done = 0
+    while done < n_det:
+        n = min(_BATCH, n_det - done)
+        out = simulate(d, cands, n, claim_from, tile, salt=done)
+        if out is None:
+            return None
+        for j in range(nc):
+            won[j] += [out[i * nc + j] == 1 for i in range(n)]
+        done += n
+        if (
+            stop
+            and done < n_det
+            and all(_z(won[j], won[base]) < -stop for j in range(nc) if j != base)
+        ):
+            return base
     best, best_wins = base, sum(won[base])
     for j in range(nc):
-        if j == base:
-            continue
-        gained = sum(a and not b for a, b in zip(won[j], won[base]))
-        lost = sum(b and not a for a, b in zip(won[j], won[base]))
-        if gained + lost == 0 or (gained - lost) / (gained + lost) ** 0.5 <= z:
-            continue
-        if sum(won[j]) > best_wins:
+        if j != base and _z(won[j], won[base]) > z and sum(won[j]) > best_wins:
             best, best_wins = j, sum(won[j])
     return best
+
+
+def _z(a: list[bool], b: list[bool]) -> float:
+    """Paired sign-test z of ``a`` over ``b`` (0 when they never differ)."""
+    gained = sum(x and not y for x, y in zip(a, b))
+    lost = sum(y and not x for x, y in zip(a, b))
+    return (gained - lost) / (gained + lost) ** 0.5 if gained + lost else 0.0
 
 
 def _claim_present(d: Decision, legal: list[Action]) -> Action:
