@@ -110,7 +110,11 @@ DEFAULTS: dict[str, Any] = {
 # discordant over four seed ranges, 2026-12-04 / 05); not yet ready, it counts each copy of a
 # 進張 kind it could 碰 (a pair in hand: off any of three seats) 4 times and of one it could 吃
 # (off the left seat) twice (``peng_w`` 3, ``chi_w`` 1: +21 hands net of 3,000 where chosen,
-# +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21)
+# +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21).
+# 樂清 chooses pass / 碰 / 吃 by the simulated search when at most 3 from ready (``mc_claim``
+# 600 deals, early stop at z −2: +43 net of 209 discordant on the 4,000 hands where chosen,
+# +26 of 192 — z +1.88 — on the fresh ab-150000…153999; 2026-12-05, mc2); the simulated
+# discard search (``mc``) did not gain and stays off.
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
@@ -122,6 +126,9 @@ TUNING: dict[str, dict[str, Any]] = {
         "best_claim": True,
         "peng_w": 3.0,
         "chi_w": 1.0,
+        "mc_claim": 600,
+        "mc_claim_sh": 3,
+        "mc_stop": 2.0,
     },
 }
 

@@ -74,3 +74,13 @@ def test_without_the_extension_claims_follow_the_rule(
     r, state = _claim_decision("claims-10", 2)
     monkeypatch.setattr(botlib, "native", None)
     assert r.bot_action(state, 0) == {"type": "chi", "tiles": ["B4", "B5"]}
+
+
+def test_yueqing_searches_its_claims() -> None:
+    """樂清's bot plays with the simulated claim search on (switched on by measurement), and
+    the simulated discard search off (it did not gain)."""
+    for name, value in SEARCH.items():
+        assert play.option(GAME, name) == value
+    assert play.option(GAME, "mc") == 0
+    assert play.option("mahjong_huanle", "mc_claim") == 0
+    assert play.option("mahjong_yongzhou", "mc_claim") == 0
