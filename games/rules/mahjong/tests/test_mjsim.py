@@ -97,7 +97,7 @@ def test_search_is_deterministic_and_reads_no_hidden_tile(search_on: object) -> 
     when the tiles the bot cannot see (the other hands, the wall) are dealt differently."""
     from games.rules.mahjong import play
 
-    cases = _decisions("mjsim-a", 6) + _decisions("mjsim-b", 6)
+    cases = _decisions("mjsim-a", 6) + _decisions("mjsim-b", 6) + _decisions("mjsim-c", 6)
     assert len(cases) >= 6
     for r, state, seat in cases:
         d = play.Decision(r, state, seat)
