@@ -73,11 +73,20 @@ typedef struct {
 #define EP(x) (((x) >> 4) & 1)
 #define ET(x) ((x)&15)
 
+/* The list of a dense table, without the entries another one dominates (as many sets or more,
+ * as many partials or more, the same pair): combined with anything, the dominating entry never
+ * gives a higher count, so the values are unchanged and the products below shorter. */
 static void pack(const St *d, Tab *out) {
     out->n = 0;
-    for (int m = 0; m <= MAXM; m++)
-        for (int p = 0; p < 2; p++)
-            if (d->t[m][p] >= 0) out->e[out->n++] = (uint8_t)(m << 5 | p << 4 | d->t[m][p]);
+    for (int p = 0; p < 2; p++) {
+        int best_t = -1; /* the most partials among the entries with more sets */
+        for (int m = MAXM; m >= 0; m--) {
+            int t = d->t[m][p];
+            if (t < 0 || t <= best_t) continue;
+            out->e[out->n++] = (uint8_t)(m << 5 | p << 4 | t);
+            best_t = t;
+        }
+    }
 }
 
 typedef struct {
