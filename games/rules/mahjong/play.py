@@ -112,9 +112,11 @@ DEFAULTS: dict[str, Any] = {
 # (off the left seat) twice (``peng_w`` 3, ``chi_w`` 1: +21 hands net of 3,000 where chosen,
 # +10 and +44 — z +3.18 — on fresh ranges of 3,000 and 4,000; −4 on b16k; 2026-12-05, lq21).
 # 樂清 chooses pass / 碰 / 吃 by the simulated search when at most 3 from ready (``mc_claim``
-# 600 deals, early stop at z −2: +43 net of 209 discordant on the 4,000 hands where chosen,
-# +26 of 192 — z +1.88 — on the fresh ab-150000…153999; 2026-12-05, mc2); the simulated
-# discard search (``mc``) did not gain and stays off.
+# 300 deals, early stop at z −2; 2026-12-05, mc2): 600 deals gained +43 net of 209 discordant
+# on the 4,000 tuning hands, +26 (z +1.88) and +45 (z +3.16) on the fresh ab-150000…153999 and
+# ab-154000…157999, but costs a CPU p95 of 41–54 ms a decision; 300 deals (+15 on the first
+# tuning range) gained +50 (z +3.67) on ab-154000…157999 at a CPU p95 of ≈ 27 ms. The
+# simulated discard search (``mc``) did not gain and stays off.
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
@@ -126,7 +128,7 @@ TUNING: dict[str, dict[str, Any]] = {
         "best_claim": True,
         "peng_w": 3.0,
         "chi_w": 1.0,
-        "mc_claim": 600,
+        "mc_claim": 300,
         "mc_claim_sh": 3,
         "mc_stop": 2.0,
     },

@@ -14,7 +14,7 @@ from games.rules.mahjong import bot as botlib
 from games.rules.mahjong.core import MahjongRuleset, State
 
 GAME = "mahjong_yueqing"
-SEARCH = {"mc_claim": 600, "mc_claim_sh": 3, "mc_stop": 2.0}
+SEARCH = {"mc_claim": 300, "mc_claim_sh": 3, "mc_stop": 2.0}
 
 pytestmark = pytest.mark.skipif(botlib.native is None, reason="the C extension is not built")
 
@@ -47,7 +47,7 @@ def _claim_decision(seed: str, nth: int) -> tuple[MahjongRuleset, State]:
 def test_the_simulation_passes_a_chi_the_rule_would_take(search_on: None) -> None:
     """Seed claims-10, the bot's second claim window: B6 off the left seat with B2 B2 B4 B4 B4
     B5 B6 B8 B8 J2 J2 W8 W9 (one meld down, 財神 T1). The claim rule takes 吃 B4 B5; played
-    out on the same 600 deals, passing wins clearly more (paired z above 1), so the bot
+    out on the same 300 deals, passing wins clearly more (paired z above 1), so the bot
     passes."""
     r, state = _claim_decision("claims-10", 2)
     assert sorted(state.hands[0]) == ("B2 B2 B4 B4 B4 B5 B6 B8 B8 J2 J2 W8 W9".split())
