@@ -95,7 +95,7 @@ DEFAULTS: dict[str, Any] = {
     "mc_up": 0,  # and the best n one shanten higher (by 進張)
     "mc_max_sh": 2,  # search only when the lowest shanten is at most this
     "mc_z": 1.0,  # leave the present choice only for a candidate winning more, paired z > this
-    "mc_warm": 1.0,  # the sampled hands warm up by this × the seat's discards of draws/discards
+    "mc_warm": 1.0,  # a sampled hand first draws and discards this × its seat's discards
     "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
