@@ -32,8 +32,9 @@ if [ -n "$missing" ]; then
     >/dev/null 2>&1 || echo "warning: could not install $missing; the tests that need it will fail"
 fi
 
-# ./leyou builds the C move generator before this script runs; if gcc came only now, build it now
-if ! ls games/rules/doudizhu/_movegen*.so >/dev/null 2>&1 && command -v gcc >/dev/null; then
+# ./leyou builds the C extensions before this script runs; if gcc came only now, build them now
+if { ! ls games/rules/doudizhu/_movegen*.so || ! ls games/rules/mahjong/_mjsim*.so; } \
+    >/dev/null 2>&1 && command -v gcc >/dev/null; then
   .venv/bin/python setup.py -q build_ext --inplace >/dev/null 2>&1 || echo "warning: C build failed"
 fi
 

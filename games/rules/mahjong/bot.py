@@ -4,10 +4,16 @@ For 13-tile games without wilds the count is PyMahjongGB's ``MahjongShanten`` (a
 otherwise a counts-array search for the regular shape (sets + taatsu + pair) of any size, each wild
 taking one step off (a wild turns a partial set into a set, a single into a partial or a pair) —
 an estimate that is exact for the common cases and good enough to steer a bot.
+
+The regular count runs in C when ``games/rules/mahjong/_mjsim.c`` is built (``./leyou`` builds
+it; the same per-suit search, ~10× faster); the Python search below stays the reference
+(``regular_shanten_py``, checked against the C one on random hands by
+``tests/test_mjsim.py``) and is used without the extension or with ``LEYOU_NATIVE=0``.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from games.rules.mahjong.tiles import N_KINDS, counts_of
@@ -16,6 +22,13 @@ try:  # the C extension; bots fall back to the counts search without it
     import MahjongGB as _GB
 except ImportError:  # pragma: no cover
     _GB = None
+
+try:  # the C shanten and simulator (games/rules/mahjong/_mjsim.c, built by ./leyou)
+    if os.environ.get("LEYOU_NATIVE", "1") == "0":
+        raise ImportError("LEYOU_NATIVE=0")
+    from games.rules.mahjong import _mjsim as native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover
+    native = None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -109,7 +122,18 @@ def regular_shanten(counts: tuple[int, ...], wilds: int, sets: int, dead: int = 
 
     The suits are searched apart (:func:`_partials`) and combined keeping, for each (sets
     capped at ``sets``, pair), the most partial sets — exact, since more partials never
-    raise the count. ``dead``: a bit per kind (bit k for kind k) no draw can bring."""
+    raise the count. ``dead``: a bit per kind (bit k for kind k) no draw can bring. In C when
+    the extension is built (the same count)."""
+    if native is not None and sets <= 12:
+        try:
+            return int(native.shanten(bytes(counts), wilds, sets, dead))
+        except ValueError:  # a count over 4 (no real hand): the Python search counts it
+            pass
+    return regular_shanten_py(counts, wilds, sets, dead)
+
+
+def regular_shanten_py(counts: tuple[int, ...], wilds: int, sets: int, dead: int = 0) -> int:
+    """:func:`regular_shanten` in Python (the reference the C count is tested against)."""
     states: dict[tuple[int, int], int] = {(0, 0): 0}
     for table in _tables(counts, dead):
         states = _combine(states, table, sets)
@@ -120,7 +144,16 @@ def shanten_after_draws(
     counts: tuple[int, ...], wilds: int, sets: int, kinds: list[int], dead: int = 0
 ) -> list[int]:
     """``regular_shanten`` of ``counts`` plus one tile of each of ``kinds`` (for 進張): the
-    groups a draw does not touch are combined once, so each kind costs one combination."""
+    groups a draw does not touch are combined once, so each kind costs one combination (in C,
+    one count per kind)."""
+    if native is not None:
+        out_c = []
+        base = list(counts)
+        for k in kinds:
+            base[k] += 1
+            out_c.append(regular_shanten(tuple(base), wilds, sets, dead))
+            base[k] -= 1
+        return out_c
     tables = _tables(counts, dead)
     start: dict[tuple[int, int], int] = {(0, 0): 0}
     others: list[dict[tuple[int, int], int]] = []
@@ -170,4 +203,11 @@ def useful_kinds(naturals: list[str]) -> set[str]:
     return out
 
 
-__all__ = ["regular_shanten", "shanten", "shanten_after_draws", "useful_kinds"]
+__all__ = [
+    "native",
+    "regular_shanten",
+    "regular_shanten_py",
+    "shanten",
+    "shanten_after_draws",
+    "useful_kinds",
+]

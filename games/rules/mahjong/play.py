@@ -51,14 +51,35 @@ value of passing, the draws counted by seat order; ``"equal"``: only at equal sh
 ``look`` N (one from ready, the N best discards by 進張 re-ranked by :meth:`Decision.look1`:
 the chance of getting ready within the draws left, with ``look_race`` the chance a round ends
 the hand by another's win, times the value of the ready hands the improving draws lead to).
+Simulated search (needs the C extension ``_mjsim``, built by ``./leyou``; without it the bot
+plays the rules above). The tiles the bot cannot see (the other hands, the wall) are dealt at
+random into hands of the right sizes and a wall order — each sampled hand warmed up by as many
+draws and discards as its seat has made, so it is shaped like a played hand — and the rest of
+the hand is played out in C for all four seats (the others as shanten minimisers that 胡
+whenever they can, on the bot's discards too; the bot by its own 進張 rule; to the first win or
+流局): :func:`simulate`. Every candidate plays the same deals (common random numbers), in
+batches of 100, and replaces the present choice only when it wins more and its paired z
+against it is above a threshold (:func:`_searched`). The seed is a hash of what the bot sees,
+so the same state gives the same action (replays reproduce it), and no hidden tile is read.
+
+* ``mc_claim`` N (with ``mc_claim_sh``, ``mc_claim_z``, ``mc_stop``): on another seat's
+  discard, pass and every legal 碰 / 吃 (a 明槓 keeps the rule above) are played out on N
+  deals when the hand is at most ``mc_claim_sh`` from ready; another seat's 胡, and for a 吃
+  another seat's 碰, come first in the simulation as at the table.
+* ``mc`` N (with ``mc_k``, ``mc_up``, ``mc_max_sh``, ``mc_z``): on the bot's turn the best
+  ``mc_k`` discards at the lowest shanten by the order above (and the best ``mc_up`` one
+  shanten higher) are played out on N deals when the hand is at most ``mc_max_sh`` from ready
+  (off in every variant: no gain in 樂清, docs/performance.md, 5 Dec 2026, branch mc2).
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
-(docs/performance.md). No randomness at all: ties go to the hand's sorted order.
+(docs/performance.md). No randomness: ties go to the hand's sorted order, and the simulated
+search draws only from a seed made of the state the bot sees.
 """
 
 from __future__ import annotations
 
 import math
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from games.rules.mahjong import bot as botlib
@@ -92,6 +113,16 @@ DEFAULTS: dict[str, Any] = {
     "value_step_max": 9,  # value_step only from this shanten down
     "look": 0,  # one from ready: re-rank the N best discards by Decision.look1 (0: off)
     "look_race": 0.0,  # look1: chance a cycle of draws ends the hand by another's win
+    "mc": 0,  # determinisations of the simulated discard search (0: off; needs _mjsim)
+    "mc_k": 4,  # its candidates at the lowest shanten: the best k by the present order
+    "mc_up": 0,  # and the best n one shanten higher (by 進張)
+    "mc_max_sh": 2,  # search only when the lowest shanten is at most this
+    "mc_z": 1.0,  # leave the present choice only for a candidate winning more, paired z > this
+    "mc_warm": 1.0,  # a sampled hand first draws and discards this × its seat's discards
+    "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
+    "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
+    "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
+    "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -108,6 +139,12 @@ DEFAULTS: dict[str, Any] = {
 # 進張 + 1): randomised claims put such a claim at −4.1 ± 2.2 points of win chance; off, +13
 # hands net of 4,000 where measured, +27 and +32 on two fresh ranges of 4,000 (pooled z
 # +2.32), +5 on b16k (2026-12-05, branch dp)
+# 樂清 chooses pass / 碰 / 吃 by the simulated search when at most 3 from ready (``mc_claim``
+# 300 deals, early stop at z −2; 2026-12-05, mc2): 600 deals gained +43 net of 209 discordant
+# on the 4,000 tuning hands, +26 (z +1.88) and +45 (z +3.16) on the fresh ab-150000…153999 and
+# ab-154000…157999, but costs a CPU p95 of 41–54 ms a decision; 300 deals (+15 on the first
+# tuning range) gained +50 (z +3.67) on ab-154000…157999 at a CPU p95 of ≈ 27 ms. The
+# simulated discard search (``mc``) did not gain and stays off.
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
@@ -116,6 +153,9 @@ TUNING: dict[str, dict[str, Any]] = {
         "best_claim": True,
         "peng_w": 3.0,
         "chi_w": 1.0,
+        "mc_claim": 300,
+        "mc_claim_sh": 3,
+        "mc_stop": 2.0,
     },
 }
 
@@ -470,6 +510,11 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
     low = min(x[:2] for x in scored)
     tied = [x for x in scored if x[:2] == low]
+    mc = int(option(gid, "mc"))
+    if mc and botlib.native is not None and not low[1] and low[0] <= option(gid, "mc_max_sh"):
+        searched = _mc_turn(d, scored, low[0], mc)
+        if searched is not None:
+            return searched
     if len(tied) == 1 and not option(gid, "value_step"):
         return tied[0][4]
     if not option(gid, "ukeire_all"):
@@ -506,6 +551,153 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
     return ranked[0][5]
 
 
+def _present_order(d: Decision, hand: list[str], tied: list[Any]) -> list[Any]:
+    """``tied`` (shanten, wild, keep, tile, action) by the present order: most 進張, keep, tile."""
+    ranked = []
+    for sh, _w, keep, t, a in tied:
+        rest = list(hand)
+        rest.remove(t)
+        ranked.append((-d.ukeire(rest, sh), keep, t, a))
+    ranked.sort(key=lambda x: x[:3])
+    return ranked
+
+
+def _mc_turn(d: Decision, scored: list[Any], low: int, n_det: int) -> Action | None:
+    """The simulated discard search (``mc``): the present choice and the next ``mc_k`` − 1 at
+    the lowest shanten (and the best ``mc_up`` one shanten higher) each play out the same
+    ``n_det`` determinisations in C (:func:`simulate`); the candidate the bot wins most with
+    replaces the present choice only when its paired z against it is above ``mc_z``. None:
+    no search (a single candidate, or a table the simulator does not model)."""
+    gid = d.r.game_id
+    hand = d.state.hands[d.seat]
+    tied = [x for x in scored if x[0] == low and not x[1]]
+    order = _present_order(d, hand, tied)[: int(option(gid, "mc_k"))]
+    up = int(option(gid, "mc_up"))
+    if up:
+        higher = [x for x in scored if x[0] == low + 1 and not x[1]]
+        order += _present_order(d, hand, higher)[:up]
+    if len(order) < 2:
+        return None
+    best = _searched(d, [x[2] for x in order], n_det, 0, float(option(gid, "mc_z")))
+    return None if best is None else dict(order[best][3])
+
+
+def simulate(
+    d: Decision,
+    candidates: list[str] | list[tuple[str, str] | None],
+    n_det: int,
+    claim_from: int = -1,
+    tile: str = "",
+    salt: int = 0,
+) -> bytes | None:
+    """Play the hand out ``n_det`` times per candidate of the bot (``_mjsim.search``): on its
+    turn each candidate is a discard; with ``claim_from`` (the seat whose discard ``tile`` is
+    in the claim window) each is the two tiles of its hand a 碰 / 吃 takes, or None to pass.
+    The tiles the bot cannot see are dealt at random into the other hands and the wall (the
+    same deals for every candidate), from a seed made of what the bot sees (the same state,
+    the same answer; ``salt`` gives another batch of deals). Per determinisation and
+    candidate: 1 the bot won, 2 another seat, 0 流局.
+    None when the simulator does not model the table (not one wild kind, tiles that do not
+    add up)."""
+    from games.engine.tiles import KINDS
+
+    state, seat, r = d.state, d.seat, d.r
+    if len(d.wild) != 1 or state.seats != 4 or botlib.native is None:
+        return None
+    (wild,) = tuple(d.wild)
+    wk = KIND_INDEX[wild]
+    seen = [0] * 34
+    extra = 0
+
+    def add(tiles: list[str]) -> None:
+        for t in tiles:
+            k = KIND_INDEX.get(t)
+            if k is not None:
+                seen[k] += 1
+
+    hand = state.hands[seat]
+    add(hand)
+    for s, melds in enumerate(state.melds):
+        for m in melds:
+            if m["kind"] != "angang" or s == seat:
+                add(m["tiles"])
+            else:
+                extra += len(m["tiles"])
+    for river in state.discards:
+        add(river)
+    for fl in state.flowers:
+        add(fl)
+    add(list(state.vars.get("set_aside", [])))
+    if max(seen) > 4:
+        return None
+    unseen = bytes(4 - n for n in seen)
+    others = [(seat + i) % 4 for i in (1, 2, 3)]
+    sizes = bytes(len(state.hands[s]) for s in others)
+    opp_sets = bytes(max(0, d.sets + len(state.melds[seat]) - len(state.melds[s])) for s in others)
+    if sum(unseen) - extra - sum(sizes) != len(state.wall):
+        return None
+    scale = float(option(r.game_id, "mc_warm"))
+    warm = bytes(min(60, round(scale * len(state.discards[s]))) for s in others)
+    flowers = 0
+    for k, kind in enumerate(KINDS):
+        if r.tile_is_flower(state, kind):
+            flowers |= 1 << k
+    naturals = counts_of([t for t in hand if t not in d.wild])
+    wilds = len(hand) - sum(naturals)
+    view = repr(
+        (
+            sorted(hand),
+            state.discards,
+            [
+                [m["tiles"] if m["kind"] != "angang" or s == seat else 4 for m in ms]
+                for s, ms in enumerate(state.melds)
+            ],
+            state.flowers,
+            len(state.wall),
+            seat,
+            tile,
+            salt,
+        )
+    )
+    rng_seed = int.from_bytes(hashlib.sha256(view.encode()).digest()[:8], "big")
+    rel = (claim_from - seat) % 4 if claim_from >= 0 else 0
+    codes: list[int] = []
+    for c in candidates:
+        if isinstance(c, str):
+            codes.append(KIND_INDEX[c])
+        elif c is None:
+            codes += [255, 255]
+        else:
+            codes += [KIND_INDEX[c[0]], KIND_INDEX[c[1]]]
+    encoded = bytes(codes)
+    try:
+        out: bytes = botlib.native.search(
+            bytes(naturals),
+            wilds,
+            d.sets,
+            sizes,
+            opp_sets,
+            warm,
+            unseen,
+            extra,
+            len(state.wall),
+            r.reserve(state),
+            wk,
+            flowers,
+            d.dead,
+            rel,
+            KIND_INDEX[tile] if rel else 0,
+            encoded,
+            n_det,
+            rng_seed,
+            d.peng_w,
+            d.chi_w,
+        )
+    except ValueError:
+        return None
+    return out
+
+
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
     rest = list(hand)
     rest.remove(tile)
@@ -513,6 +705,91 @@ def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
 
 
 def _claim(d: Decision, legal: list[Action]) -> Action:
+    present = _claim_present(d, legal)
+    n_det = int(option(d.r.game_id, "mc_claim"))
+    if not n_det or botlib.native is None or present["type"] == "gang":
+        return present
+    searched = _mc_claim(d, legal, present, n_det)
+    return searched if searched is not None else present
+
+
+def _mc_claim(d: Decision, legal: list[Action], present: Action, n_det: int) -> Action | None:
+    """The simulated claim search (``mc_claim``): pass and every legal 碰 / 吃 play out the
+    same ``n_det`` determinisations (:func:`simulate`); the one the bot wins most with replaces
+    the present choice only when its paired z against it is above ``mc_claim_z``."""
+    claim = d.state.claim or {}
+    tile = claim.get("tile", "")
+    options: list[Action] = [{"type": "pass"}]
+    options += [a for a in legal if a["type"] in ("peng", "chi")]
+    if len(options) < 2 or present not in options:
+        return None
+    hand = d.state.hands[d.seat]
+    if d.shanten(hand) > option(d.r.game_id, "mc_claim_sh"):
+        return None
+    cands: list[tuple[str, str] | None] = []
+    for a in options:
+        if a["type"] == "pass":
+            cands.append(None)
+        elif a["type"] == "peng":
+            cands.append((tile, tile))
+        else:
+            cands.append((a["tiles"][0], a["tiles"][1]))
+    z = float(option(d.r.game_id, "mc_claim_z"))
+    best = _searched(d, cands, n_det, options.index(present), z, int(claim["from"]), tile)
+    return None if best is None else options[best]
+
+
+_BATCH = 100
+
+
+def _searched(
+    d: Decision,
+    cands: list[str] | list[tuple[str, str] | None],
+    n_det: int,
+    base: int,
+    z: float,
+    claim_from: int = -1,
+    tile: str = "",
+) -> int | None:
+    """The index of the candidate to play: the one winning most among those whose paired z
+    against ``base`` (the present choice) is above ``z``, else ``base``; None when the
+    simulator does not model the table. The determinisations run in batches of 100 (each
+    batch the same deals for every candidate); with ``mc_stop`` the search ends early once
+    every other candidate trails ``base`` by a paired z below −``mc_stop`` (it only ever
+    stops to keep the present choice, so switching always rests on all ``n_det``)."""
+    nc = len(cands)
+    stop = float(option(d.r.game_id, "mc_stop"))
+    won: list[list[bool]] = [[] for _ in range(nc)]
+    done = 0
+    while done < n_det:
+        n = min(_BATCH, n_det - done)
+        out = simulate(d, cands, n, claim_from, tile, salt=done)
+        if out is None:
+            return None
+        for j in range(nc):
+            won[j] += [out[i * nc + j] == 1 for i in range(n)]
+        done += n
+        if (
+            stop
+            and done < n_det
+            and all(_z(won[j], won[base]) < -stop for j in range(nc) if j != base)
+        ):
+            return base
+    best, best_wins = base, sum(won[base])
+    for j in range(nc):
+        if j != base and _z(won[j], won[base]) > z and sum(won[j]) > best_wins:
+            best, best_wins = j, sum(won[j])
+    return best
+
+
+def _z(a: list[bool], b: list[bool]) -> float:
+    """Paired sign-test z of ``a`` over ``b`` (0 when they never differ)."""
+    gained = sum(x and not y for x, y in zip(a, b))
+    lost = sum(y and not x for x, y in zip(a, b))
+    return (gained - lost) / (gained + lost) ** 0.5 if gained + lost else 0.0
+
+
+def _claim_present(d: Decision, legal: list[Action]) -> Action:
     state = d.state
     gid = d.r.game_id
     hand = state.hands[d.seat]
