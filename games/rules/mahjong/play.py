@@ -78,8 +78,8 @@ search draws only from a seed made of the state the bot sees.
 
 from __future__ import annotations
 
-import math
 import hashlib
+import math
 from typing import TYPE_CHECKING, Any
 
 from games.rules.mahjong import bot as botlib
