@@ -76,18 +76,32 @@ def ring_cells(page, css: str = "lit") -> list[int]:
 def wait_result(page, n: int) -> list[int]:
     """Wait until the page lights round ``n``'s result, as its light stops or, when the page
     was busy then, on round ``n + 1``'s board in the result hold; return the lit cells. A later
-    round's light is never taken for it (the wait then fails here, not 30 s later)."""
-    return page.wait_for_function(
-        """(n) => {
-            const b = document.querySelector("#wheel-board");
-            const held = b.dataset.number === String(n + 1) && b.dataset.phase === "betting";
-            if (b.dataset.number !== String(n) && !held) return null;
-            const lit = [...b.querySelectorAll(".wr-cell.lit")].map((c) => +c.dataset.cell);
-            return lit.length ? lit.sort((x, y) => x - y) : null;
-        }""",
-        arg=n,
-        timeout=15000,
-    ).json_value()
+    round's light is never taken for it (the wait then fails here, not 30 s later, saying what
+    the page shows and what the rounds are)."""
+    try:
+        return page.wait_for_function(
+            """(n) => {
+                const b = document.querySelector("#wheel-board");
+                const held = b.dataset.number === String(n + 1) && b.dataset.phase === "betting";
+                if (b.dataset.number !== String(n) && !held) return null;
+                const lit = [...b.querySelectorAll(".wr-cell.lit")].map((c) => +c.dataset.cell);
+                return lit.length ? lit.sort((x, y) => x - y) : null;
+            }""",
+            arg=n,
+            timeout=15000,
+        ).json_value()
+    except PlaywrightTimeout:
+        keys = ("data-number", "data-phase", "data-result-cell", "data-lit", "data-result-hold")
+        shows = {k: page.get_attribute("#wheel-board", k) for k in keys}
+        rounds = list(
+            WheelRound.objects.order_by("number").values_list(
+                "number", "outcome", "closes_at", "settle_at", "settled_at"
+            )
+        )
+        raise AssertionError(
+            f"round {n}'s result not lit on the page, which shows {shows}, lit "
+            f"{ring_cells(page)}, last {ring_cells(page, 'last')}: {rounds}"
+        ) from None
 
 
 def place(page, chip: int, crop: str, times: int) -> None:
