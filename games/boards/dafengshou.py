@@ -44,11 +44,21 @@ def chip_stack(amount: int, chips: list[int]) -> list[dict[str, Any]]:
 def _layout(view: dict[str, Any]) -> dict[str, Any]:
     lit = set((view.get("result") or {}).get("lit", []))
     last_lit = set((view.get("last") or {}).get("lit", []))
+    hold = view.get("result_hold_until")
+    if view["phase"] == "settled":
+        shown = lit
+    elif view["phase"] == "betting" and hold is not None and view["now"] < hold:
+        # the round just settled stays lit for the hold, in the HTML: a page that was busy
+        # when the light stopped still shows the result when it catches up (the page puts it
+        # out when the hold ends)
+        shown = last_lit
+    else:
+        shown = set()  # spinning: the page lights the result when its light stops
     for cell in view["ring"]:
         cell["px"], cell["py"] = cell["x"] * CELL, cell["y"] * CELL
         colour, mark = CROP_STYLE.get(cell.get("object", ""), ("#ffca28", "運"))
         cell["colour"], cell["mark"] = colour, mark
-        cell["lit"] = cell["cell"] in lit and view["phase"] == "settled"
+        cell["lit"] = cell["cell"] in shown
         cell["last"] = cell["cell"] in last_lit and view["phase"] == "betting"
     result = view.get("result") or {}
     if result.get("cell") is not None:

@@ -7,6 +7,7 @@ its hash while betting and spinning), and other players' individual bets are nev
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, Sum
@@ -15,7 +16,7 @@ from django.utils import timezone
 from games.engine import registry
 from games.models import WheelRound, WheelWin
 from games.rules.dafengshou.wheel import OBJECT_IDS, OBJECT_NAMES_ZH, expected_rtp, object_rtp
-from games.services.dafengshou import GAME, timings
+from games.services.dafengshou import GAME, result_hold, timings
 from ledger.selectors import balance_for_user
 
 HISTORY = 10
@@ -53,6 +54,7 @@ def _history(room_id: int) -> list[dict[str, Any]]:
                 "seed_hash": rnd.seed_hash,
                 "staked": rnd.staked_total,
                 "paid": rnd.paid_total,
+                "settled_at": rnd.settled_at,
             }
         )
     return out
@@ -109,6 +111,11 @@ def dafengshou_view(room_id: int, user) -> dict[str, Any] | None:
         "last": history[0] if history else None,
         "balance": balance_for_user(user) if user is not None and user.is_authenticated else 0,
     }
+    # the round just settled stays lit into this window (the light stopped 15 % before it)
+    view["result_hold_until"] = None
+    last = history[0] if history else None
+    if rnd.phase == WheelRound.Phase.BETTING and last and last["number"] == rnd.number - 1:
+        view["result_hold_until"] = last["settled_at"] + timedelta(seconds=result_hold(rnd.params))
     if rnd.phase != WheelRound.Phase.BETTING:
         view["result"] = rnd.outcome
     if rnd.phase == WheelRound.Phase.SETTLED:

@@ -60,6 +60,7 @@ logger = logging.getLogger("leyou.dafengshou")
 GAME = "dafengshou"
 DEFAULT_BET_SECONDS = 15  # the betting window (room extra "bet_seconds")
 DEFAULT_SPIN_SECONDS = 6  # the light running to the result (room extra "spin_seconds")
+RESULT_HOLD_SECONDS = 3  # the settled round's result stays lit this long into the next window
 ACTIVE_SECONDS = 300  # rounds keep coming this long after the last visit, bet or ping
 MAX_ACTION_ID = 40
 
@@ -89,6 +90,18 @@ def timings(params: dict[str, Any]) -> tuple[int, int]:
     bet = int(params.get("bet_seconds") or DEFAULT_BET_SECONDS)
     spin = int(params.get("spin_seconds") or DEFAULT_SPIN_SECONDS)
     return max(3, bet), max(2, spin)
+
+
+def result_hold(params: dict[str, Any]) -> float:
+    """Seconds the settled round's result stays lit on the next round's board (at most a third
+    of the betting window).
+
+    The light stops at 85 % of the spin and the settlement opens the next round at its end,
+    so without a hold the result would be lit for 15 % of the spin (0.9 s by default), and
+    only on a page whose timer happened to run in that instant.
+    """
+    bet, _spin = timings(params)
+    return min(RESULT_HOLD_SECONDS, bet / 3)
 
 
 def house_account(room_id: int):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from games.boards import dafengshou as board
 from games.engine.chance import seed_commitment
 from games.engine.errors import IllegalAction
 from games.exceptions import DuplicateAction
@@ -215,6 +217,39 @@ def test_the_spin_pays_what_the_engine_says_exactly_once(wheel_room, make_user):
     rtp = dafengshou_selectors.room_rtp(wheel_room.pk, wheel_room.params())
     assert rtp["rounds"] == 1 and rtp["measured"] == sum(expected) / 1220
     assert 0.9 < rtp["expected"] < 1
+
+
+def cells(html: str, css: str) -> list[int]:
+    """The ring cells of a rendered board that carry the class ``css``."""
+    found = re.findall(r'<g class="wr-cell ([^"]*)" data-cell="(\d+)"', html)
+    return sorted(int(cell) for classes, cell in found if css in classes.split())
+
+
+def test_the_next_rounds_board_keeps_the_settled_result_lit_for_the_hold(wheel_room, make_user):
+    """Settling opens the next round at once, and the light stopped only 15 % of the spin
+    before: the new round's board lights the settled round's result (in its HTML, so a page
+    that was busy when the light stopped still shows it) for ``result_hold`` seconds after
+    the settlement, then only outlines it; a page that missed the stop never saw it before."""
+    user = make_user(beans=1000)
+    bet(wheel_room, user, "apple", 10)
+    rnd = WheelRound.objects.get()
+    due(rnd, "closes_at")
+    assert dafengshou.due_rounds_run() == 1
+    due(rnd, "settle_at")
+    assert dafengshou.due_rounds_run() == 1
+    rnd.refresh_from_db()
+    view = dafengshou_selectors.dafengshou_view(wheel_room.pk, user)
+    assert (view["number"], view["phase"]) == (2, "betting")
+    hold = dafengshou.result_hold(rnd.params)
+    assert hold == 3  # a 15 s window: 3 s (at most a third of the window)
+    assert view["result_hold_until"] == rnd.settled_at + timedelta(seconds=hold)
+    html = board.render_html(view)
+    assert cells(html, "lit") == sorted(rnd.outcome["lit"]) != []
+    assert f'data-result-hold="{view["result_hold_until"].isoformat()}"' in html
+    # past the hold: the result is only outlined (上局), as it was before
+    WheelRound.objects.filter(pk=rnd.pk).update(settled_at=rnd.settled_at - timedelta(seconds=hold))
+    html = board.render_html(dafengshou_selectors.dafengshou_view(wheel_room.pk, user))
+    assert cells(html, "lit") == [] and cells(html, "last") == sorted(rnd.outcome["lit"])
 
 
 def test_no_next_round_when_nobody_watches_or_the_room_closed(wheel_room, make_user):

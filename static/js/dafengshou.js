@@ -40,6 +40,11 @@
     const cells = $$(".wr-cell", b);
     cells.forEach((c) => c.classList.remove("on"));
     const count = $("#wheel-count");
+    if (b.dataset.phase === "betting") {
+      // the round just settled stays lit (from the server's HTML) until its hold ends
+      const hold = b.dataset.resultHold ? new Date(b.dataset.resultHold).getTime() : 0;
+      if (now() >= hold) $$(".wr-cell.lit", b).forEach((c) => c.classList.remove("lit"));
+    }
     if (b.dataset.phase === "betting" && count && count.dataset.deadline) {
       const left = Math.max(0, Math.ceil((new Date(count.dataset.deadline).getTime() - now()) / 1000));
       count.textContent = String(left);

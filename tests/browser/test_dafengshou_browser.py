@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -18,7 +19,7 @@ from tests.browser.conftest import register, shot
 pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 
-def make_room() -> Room:
+def make_room(**extra) -> Room:
     return Room.objects.create(
         name="豐收轉盤",
         game="dafengshou",
@@ -34,6 +35,7 @@ def make_room() -> Room:
             "chips": [10, 100, 1000],
             "player_limit": 5000,
             "round_limit": 100000,
+            **extra,
         },
     )
 
@@ -58,6 +60,47 @@ def wait_round(page, n: int) -> None:
         )
         raise AssertionError(
             f"round {n} not open on the page, which shows {shows}: {rounds}"
+        ) from None
+
+
+def ring_cells(page, css: str = "lit") -> list[int]:
+    """The ring cells the page shows with the class ``css`` (lit, last), in order."""
+    return sorted(
+        int(c)
+        for c in page.eval_on_selector_all(
+            f".wr-cell.{css}", "cells => cells.map((c) => c.dataset.cell)"
+        )
+    )
+
+
+def wait_result(page, n: int) -> list[int]:
+    """Wait until the page lights round ``n``'s result, as its light stops or, when the page
+    was busy then, on round ``n + 1``'s board in the result hold; return the lit cells. A later
+    round's light is never taken for it (the wait then fails here, not 30 s later, saying what
+    the page shows and what the rounds are)."""
+    try:
+        return page.wait_for_function(
+            """(n) => {
+                const b = document.querySelector("#wheel-board");
+                const held = b.dataset.number === String(n + 1) && b.dataset.phase === "betting";
+                if (b.dataset.number !== String(n) && !held) return null;
+                const lit = [...b.querySelectorAll(".wr-cell.lit")].map((c) => +c.dataset.cell);
+                return lit.length ? lit.sort((x, y) => x - y) : null;
+            }""",
+            arg=n,
+            timeout=15000,
+        ).json_value()
+    except PlaywrightTimeout:
+        keys = ("data-number", "data-phase", "data-result-cell", "data-lit", "data-result-hold")
+        shows = {k: page.get_attribute("#wheel-board", k) for k in keys}
+        rounds = list(
+            WheelRound.objects.order_by("number").values_list(
+                "number", "outcome", "closes_at", "settle_at", "settled_at"
+            )
+        )
+        raise AssertionError(
+            f"round {n}'s result not lit on the page, which shows {shows}, lit "
+            f"{ring_cells(page)}, last {ring_cells(page, 'last')}: {rounds}"
         ) from None
 
 
@@ -125,18 +168,24 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
         page.wait_for_selector("#wheel-bettors:has-text('2')", timeout=5000)
     shot(a, "dafengshou-betting-desktop")
     shot(b, "dafengshou-betting-phone")
-    a.wait_for_selector("#wheel-board[data-phase='spinning']", timeout=15000)
+    a.wait_for_selector(
+        f"#wheel-board[data-number='{first}'][data-phase='spinning']", timeout=15000
+    )
     a.wait_for_selector(".wr-cell.on", timeout=3000)  # the light runs
     # fx.js: each bet clinked its chips, the spin pushed over the socket plays the wheel's ticks
     fx = [e["name"] for e in a.evaluate("window.__fx")]
     assert fx.count("chips") == 3 and fx[-1] == "spin", fx  # (an earlier round may have spun)
     shot(a, "dafengshou-spinning-desktop")
-    a.wait_for_selector(".wr-cell.lit", timeout=15000)  # and stops on the result
+    rnd.refresh_from_db()  # the spin is public from the close: the cells it lights
+    lit = sorted(rnd.outcome["lit"])
+    if lit:  # (落空 lights nothing)
+        assert wait_result(a, first) == lit  # and stops on the result
     shot(a, "dafengshou-result-desktop")
 
     # round 2: A 1000 on 稻穗; B 100 on 蘋果 and 10 on 橘子
     wait_round(a, first + 1)
     wait_round(b, first + 1)
+    assert ring_cells(a, "last") == ring_cells(b, "last") == lit  # 上局, all the window
     assert a.locator("#wheel-history tr[data-number]").count() >= 1
     place(a, 1000, "rice", 1)
     place(b, 100, "apple", 1)
@@ -176,3 +225,37 @@ def test_two_players_bet_on_two_rounds_and_the_ledger_agrees(servers, browser):
     a.wait_for_selector(f"#wheel-history tr[data-number='{first}'] .verify-hash.ok", timeout=5000)
     desk.close()
     phone.close()
+
+
+def test_a_page_busy_when_the_light_stops_still_shows_the_result(servers, browser):
+    """The result is not a blink a busy page can miss: a page whose main thread is blocked from
+    mid-spin until after the round is settled (a full-page screenshot under load, a throttled
+    tab) still lights the round's result cells when it catches up, on the next round's board,
+    and puts them out after the hold while that round's betting goes on."""
+    room = make_room(bet_seconds=9)  # a 3 s hold
+    port = servers.daphne("web")
+    servers.clock()
+    base = f"http://127.0.0.1:{port}"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    register(page, base, "wheel-busy")
+    page.goto(f"{base}/games/wheel/{room.pk}/")
+    page.wait_for_selector("#conn.ok", state="attached", timeout=10000)
+    page.wait_for_selector("#wheel-board[data-phase='betting']", timeout=10000)
+    n = number(page)
+    page.wait_for_selector(f"#wheel-board[data-number='{n}'][data-phase='spinning']", timeout=15000)
+    rnd = WheelRound.objects.get(room_id=room.pk, number=n)
+    # block from now (the light runs until 85 % of the spin) until 0.5 s after the settlement
+    busy_ms = (rnd.settle_at.timestamp() - time.time() + 0.5) * 1000
+    assert busy_ms > 1500, busy_ms  # the spin was seen well before the light stopped
+    page.evaluate(
+        "(ms) => { const end = performance.now() + ms; while (performance.now() < end); }", busy_ms
+    )
+    page.wait_for_selector(
+        f"#wheel-board[data-number='{n + 1}'][data-phase='betting']", timeout=5000
+    )
+    assert ring_cells(page) == sorted(rnd.outcome["lit"]), "the settled round's result is not lit"
+    page.wait_for_function("() => !document.querySelector('.wr-cell.lit')", timeout=5000)
+    assert page.get_attribute("#wheel-board", "data-phase") == "betting"
+    assert number(page) == n + 1
+    context.close()
