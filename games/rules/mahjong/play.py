@@ -789,6 +789,25 @@ def _z(a: list[bool], b: list[bool]) -> float:
     return (gained - lost) / (gained + lost) ** 0.5 if gained + lost else 0.0
 
 
+def _rest_after_claim(hand: list[str], a: Action, tile: str) -> list[str]:
+    """The concealed tiles left after the 吃 / 碰 / 明槓 ``a`` of the discarded ``tile``."""
+    rest = list(hand)
+    if a["type"] == "chi":
+        for t in a["tiles"]:
+            rest.remove(t)
+    else:
+        for _ in range(3 if a["type"] == "gang" else 2):
+            rest.remove(tile)
+    return rest
+
+
+def _gang_taken(d: Decision, rest: list[str], now: int) -> bool:
+    """A 明槓 leaving ``rest`` is taken when it lowers the shanten ``now``, or keeps it with
+    ``gang_equal`` (a free draw)."""
+    after = d.shanten(rest, 1)
+    return after < now or (after == now and bool(option(d.r.game_id, "gang_equal")))
+
+
 def _claim_present(d: Decision, legal: list[Action]) -> Action:
     state = d.state
     gid = d.r.game_id
@@ -804,17 +823,10 @@ def _claim_present(d: Decision, legal: list[Action]) -> Action:
     for a in legal:
         if a["type"] not in ("peng", "gang", "chi"):
             continue
-        rest = list(hand)
-        if a["type"] == "chi":
-            for t in a["tiles"]:
-                rest.remove(t)
-        else:
-            for _ in range(3 if a["type"] == "gang" else 2):
-                rest.remove(tile)
+        rest = _rest_after_claim(hand, a, tile)
         if a["type"] == "gang":
-            after = d.shanten(rest, 1)
-            if after < now or (after == now and option(gid, "gang_equal")):
-                return a  # a 明槓 at equal shanten is a free draw
+            if _gang_taken(d, rest, now):
+                return a
             continue
         after, uk = d.best_after_meld(rest, with_ukeire=wider or best_claim)
         if not (
@@ -852,16 +864,9 @@ def _claim_by_value(d: Decision, legal: list[Action], now: int) -> Action:
     for a in legal:
         if a["type"] not in ("peng", "gang", "chi"):
             continue
-        rest = list(hand)
-        if a["type"] == "chi":
-            for t in a["tiles"]:
-                rest.remove(t)
-        else:
-            for _ in range(3 if a["type"] == "gang" else 2):
-                rest.remove(tile)
+        rest = _rest_after_claim(hand, a, tile)
         if a["type"] == "gang":
-            after_gang = d.shanten(rest, 1)
-            if after_gang < now or (after_gang == now and option(gid, "gang_equal")):
+            if _gang_taken(d, rest, now):
                 return a
             continue
         sh, _uk, after = d.meld_discard(rest)
