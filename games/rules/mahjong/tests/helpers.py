@@ -64,13 +64,19 @@ def turn(game_id: str, hand: str, seed: str = "turn") -> tuple[MahjongRuleset, S
     assert isinstance(r, MahjongRuleset)
     state = r.new_game(r.config_from_params({}), seed, 4)
     state.hands[0] = hand.split()
+    dealer_to_discard(state)
+    return r, state
+
+
+def dealer_to_discard(state: State) -> None:
+    """Clear the table of ``state`` (no melds, no rivers, no claim) with seat 0 to discard,
+    the last tile of its hand the one drawn."""
     state.melds = [[] for _ in range(4)]
     state.discards = [[] for _ in range(4)]
     state.current = 0
     state.drawn = [state.hands[0][-1], None, None, None]
     state.phase = "turn"
     state.claim = None
-    return r, state
 
 
 def yongzhou_turn(hand: str, seed: str = "turn") -> tuple[MahjongRuleset, State]:

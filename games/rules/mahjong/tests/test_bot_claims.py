@@ -15,6 +15,7 @@ import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.rules.mahjong import play
 from games.rules.mahjong.core import MahjongRuleset, State
+from games.rules.mahjong.tests.helpers import dealer_to_discard
 
 # seat 1 (left of the discarder, so it may 吃) holds two runs the discard B7 completes: B6 B8
 # (the first option: it leaves B3 B4 and a lone B9) and B8 B9 (it leaves B3 B4 B6, one shape
@@ -97,12 +98,7 @@ def _wider_state() -> tuple[MahjongRuleset, State]:
     assert isinstance(r, MahjongRuleset)
     state = r.new_game(r.config_from_params({}), "wider-5", 4)
     assert state.vars["wild"] == ["B3"] and state.hands[1] == WIDER_HAND.split()
-    state.melds = [[] for _ in range(4)]
-    state.discards = [[] for _ in range(4)]
-    state.current = 0
-    state.drawn = [state.hands[0][-1], None, None, None]
-    state.phase = "turn"
-    state.claim = None
+    dealer_to_discard(state)
     r.apply(state, 0, {"type": "discard", "tile": "T3"})
     assert sorted(r.to_act(state)) == [1]
     return r, state
