@@ -53,6 +53,13 @@ def _best_claim(d: mjplay.Decision, legal: list[dict[str, Any]]) -> tuple[Any, .
     return best
 
 
+def draws_left(d: mjplay.Decision, ahead: int) -> int:
+    """The bot's own draws left before 流局 when ``ahead`` other draws come before its next
+    one (claims, 槓 and flowers aside): the wall's count is public."""
+    free = len(d.state.wall) - d.r.reserve(d.state)
+    return max(0, (free - ahead + 3) // 4)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="mahjong_yueqing")
@@ -105,8 +112,8 @@ def main() -> None:
                         "uk_now": d.ukeire(hand, now),
                         "after": option[1],
                         "uk_after": option[2],
-                        "d_pass": d.draws_left(ahead),
-                        "d_claim": d.draws_left(3),
+                        "d_pass": draws_left(d, ahead),
+                        "d_claim": draws_left(d, 3),
                         "melds": len(st.melds[s]),
                         "present": int(claimed),
                         "arm": ctx["arm"],

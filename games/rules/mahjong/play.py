@@ -33,24 +33,12 @@ Turn:
 
 Claims: 碰 / 吃 / 明槓 when the meld lowers the shanten (its best discard counted); with
 ``claim_wider`` also a 碰 / 吃 at equal shanten whose 進張 is at least ``wider_mult`` × the
-present 進張 + ``wider_add`` (``wider_peng`` false: a 吃 only; off in every variant — 樂清
-took them with + 1 until 5 Dec 2026, when randomised claims showed them slightly harmful),
+present 進張 + ``wider_add`` (off in every variant — 樂清 took them at
+進張 + 1 until 5 Dec 2026, when randomised claims showed them slightly harmful),
 and with ``gang_equal`` a 明槓 at equal shanten (a free draw).
 With ``best_claim`` the best of several qualifying 碰 / 吃 (lowest shanten, then most 進張),
 else the first.
 
-A fitted value (:func:`win_chance`): the chance the bot wins the hand from the position it
-leaves (3k+1 tiles), a logistic per shanten class of log(1 + 進張 with the claim routes), the
-bot's own draws left (:meth:`Decision.draws_left`), the live 財神, 財神 held and melds, fitted
-on the 樂清 bot's own play (``bench/mahjong_value_fit.py``, :data:`VALUE_W`). Three options
-use it, all off in every variant (each lost or did nothing in 樂清's paired A/B,
-docs/performance.md, 5 Dec 2026, branch dp): ``value_step`` (the best discard one shanten
-higher when its value is higher by ``value_margin``; ``value_step_max`` the highest shanten it
-steps from), ``value_claim`` (a 碰 / 吃 when the value after it and its best discard beats the
-value of passing, the draws counted by seat order; ``"equal"``: only at equal shanten) and
-``look`` N (one from ready, the N best discards by 進張 re-ranked by :meth:`Decision.look1`:
-the chance of getting ready within the draws left, with ``look_race`` the chance a round ends
-the hand by another's win, times the value of the ready hands the improving draws lead to).
 Simulated search (needs the C extension ``_mjsim``, built by ``./leyou``; without it the bot
 plays the rules above). The tiles the bot cannot see (the other hands, the wall) are dealt at
 random into hands of the right sizes and a wall order — each sampled hand warmed up by as many
@@ -79,7 +67,6 @@ search draws only from a seed made of the state the bot sees.
 from __future__ import annotations
 
 import hashlib
-import math
 from typing import TYPE_CHECKING, Any
 
 from games.rules.mahjong import bot as botlib
@@ -98,7 +85,6 @@ DEFAULTS: dict[str, Any] = {
     "gang_equal": False,
     "wider_mult": 2,
     "wider_add": 4,
-    "wider_peng": True,  # claim_wider also for a 碰 (else only a 吃)
     "dead": True,  # kinds no draw can bring (all seen, 杠頭 / flower kinds) make no partial set
     "two_step": 0,  # rank the best N tied discards (by 進張) by the two-step 進張 (0: off)
     "gb": True,  # 13-tile hands without wilds: PyMahjongGB's count (every GB shape)
@@ -106,13 +92,6 @@ DEFAULTS: dict[str, Any] = {
     "chi_w": 0.0,  # extra weight of a 進張 kind the bot could 吃 (it completes a run)
     "best_claim": False,  # of several qualifying claims, the best (shanten, 進張), not the first
     "river_w": 0.0,  # ready: extra weight of a winning kind another seat has discarded
-    "value_step": False,  # a discard one shanten higher when its fitted value is higher
-    "value_claim": False,  # claim by the fitted value after the claim against passing
-    # (true), or only at equal shanten ("equal": a claim lowering the shanten is taken)
-    "value_margin": 0.0,  # what the value must gain by (value_step, value_claim)
-    "value_step_max": 9,  # value_step only from this shanten down
-    "look": 0,  # one from ready: re-rank the N best discards by Decision.look1 (0: off)
-    "look_race": 0.0,  # look1: chance a cycle of draws ends the hand by another's win
     "mc": 0,  # determinisations of the simulated discard search (0: off; needs _mjsim)
     "mc_k": 4,  # its candidates at the lowest shanten: the best k by the present order
     "mc_up": 0,  # and the best n one shanten higher (by 進張)
@@ -331,89 +310,11 @@ class Decision:
         )
         return [(k, 4 - self.seen(k), a) for k, a in zip(kinds, after) if a < sh]
 
-    def draws_left(self, ahead: int) -> int:
-        """The bot's own draws left before 流局 when ``ahead`` other draws come before its next
-        one (claims, 槓 and flowers aside): the wall's count is public."""
-        free = len(self.state.wall) - self.r.reserve(self.state)
-        return max(0, (free - ahead + 3) // 4)
-
-    def features(self, rest: list[str], sh: int, ahead: int, extra: int = 0) -> list[float]:
-        """The value's inputs for the concealed ``rest`` (3k+1 tiles at shanten ``sh``) with
-        ``ahead`` other draws before the bot's next (:data:`VALUE_W`): shanten class (0 ready,
-        1, 2, 3, … up to 6), log(1 + 進張 with the claim routes), the live 財神 copies (every one
-        a draw that lowers the shanten, or wins when ready), the own draws left, 財神 held,
-        melds."""
-        if sh < 0:  # a spare 財神 (財神單吊): every live kind wins
-            uk = float(sum(4 - self.seen(k) for k in self._seen if k not in self.wild))
-            sh = 0
-        else:
-            uk = self.ukeire(rest, sh, extra)
-        live_wild = float(sum(4 - self.seen(k) for k in self.wild))
-        held = float(sum(1 for t in rest if t in self.wild))
-        melds = float(len(self.state.melds[self.seat]) + extra)
-        return [float(min(sh, 6)), uk, live_wild, float(self.draws_left(ahead)), held, melds]
-
-    def value(self, rest: list[str], sh: int, ahead: int, extra: int = 0) -> float:
-        """The fitted chance the bot wins the hand from the position (:data:`VALUE_W`)."""
-        return win_chance(self.features(rest, sh, ahead, extra))
-
     def best_after_meld(self, rest: list[str], with_ukeire: bool = False) -> tuple[int, float]:
         """(shanten, 進張) after a 吃 / 碰 leaving ``rest`` and the best discard from it (the
         進張 only ``with_ukeire``, else 0)."""
         sh, uk, _after = self.meld_discard(rest, with_ukeire)
         return sh, uk
-
-    def look1(self, rest: list[str]) -> float:
-        """``look``: the chance of winning from a 1-from-ready ``rest`` (3k+1 tiles) as the
-        chance of getting ready within the bot's own draws left × the mean fitted value of
-        the ready hands the improving draws lead to (each kind by its copies left × its claim
-        routes, a live 財神 too; the best discard after each draw) — a horizon-aware
-        two-step count whose second step is the ready hand's value, not its 進張."""
-        draws = self.draws_left(3)
-        if draws <= 0:
-            return 0.0
-        naturals = [t for t in rest if t not in self.wild]
-        counts = counts_of(naturals)
-        unseen = sum(4 - self.seen(k) for k in self._seen) or 1
-        routes = self.peng_w or self.chi_w
-        ways: list[tuple[float, str]] = [
-            (left * (self.route_weight(counts, k) if routes else 1.0), k)
-            for k, left, _a in self._improving(rest, 1, 0)
-        ]
-        ways += [(float(4 - self.seen(w)), w) for w in sorted(self.wild) if self.seen(w) < 4]
-        total = sum(n for n, _k in ways)
-        if not total:
-            return 0.0
-        race = float(option(self.r.game_id, "look_race"))
-        ready: list[tuple[float, list[float]]] = []
-        for n, kind in ways:
-            drawn = [*rest, kind]
-            best: tuple[float, list[float]] | None = None
-            for t in sorted(set(drawn)):
-                after = list(drawn)
-                after.remove(t)
-                sh = self.shanten(after)
-                if sh <= 0:
-                    f = self.features(after, sh, 3)
-                    v = win_chance(f)
-                    if best is None or v > best[0]:
-                        best = (v, f)
-            if best is not None:
-                ready.append((n, best[1]))
-        p = min(0.95, total / unseen)
-        if not race:
-            reach = 1.0 - (1.0 - p) ** draws
-            return reach * sum(n * win_chance(f) for n, f in ready) / total
-        # the t-th own draw makes it ready (no other seat has won before, each cycle of
-        # draws ending the hand with chance ``race``), then the ready value with the draws
-        # left after it
-        out = 0.0
-        for step in range(1, draws + 1):
-            w = ((1.0 - p) * (1.0 - race)) ** (step - 1) * (1.0 - race) * p
-            left = float(draws - step)
-            mean = sum(n * win_chance([*f[:3], left, *f[4:]]) for n, f in ready)
-            out += w * mean / total
-        return out
 
     def meld_discard(
         self, rest: list[str], with_ukeire: bool = True
@@ -435,34 +336,6 @@ class Decision:
         if best is None:
             return 99, 0, kept
         return best[0], -best[1], kept
-
-
-def value_inputs(f: list[float]) -> list[float]:
-    """The logistic's inputs of :meth:`Decision.features` (the shanten class picks the row):
-    1, log(1 + 進張), draws left / 8, their product, live 財神 / 4, 財神 held, melds / 4, and
-    the shanten above 3 (the last class holds every higher one)."""
-    lu = math.log1p(f[1])
-    d = f[3] / 8.0
-    return [1.0, lu, d, lu * d, f[2] / 4.0, f[4], f[5] / 4.0, max(0.0, f[0] - 3.0)]
-
-
-def win_chance(f: list[float]) -> float:
-    """The logistic value of the features ``f`` (:meth:`Decision.features`)."""
-    w = VALUE_W[min(3, int(f[0]))]
-    z = sum(a * b for a, b in zip(w, value_inputs(f)))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-# the fitted value (win_chance), rows by shanten class 0, 1, 2, 3+ over value_inputs: a
-# logistic per class on 53,114 positions the 樂清 bot (TUNING of 5 Dec, lq21) left after its
-# discards in 8,000 hands ab-300000…307999 of the bench's mixed table, whether it won the
-# hand (bench/mahjong_value_fit.py; held-out every fifth hand, log loss 0.549)
-VALUE_W: list[list[float]] = [
-    [-2.3646, 0.7784, 0.7339, 0.1895, -0.0519, 0.2076, -0.2064, 0.0],
-    [-4.3594, 0.4675, 1.0935, 0.2139, -0.141, 0.5641, -0.1018, 0.0],
-    [-3.439, 0.0115, -0.2605, 0.5643, -0.1476, 0.5904, -0.3349, 0.0],
-    [-3.7761, -0.0662, -0.2925, 0.5677, -0.1701, 0.6806, -0.4707, -0.534],
-]
 
 
 def bot_action(ruleset: MahjongRuleset, state: State, seat: int) -> Action:
@@ -515,7 +388,7 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         searched = _mc_turn(d, scored, low[0], mc)
         if searched is not None:
             return searched
-    if len(tied) == 1 and not option(gid, "value_step"):
+    if len(tied) == 1:
         return tied[0][4]
     if not option(gid, "ukeire_all"):
         tied = sorted(tied, key=lambda x: (x[2], x[3]))[:4]
@@ -529,25 +402,6 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
     if top and ranked[0][3] > 0 and len(ranked) > 1:
         # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
         ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
-    look = option(gid, "look")
-    if look and ranked[0][3] == 1 and len(ranked) > 1:
-        # the few best by 進張 at one from ready, re-ranked by the look-ahead value
-        ranked = sorted(ranked[:look], key=lambda x: (-d.look1(x[4]), *x[:3]))
-    if option(gid, "value_step") and 0 <= low[0] <= option(gid, "value_step_max") and not low[1]:
-        # the best discard one shanten higher, taken when the fitted chance of winning the
-        # hand from it is higher (a much wider wait against a narrow one)
-        up = [x for x in scored if x[0] == low[0] + 1 and not x[1]]
-        alt: tuple[float, int, str, int, list[str], Action] | None = None
-        for sh, _w, keep, t, a in up:
-            rest = list(hand)
-            rest.remove(t)
-            cand = (-d.ukeire(rest, sh), keep, t, sh, rest, a)
-            if alt is None or cand[:3] < alt[:3]:
-                alt = cand
-        if alt is not None:
-            margin = float(option(gid, "value_margin"))
-            if d.value(alt[4], alt[3], 3) > d.value(ranked[0][4], ranked[0][3], 3) + margin:
-                return alt[5]
     return ranked[0][5]
 
 
@@ -817,8 +671,6 @@ def _claim_present(d: Decision, legal: list[Action]) -> Action:
     wider = option(gid, "claim_wider")
     best_claim = option(gid, "best_claim")
     now_uk = d.ukeire(hand, now) if wider else 0
-    if option(gid, "value_claim"):
-        return _claim_by_value(d, legal, now)
     chosen: tuple[tuple[int, float], Action] | None = None
     for a in legal:
         if a["type"] not in ("peng", "gang", "chi"):
@@ -834,7 +686,6 @@ def _claim_present(d: Decision, legal: list[Action]) -> Action:
             or (
                 wider
                 and after == now
-                and (a["type"] == "chi" or option(gid, "wider_peng"))
                 and uk >= option(gid, "wider_mult") * now_uk + option(gid, "wider_add")
             )
         ):
@@ -846,38 +697,6 @@ def _claim_present(d: Decision, legal: list[Action]) -> Action:
         if chosen is None or key < chosen[0]:
             chosen = (key, a)
     return chosen[1] if chosen is not None else {"type": "pass"}
-
-
-def _claim_by_value(d: Decision, legal: list[Action], now: int) -> Action:
-    """``value_claim``: the 碰 / 吃 (with its best discard) whose fitted chance of winning the
-    hand beats passing — the hand as it is, with the other draws before the bot's own
-    (none after the left seat's discard, two after the right seat's) — by ``value_margin``;
-    a 明槓 as :func:`_claim` (a free draw)."""
-    state, gid = d.state, d.r.game_id
-    hand = state.hands[d.seat]
-    claim = state.claim or {}
-    tile = claim["tile"]
-    ahead = (d.seat - claim["from"] - 1) % state.seats
-    mode = option(gid, "value_claim")
-    best = d.value(hand, now, ahead) + float(option(gid, "value_margin"))
-    chosen: Action = {"type": "pass"}
-    for a in legal:
-        if a["type"] not in ("peng", "gang", "chi"):
-            continue
-        rest = _rest_after_claim(hand, a, tile)
-        if a["type"] == "gang":
-            if _gang_taken(d, rest, now):
-                return a
-            continue
-        sh, _uk, after = d.meld_discard(rest)
-        if sh >= 99:
-            continue
-        # value_claim "equal": a claim lowering the shanten is always taken (the most
-        # valuable of them), the value decides only at equal shanten
-        v = d.value(after, sh, 3, 1) + (2.0 if sh < now and mode == "equal" else 0.0)
-        if v > best:
-            best, chosen = v, a
-    return chosen
 
 
 __all__ = ["DEFAULTS", "TUNING", "Decision", "bot_action"]
