@@ -294,3 +294,28 @@ def test_the_admin_shows_the_rooms_measured_rtp(wheel_room, make_user, admin_cli
     listing = admin_client.get("/admin/lobby/room/").content.decode()
     assert f"{rnd.paid_total / 100:.2%}" in listing
     assert admin_client.get(f"/admin/games/wheelround/{rnd.pk}/change/").status_code == 200
+
+
+def test_the_last_round_line_names_the_crop_in_the_page_language(wheel_room, make_user):
+    """The centre of the next round's board says which crop the last round gave in the
+    player's language (English showed 「Last round 蘋果」 beside 「蘋果 (apple)」 in the table
+    below it): the name goes through the same game-term filter as the rest of the board."""
+    from django.utils import translation
+
+    from games.terms import term
+
+    user = make_user(beans=1000)
+    bet(wheel_room, user, "apple", 10)
+    rnd = WheelRound.objects.get()
+    due(rnd, "closes_at")
+    dafengshou.due_rounds_run()
+    due(rnd, "settle_at")
+    dafengshou.due_rounds_run()
+    with translation.override("en"):
+        view = dafengshou_selectors.dafengshou_view(wheel_room.pk, user)
+        name = view["last"]["name"]
+        html = board.render_html(view)
+        glossed = term(name)
+    assert glossed != name  # English glosses the crop
+    line = re.search(r'id="wheel-result-text">([^<]*)<', html)
+    assert line is not None and glossed in line.group(1)
