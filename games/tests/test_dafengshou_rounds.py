@@ -225,19 +225,26 @@ def cells(html: str, css: str) -> list[int]:
     return sorted(int(cell) for classes, cell in found if css in classes.split())
 
 
-def test_the_next_rounds_board_keeps_the_settled_result_lit_for_the_hold(wheel_room, make_user):
-    """Settling opens the next round at once, and the light stopped only 15 % of the spin
-    before: the new round's board lights the settled round's result (in its HTML, so a page
-    that was busy when the light stopped still shows it) for ``result_hold`` seconds after
-    the settlement, then only outlines it; a page that missed the stop never saw it before."""
-    user = make_user(beans=1000)
-    bet(wheel_room, user, "apple", 10)
+def first_round_settled(room, user) -> WheelRound:
+    """``user`` bets 10 on 蘋果 in the room's first round, which the clock closes and
+    settles (opening round 2); the settled round, fresh from the database."""
+    bet(room, user, "apple", 10)
     rnd = WheelRound.objects.get()
     due(rnd, "closes_at")
     assert dafengshou.due_rounds_run() == 1
     due(rnd, "settle_at")
     assert dafengshou.due_rounds_run() == 1
     rnd.refresh_from_db()
+    return rnd
+
+
+def test_the_next_rounds_board_keeps_the_settled_result_lit_for_the_hold(wheel_room, make_user):
+    """Settling opens the next round at once, and the light stopped only 15 % of the spin
+    before: the new round's board lights the settled round's result (in its HTML, so a page
+    that was busy when the light stopped still shows it) for ``result_hold`` seconds after
+    the settlement, then only outlines it; a page that missed the stop never saw it before."""
+    user = make_user(beans=1000)
+    rnd = first_round_settled(wheel_room, user)
     view = dafengshou_selectors.dafengshou_view(wheel_room.pk, user)
     assert (view["number"], view["phase"]) == (2, "betting")
     hold = dafengshou.result_hold(rnd.params)
@@ -305,12 +312,7 @@ def test_the_last_round_line_names_the_crop_in_the_page_language(wheel_room, mak
     from games.terms import term
 
     user = make_user(beans=1000)
-    bet(wheel_room, user, "apple", 10)
-    rnd = WheelRound.objects.get()
-    due(rnd, "closes_at")
-    dafengshou.due_rounds_run()
-    due(rnd, "settle_at")
-    dafengshou.due_rounds_run()
+    first_round_settled(wheel_room, user)
     with translation.override("en"):
         view = dafengshou_selectors.dafengshou_view(wheel_room.pk, user)
         name = view["last"]["name"]
