@@ -677,15 +677,13 @@ static PyObject *py_shanten(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    Py_buffer hb, osz, ost, owb, ub, cb, ob, lb;
-    ob.len = 0; ob.buf = NULL; ob.obj = NULL;
-    lb.len = 0; lb.buf = NULL; lb.obj = NULL;
-    int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile, tries = 0;
+    Py_buffer hb, osz, ost, owb, ub, cb;
+    int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile;
     unsigned long long flowers, dead, seed;
     BotView bv;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|y*y*i", &hb, &wilds, &sets, &osz, &ost,
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd", &hb, &wilds, &sets, &osz, &ost,
                           &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &from,
-                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &ob, &lb, &tries))
+                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
@@ -715,23 +713,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyBuffer_Release(&owb);
     PyBuffer_Release(&ub);
     PyBuffer_Release(&cb);
-    int8_t fixed[160];
-    int nfixed = 0;
-    if (ob.obj) {
-        nfixed = (int)ob.len;
-        if (nfixed > 160) nfixed = 160;
-        memcpy(fixed, ob.buf, nfixed);
-        PyBuffer_Release(&ob);
-    }
-    uint8_t W[3 * NK];
-    int weighted = 0;
-    if (lb.obj) {
-        if (lb.len == 3 * NK) {
-            memcpy(W, lb.buf, 3 * NK);
-            weighted = 1;
-        }
-        PyBuffer_Release(&lb);
-    }
     if (!ok) return NULL;
     /* the pool: the natural tiles to deal into hands, then the flowers (wall only) */
     int8_t pool[160];
@@ -780,35 +761,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     base.wk = wk;
     base.flowers = flowers;
     for (int d = 0; d < n_det; d++) {
-      {
         int8_t deal[160];
         memcpy(deal, pool, np);
         shuffle(deal, np, &rng);
-        if (weighted && nfixed != np) {
-            /* each opponent's hand drawn from the pool with its per-kind weights (what its
-             * river says it is unlikely to hold); the rest stays shuffled for the wall */
-            int pos = 0;
-            for (int o = 0; o < 3; o++)
-                for (int j = 0; j < sizes[o]; j++, pos++) {
-                    uint32_t total = 0;
-                    for (int i = pos; i < np; i++) total += W[o * NK + deal[i]];
-                    if (!total) continue;
-                    uint32_t r = (uint32_t)below(&rng, (int)total);
-                    int i = pos;
-                    for (; i < np - 1; i++) {
-                        uint32_t w = W[o * NK + deal[i]];
-                        if (r < w) break;
-                        r -= w;
-                    }
-                    int8_t t = deal[pos];
-                    deal[pos] = deal[i];
-                    deal[i] = t;
-                }
-        }
-        if (nfixed == np) {
-            memcpy(deal, fixed, np);
-            shuffle(deal + in_hands + extra, np - in_hands - extra, &rng);
-        }
         int at = 0;
         seat_set(&base.s[0], hand, wilds, sets, dead);
         for (int o = 0; o < 3; o++) {
@@ -833,7 +788,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         int8_t back_in[160];
         int nb = 0;
         for (int o = 0; o < 3; o++)
-            for (int j = 0; j < (nfixed == np ? 0 : warm[o]) && at < np; j++) {
+            for (int j = 0; j < warm[o] && at < np; j++) {
                 Seat *s = &base.s[o + 1];
                 int k = deal[at++];
                 if (k == wk)
@@ -871,7 +826,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             }
             out[(Py_ssize_t)d * nc + j] = (char)(w == 0 ? 1 : (w < 0 ? 0 : 2));
         }
-      }
     }
     return res;
 }

@@ -101,7 +101,6 @@ DEFAULTS: dict[str, Any] = {
     "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
-    "mc_read": 0,  # EXPERIMENT: deal opponents' hands by weights read off their rivers
     "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
@@ -547,9 +546,6 @@ def simulate(
             rng_seed,
             d.peng_w,
             d.chi_w,
-            ORACLE(d, others, unseen, flowers) if ORACLE else b"",
-            _reading(state, others) if option(r.game_id, "mc_read") else b"",
-            0,
         )
     except ValueError:
         return None
@@ -598,33 +594,6 @@ def _mc_claim(d: Decision, legal: list[Action], present: Action, n_det: int) -> 
 
 
 _BATCH = 100
-ORACLE = None
-import json as _json, os as _os
-_OPPW = {tuple(int(x) for x in k.split(",")): v for k, v in _json.load(open(_os.environ["LEYOU_OPPW"])).items()} if _os.environ.get("LEYOU_OPPW") else {}
-
-
-def _b(v: int) -> int:
-    return 0 if v <= 0 else (1 if v == 1 else 2)
-
-
-def _reading(state, others) -> bytes:
-    out = []
-    for o in others:
-        riv = [KIND_INDEX[t] for t in state.discards[o]]
-        for k in range(34):
-            self_d = sum(1 for x in riv if x == k)
-            n1 = n2 = 0
-            if k < 27:
-                for x in riv:
-                    if x < 27 and x // 9 == k // 9:
-                        if abs(x - k) == 1:
-                            n1 += 1
-                        elif abs(x - k) == 2:
-                            n2 += 1
-            cls = 0 if k >= 27 else (1 if k % 9 in (0, 8) else (2 if k % 9 in (1, 7) else 3))
-            w = _OPPW.get((cls, _b(self_d), _b(n1), _b(n2)), 1.0)
-            out.append(max(1, min(255, round(w * 50))))
-    return bytes(out)
 
 
 def _searched(
