@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import games.rules.mahjong  # noqa: F401  (registers)
@@ -10,6 +12,21 @@ from games.engine import registry
 from games.rules.mahjong.core import MahjongRuleset, State
 
 FILLER = "B2 B3 T2 T3 W2 W3 B6 T6 W6 B8 T8 W8 F2 F3 J1 W7 T7 B7".split()
+
+
+@contextmanager
+def tuned(*game_ids: str, **options: Any) -> Iterator[None]:
+    """The bot of ``game_ids`` with ``options`` over its ``play.TUNING`` (a test's changes to
+    the tuning too are undone after)."""
+    from games.rules.mahjong import play
+
+    saved = {g: dict(play.TUNING.get(g, {})) for g in game_ids}
+    for g in game_ids:
+        play.TUNING[g] = {**saved[g], **options}
+    try:
+        yield
+    finally:
+        play.TUNING.update(saved)
 
 
 def huanle():

@@ -12,6 +12,7 @@ from games.engine import registry
 from games.rules.mahjong import baseline, play
 from games.rules.mahjong import bot as botlib
 from games.rules.mahjong.core import MahjongRuleset, State
+from games.rules.mahjong.tests.helpers import tuned
 
 GAME = "mahjong_yueqing"
 SEARCH = {"mc_claim": 300, "mc_claim_sh": 3, "mc_stop": 2.0}
@@ -21,10 +22,8 @@ pytestmark = pytest.mark.skipif(botlib.native is None, reason="the C extension i
 
 @pytest.fixture
 def search_on() -> Iterator[None]:
-    saved = dict(play.TUNING[GAME])
-    play.TUNING[GAME].update(SEARCH)
-    yield
-    play.TUNING[GAME] = saved
+    with tuned(GAME, **SEARCH):
+        yield
 
 
 def _claim_decision(seed: str, nth: int) -> tuple[MahjongRuleset, State]:

@@ -15,7 +15,7 @@ import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.rules.mahjong import play
 from games.rules.mahjong.core import MahjongRuleset, State
-from games.rules.mahjong.tests.helpers import dealer_to_discard
+from games.rules.mahjong.tests.helpers import dealer_to_discard, tuned
 
 # seat 1 (left of the discarder, so it may 吃) holds two runs the discard B7 completes: B6 B8
 # (the first option: it leaves B3 B4 and a lone B9) and B8 B9 (it leaves B3 B4 B6, one shape
@@ -25,10 +25,8 @@ HAND = "W3 W9 T5 T6 T8 T9 T9 B3 B4 B6 B8 B9 F3"
 
 @pytest.fixture
 def best_claim() -> Iterator[None]:
-    saved = dict(play.TUNING["mahjong_yongzhou"])
-    play.TUNING["mahjong_yongzhou"]["best_claim"] = True
-    yield
-    play.TUNING["mahjong_yongzhou"] = saved
+    with tuned("mahjong_yongzhou", best_claim=True):
+        yield
 
 
 def _claim_state() -> tuple[MahjongRuleset, State]:
@@ -86,11 +84,9 @@ WIDER_HAND = "F2 W2 J2 B3 T1 T3 W8 F4 F3 J1 F1 T2 W1 W9 B8 W3"
 
 @pytest.fixture
 def claim_wider() -> Iterator[None]:
-    saved = dict(play.TUNING["mahjong_yueqing"])
     # 樂清's setting until 5 Dec 2026: at equal shanten when the 進張 grows by one or more
-    play.TUNING["mahjong_yueqing"].update(claim_wider=True, wider_mult=1, wider_add=1)
-    yield
-    play.TUNING["mahjong_yueqing"] = saved
+    with tuned("mahjong_yueqing", claim_wider=True, wider_mult=1, wider_add=1):
+        yield
 
 
 def _wider_state() -> tuple[MahjongRuleset, State]:

@@ -16,17 +16,14 @@ import pytest
 import games.rules.mahjong  # noqa: F401  (registers)
 from games.engine import registry
 from games.rules.mahjong import play
-from games.rules.mahjong.tests.helpers import yongzhou_turn
+from games.rules.mahjong.tests.helpers import tuned, yongzhou_turn
 
 
 @pytest.fixture
 def two_step() -> Iterator[None]:
     """永州 and 樂清 rank their three best discards by the two-step count for one test."""
-    saved = {g: dict(play.TUNING[g]) for g in ("mahjong_yongzhou", "mahjong_yueqing")}
-    for g in saved:
-        play.TUNING[g]["two_step"] = 3
-    yield
-    play.TUNING.update(saved)
+    with tuned("mahjong_yongzhou", "mahjong_yueqing", two_step=3):
+        yield
 
 
 # four from ready; discarding B1 or J1 leaves the same one-step 進張 and the keep value (an

@@ -13,7 +13,7 @@ import pytest
 
 from games.rules.mahjong import play
 from games.rules.mahjong.core import MahjongRuleset, State
-from games.rules.mahjong.tests.helpers import turn
+from games.rules.mahjong.tests.helpers import tuned, turn
 
 # seed "routes": 財神 B3, 明牌 B2, flower J3. Two shanten-2 discards: T3 (one of the T3 pair)
 # leaves one tile more to draw (38 against 37), B4 keeps the pair, which a 碰 off any seat
@@ -31,10 +31,8 @@ def _turn() -> tuple[MahjongRuleset, State]:
 
 @pytest.fixture
 def no_routes() -> Iterator[None]:
-    saved = dict(play.TUNING[GAME])
-    play.TUNING[GAME].update(peng_w=0.0, chi_w=0.0)
-    yield
-    play.TUNING[GAME] = saved
+    with tuned(GAME, peng_w=0.0, chi_w=0.0):
+        yield
 
 
 def _rest(tile: str) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from games.rules.mahjong import bot
 from games.rules.mahjong.core import MahjongRuleset, State
+from games.rules.mahjong.tests.helpers import tuned
 
 native = bot.native
 pytestmark = pytest.mark.skipif(native is None, reason="the C extension is not built")
@@ -84,12 +85,8 @@ def _decisions(seed: str, count: int) -> list[tuple[MahjongRuleset, State, int]]
 
 @pytest.fixture
 def search_on() -> object:
-    from games.rules.mahjong import play
-
-    saved = dict(play.TUNING[GAME])
-    play.TUNING[GAME].update(mc=200)
-    yield
-    play.TUNING[GAME] = saved
+    with tuned(GAME, mc=200):
+        yield
 
 
 def test_search_is_deterministic_and_reads_no_hidden_tile(search_on: object) -> None:
