@@ -44,10 +44,7 @@ def _best_claim(d: mjplay.Decision, legal: list[dict[str, Any]]) -> tuple[Any, .
     for a in legal:
         if a["type"] not in ("peng", "chi"):
             continue
-        rest = list(hand)
-        for t in a["tiles"] if a["type"] == "chi" else [tile, tile]:
-            rest.remove(t)
-        sh, uk, _after = d.meld_discard(rest)
+        sh, uk, _after = d.meld_discard(mjplay._rest_after_claim(hand, a, tile))
         if best is None or (sh, -uk) < (best[1], -best[2]):
             best = (a, sh, uk)
     return best
