@@ -209,18 +209,31 @@ static void st_init(St *s) {
     s->t[0][0] = 0;
 }
 
+/* two entries of disjoint parts together: their sets (capped at `sets`), partials and pair;
+ * 0 when both hold the pair */
+static inline int join(uint8_t a, uint8_t b, int sets, int *m, int *p, int *t) {
+    *p = EP(a) + EP(b);
+    if (*p > 1) return 0;
+    *m = EM(a) + EM(b);
+    if (*m > sets) *m = sets;
+    *t = ET(a) + ET(b);
+    return 1;
+}
+
+/* the shanten (before wilds) of m sets, t partials and p pairs toward `sets` sets and a pair */
+static inline int cell_value(int m, int p, int t, int sets) {
+    int r = sets - m;
+    return 2 * r - (t < r ? t : r) - p;
+}
+
 /* the states of two disjoint parts, sets capped at `sets` */
 static void tab_combine(const Tab *a, const Tab *b, int sets, St *out) {
     memset(out->t, -1, sizeof out->t);
+    int m, p, t;
     for (int i = 0; i < a->n; i++)
-        for (int j = 0; j < b->n; j++) {
-            int p = EP(a->e[i]) + EP(b->e[j]);
-            if (p > 1) continue;
-            int m = EM(a->e[i]) + EM(b->e[j]);
-            if (m > sets) m = sets;
-            int v = ET(a->e[i]) + ET(b->e[j]);
-            if (out->t[m][p] < v) out->t[m][p] = (int8_t)v;
-        }
+        for (int j = 0; j < b->n; j++)
+            if (join(a->e[i], b->e[j], sets, &m, &p, &t) && out->t[m][p] < t)
+                out->t[m][p] = (int8_t)t;
 }
 
 static void st_tab(const St *a, const Tab *b, int sets, St *out) {
@@ -240,8 +253,7 @@ static int st_value(const St *s, int wilds, int sets) {
         for (int p = 0; p < 2; p++) {
             int t = s->t[m][p];
             if (t < 0) continue;
-            int r = sets - m;
-            int v = 2 * r - (t < r ? t : r) - p;
+            int v = cell_value(m, p, t, sets);
             if (v < best) best = v;
         }
     return finish(best, wilds);
@@ -249,16 +261,11 @@ static int st_value(const St *s, int wilds, int sets) {
 
 /* the value of two disjoint parts together, without building their states */
 static int tab_value(const Tab *a, const Tab *b, int wilds, int sets) {
-    int best = 99;
+    int best = 99, m, p, t;
     for (int i = 0; i < a->n; i++)
         for (int j = 0; j < b->n; j++) {
-            int p = EP(a->e[i]) + EP(b->e[j]);
-            if (p > 1) continue;
-            int m = EM(a->e[i]) + EM(b->e[j]);
-            if (m > sets) m = sets;
-            int t = ET(a->e[i]) + ET(b->e[j]);
-            int r = sets - m;
-            int v = 2 * r - (t < r ? t : r) - p;
+            if (!join(a->e[i], b->e[j], sets, &m, &p, &t)) continue;
+            int v = cell_value(m, p, t, sets);
             if (v < best) best = v;
         }
     return finish(best, wilds);
