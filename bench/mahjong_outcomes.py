@@ -33,7 +33,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bots_vs_baseline import setup, wilson  # noqa: E402
 
 from games.rules.mahjong import play as mjplay  # noqa: E402
-from games.rules.mahjong.core import _keep_value  # noqa: E402
 
 
 def lets_win(ruleset: Any, state: Any, seat: int, action: dict[str, Any]) -> bool:
@@ -56,15 +55,8 @@ def oracle_bot(bot: Any, same_shanten: bool, tally: Counter[str]) -> Any:
             return action
         d = mjplay.Decision(ruleset, state, seat)
         hand = state.hands[seat]
-        scored = []
-        for a in ruleset.legal_actions(state, seat):
-            if a["type"] != "discard":
-                continue
-            rest = list(hand)
-            rest.remove(a["tile"])
-            scored.append(
-                (d.shanten(rest), a["tile"] in d.wild, _keep_value(a["tile"], rest), a["tile"], a)
-            )
+        discards = [a for a in ruleset.legal_actions(state, seat) if a["type"] == "discard"]
+        scored = mjplay.scored_discards(d, discards)
         safe = [x for x in scored if not lets_win(ruleset, state, seat, x[4])]
         own = min(x[0] for x in scored if x[3] == action["tile"])
         low = min((x[:2] for x in safe), default=None)
@@ -115,6 +107,8 @@ def main() -> None:
         ends[f"seat {me}: {who} won"] += 1
         if last_phase == "turn":
             ends[f"{who} 自摸"] += 1
+        elif last_phase == "robkong":
+            ends[f"{who} 搶槓"] += 1
         else:
             ends[f"{who} on {'the bot' if last_discarder == me else 'a baseline'}'s discard"] += 1
         won.append(1 if who == "bot" else 0)

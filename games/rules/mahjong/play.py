@@ -356,8 +356,6 @@ def bot_action(ruleset: MahjongRuleset, state: State, seat: int) -> Action:
 
 
 def _turn(d: Decision, legal: list[Action]) -> Action:
-    from games.rules.mahjong.core import _keep_value
-
     hand = d.state.hands[d.seat]
     gid = d.r.game_id
     discards = [a for a in legal if a["type"] == "discard"]
@@ -375,12 +373,7 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
                 return a
     if not discards:
         return legal[0]
-    scored: list[tuple[int, bool, int, str, Action]] = []
-    for a in discards:
-        t = a["tile"]
-        rest = list(hand)
-        rest.remove(t)
-        scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
+    scored = scored_discards(d, discards)
     low = min(x[:2] for x in scored)
     tied = [x for x in scored if x[:2] == low]
     mc = int(option(gid, "mc"))
@@ -403,6 +396,23 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
         ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
     return ranked[0][5]
+
+
+def scored_discards(
+    d: Decision, discards: list[Action]
+) -> list[tuple[int, bool, int, str, Action]]:
+    """(shanten left, a 財神?, keep value, tile, action) of each discard: the keys of the
+    bot's order before its 進張 count."""
+    from games.rules.mahjong.core import _keep_value
+
+    hand = d.state.hands[d.seat]
+    scored = []
+    for a in discards:
+        t = a["tile"]
+        rest = list(hand)
+        rest.remove(t)
+        scored.append((d.shanten(rest), t in d.wild, _keep_value(t, rest), t, a))
+    return scored
 
 
 def _present_order(d: Decision, hand: list[str], tied: list[Any]) -> list[Any]:
