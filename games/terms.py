@@ -227,13 +227,17 @@ def hans(text: str) -> str:
     return text.translate(_T2S)
 
 
+def script(text: str) -> str:
+    """Chinese text in the active language's script (简体 converted), never glossed: for a
+    glyph used as an icon, which English pages show as it is."""
+    language = translation.get_language() or ""
+    return hans(text) if language.startswith("zh-hans") else text
+
+
 def term(text: object) -> str:
     """A game term (or a line of them) as the active language shows it; non-text as it is."""
     if not isinstance(text, str) or not text:
         return text  # type: ignore[return-value]
-    language = translation.get_language() or ""
-    if language.startswith("zh-hans"):
-        return hans(text)
-    if language.startswith("en"):
+    if (translation.get_language() or "").startswith("en"):
         return _gloss(text)
-    return text
+    return script(text)

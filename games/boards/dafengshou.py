@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.translation import gettext
 
-from games.terms import term
+from games.terms import script, term
 
 CELL = 60  # the ring's cell size in SVG units (7 × 7 grid)
 # each crop's colour on the ring and its one-character mark
@@ -57,7 +57,7 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
     for cell in view["ring"]:
         cell["px"], cell["py"] = cell["x"] * CELL, cell["y"] * CELL
         colour, mark = CROP_STYLE.get(cell.get("object", ""), ("#ffca28", "運"))
-        cell["colour"], cell["mark"] = colour, mark
+        cell["colour"], cell["mark"] = colour, script(mark)
         cell["lit"] = cell["cell"] in shown
         cell["last"] = cell["cell"] in last_lit and view["phase"] == "betting"
     result = view.get("result") or {}
@@ -71,7 +71,8 @@ def _layout(view: dict[str, Any]) -> dict[str, Any]:
         view["result_name"] = result.get("special_name") or name
     view["win_objects"] = sorted({view["ring"][c].get("object", "") for c in lit} - {""})
     for obj in view["objects"]:
-        obj["colour"], obj["mark"] = CROP_STYLE[obj["object"]]
+        colour, mark = CROP_STYLE[obj["object"]]
+        obj["colour"], obj["mark"] = colour, script(mark)
         obj["stack"] = chip_stack(obj["mine"], view["chips"])
     view["chip_styles"] = [
         {"value": c, "colour": CHIP_COLOURS.get(c, "#546e7a"), "label": chip_label(c)}

@@ -321,3 +321,26 @@ def test_the_last_round_line_names_the_crop_in_the_page_language(wheel_room, mak
     assert glossed != name  # English glosses the crop
     line = re.search(r'id="wheel-result-text">([^<]*)<', html)
     assert line is not None and glossed in line.group(1)
+
+
+def test_the_crop_marks_follow_the_page_script(wheel_room, make_user):
+    """The one-character marks on the wheel's cells and on the bet buttons are in the page's
+    script: a 简体 page showed 蘋 on the wheel beside 苹果 on the button below it (seen on
+    the 1280×800 简体 screenshot); English keeps the Chinese glyph as the icon."""
+    from django.utils import translation
+
+    user = make_user(beans=1000)
+    first_round_settled(wheel_room, user)
+    marks = {}
+    for language in ("zh-hant", "zh-hans", "en"):
+        with translation.override(language):
+            html = board.render_html(dafengshou_selectors.dafengshou_view(wheel_room.pk, user))
+        cells = set(re.findall(r'class="wr-mark[^"]*">([^<]*)<', html))
+        buttons = set(
+            re.findall(r'class="bet-icon"[^>]*>(?:<[^t][^>]*>)*<text[^>]*>([^<]*)<', html)
+        )
+        assert cells and buttons, language
+        marks[language] = cells | buttons
+        assert ("蘋" in cells) == ("蘋" in buttons), language
+    assert "蘋" in marks["zh-hant"] and "蘋" not in marks["zh-hans"] and "苹" in marks["zh-hans"]
+    assert marks["en"] == marks["zh-hant"]
