@@ -229,13 +229,17 @@ def test_a_fold_that_leaves_one_ends_the_hand_and_a_folded_seat_leaves_freely(
 def test_sit_down_mid_hand_waits_and_sit_or_stand_between_hands(
     zroom, make_user, django_capture_on_commit_callbacks
 ):
-    """A player sitting down during a hand is dealt in the next; one who stands up is not."""
-    users = [make_user(beans=1000) for _ in range(3)]
+    """A player sitting down during a hand is dealt in the next; one who stands up is not.
+
+    The players hold far more than a hand can cost: 托管 plays hand 2, and with 1,000 beans a
+    seat lost everything but the 底注 in about 3 % of such hands (2.8 % of 3,000 engine hands),
+    so hand 3 was not dealt to it and the test failed by luck (seen once in the full suite)."""
+    users = [make_user(beans=100_000) for _ in range(3)]
     with django_capture_on_commit_callbacks(execute=True):
         table = _join(zroom, users[:2])
         seating.seat_take(table_id=table.pk, user=users[2])
         hand = table.hands.get()
-        assert len(hand.players) == 2 and balance_for_user(users[2]) == 1000
+        assert len(hand.players) == 2 and balance_for_user(users[2]) == 100_000
         table.refresh_from_db()
         with pytest.raises(IllegalAction):
             tables.move_submit(
@@ -254,7 +258,7 @@ def test_sit_down_mid_hand_waits_and_sit_or_stand_between_hands(
         seating.table_tick(table_id=table.pk)
     second = Hand.objects.get(table=table, number=2)
     assert {p["user_id"] for p in second.players} == {u.pk for u in users}
-    assert balance_for_user(users[2]) == 990
+    assert balance_for_user(users[2]) == 100_000 - 10
     with django_capture_on_commit_callbacks(execute=True):
         _drive(table.pk)
         seating.seat_leave(table_id=table.pk, user=users[0])  # stands up between hands
