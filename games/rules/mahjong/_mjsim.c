@@ -636,256 +636,6 @@ static void seat_set(Seat *s, const int8_t *c, int wilds, int sets, uint64_t dea
     s->sh = 99;
 }
 
-
-/* -- inference: each opponent's hand from its public trail -------------------------------- */
-
-/* A trail, one byte per step: 0-33 a discard of that kind; 100 + k a tile of kind k taken from
- * the hand into a meld; OP_MELD a meld made (one set fewer to make); OP_DRAW a draw (hidden). */
-#define OP_DRAW 200
-#define OP_MELD 150
-#define MAXP 256
-
-typedef struct {
-    Seat s;
-    int8_t cons[NK]; /* tiles taken from the pool: the deal and the draws */
-    int8_t res[NK];  /* tiles held for a later meld or for the discard right after one */
-    double w;
-} Particle;
-
-static int held_free(const Particle *p, int k, int wk) {
-    return (k == wk ? p->s.wilds : p->s.c[k]) - p->res[k] > 0;
-}
-
-static void take(Particle *p, int k, int wk) {
-    if (k == wk)
-        p->s.wilds++;
-    else
-        seat_add(&p->s, k);
-    p->cons[k]++;
-}
-
-/* a tile of the pool (pool minus what the particle took), uniformly; -1 when it is empty */
-static int draw_from(const Particle *p, const int8_t *pool, uint64_t *rng) {
-    int total = 0;
-    for (int k = 0; k < NK; k++) total += pool[k] - p->cons[k];
-    if (total <= 0) return -1;
-    int r = below(rng, total);
-    for (int k = 0; k < NK; k++) {
-        r -= pool[k] - p->cons[k];
-        if (r < 0) return k;
-    }
-    return -1;
-}
-
-/* How well discarding kind k fits the baseline's rule for the particle's hand (3k+2 tiles):
- * 0 its exact choice, 1 another discard leaving the lowest shanten, 2 neither. */
-static int discard_fit(const Particle *p, int k, int wk) {
-    Seat probe = p->s;
-    if (choose_discard(&probe, wk, NULL) == k) return 0;
-    int best = probe.sh;
-    probe = p->s;
-    if (k == wk)
-        probe.wilds--;
-    else
-        seat_del(&probe, k);
-    return seat_shanten(&probe) <= best ? 1 : 2;
-}
-
-static double fit_weight(const Particle *p, int k, int wk, double eps1, double eps2) {
-    int fit = discard_fit(p, k, wk);
-    return fit == 0 ? 1.0 : (fit == 1 ? eps1 : eps2);
-}
-
-static void resample(Particle *ps, int n, uint64_t *rng) {
-    static Particle tmp[MAXP];
-    double total = 0.0;
-    for (int i = 0; i < n; i++) total += ps[i].w;
-    double step = total / n, u = (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0) * step;
-    double acc = ps[0].w;
-    int j = 0;
-    for (int i = 0; i < n; i++) {
-        double target = u + i * step;
-        while (acc < target && j < n - 1) acc += ps[++j].w;
-        tmp[i] = ps[j];
-        tmp[i].w = 1.0;
-    }
-    memcpy(ps, tmp, sizeof(Particle) * n);
-}
-
-/* Run the particle filter over one seat's trail; 1 and the n hands in `out` (n x 34 counts,
- * the wild kind's count holding its wilds), or 0 when every particle died. */
-static int filter_seat(const uint8_t *ops, int nops, const int8_t *unseen, int n0, int sets,
-                       int wk, int n, double eps1, double eps2, int tries, uint64_t *rng,
-                       uint8_t *out) {
-    static Particle ps[MAXP];
-    int8_t pool[NK], reserved[NK];
-    memcpy(pool, unseen, NK);
-    memset(reserved, 0, NK);
-    for (int i = 0; i < nops; i++) {
-        int op = ops[i];
-        if (op < NK) pool[op]++;
-        if (op >= 100 && op < 100 + NK) {
-            pool[op - 100]++;
-            reserved[op - 100]++;
-        }
-        /* a discard right after a meld has no draw before it: the tile was held already */
-        if (op == OP_MELD && i + 1 < nops && ops[i + 1] < NK) reserved[ops[i + 1]]++;
-    }
-    int nres = 0;
-    for (int k = 0; k < NK; k++) {
-        if (pool[k] > 4) pool[k] = 4;
-        nres += reserved[k];
-    }
-    if (nres > n0) return 0;
-    for (int i = 0; i < n; i++) {
-        Particle *p = &ps[i];
-        memset(p, 0, sizeof *p);
-        p->s.sets = sets;
-        p->w = 1.0;
-        for (int k = 0; k < NK; k++)
-            for (int j = 0; j < reserved[k]; j++) take(p, k, wk);
-        memcpy(p->res, reserved, NK);
-        for (int j = nres; j < n0; j++) {
-            int k = draw_from(p, pool, rng);
-            if (k < 0) return 0;
-            take(p, k, wk);
-        }
-    }
-    for (int i = 0; i < nops; i++) {
-        int op = ops[i], next = i + 1 < nops ? ops[i + 1] : -1;
-        double total = 0.0, sq = 0.0;
-        for (int j = 0; j < n; j++) {
-            Particle *p = &ps[j];
-            if (p->w <= 0.0) continue;
-            if (op == OP_DRAW && next >= 0 && next < NK && !p->res[next]) {
-                /* a draw, then a discard weighed by the rule. The draw is chosen in proportion
-                 * to the chance of the draw × how well the discard then fits, and the weight
-                 * multiplied by the expected fit: exactly for the draw of the discarded kind
-                 * itself, estimated by `tries` draws of the rest (a random-weight step) */
-                int total_left = 0;
-                for (int x = 0; x < NK; x++) total_left += pool[x] - p->cons[x];
-                int same = pool[next] - p->cons[next];
-                if (total_left <= 0) {
-                    p->w = 0.0;
-                    continue;
-                }
-                double q_same = 0.0;
-                if (same > 0) {
-                    Particle probe = *p;
-                    take(&probe, next, wk);
-                    q_same = fit_weight(&probe, next, wk, eps1, eps2) * same / total_left;
-                }
-                int xs[16];
-                double qs[16], q_rest = 0.0;
-                int nt = 0;
-                if (total_left > same) {
-                    for (int t = 0; t < tries; t++) {
-                        /* a draw of another kind, uniformly among the copies left */
-                        int r = below(rng, total_left - same), x = 0;
-                        for (x = 0; x < NK; x++) {
-                            if (x == next) continue;
-                            r -= pool[x] - p->cons[x];
-                            if (r < 0) break;
-                        }
-                        if (x >= NK) continue;
-                        Particle probe = *p;
-                        take(&probe, x, wk);
-                        xs[nt] = x;
-                        qs[nt] = held_free(&probe, next, wk)
-                                     ? fit_weight(&probe, next, wk, eps1, eps2)
-                                     : 0.0;
-                        q_rest += qs[nt];
-                        nt++;
-                    }
-                    q_rest = q_rest / tries * (double)(total_left - same) / total_left;
-                }
-                double sum = q_same + q_rest;
-                if (sum <= 0.0) {
-                    p->w = 0.0;
-                    continue;
-                }
-                int k = next;
-                double u = (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0) * sum;
-                if (u >= q_same && nt) {
-                    /* one of the tried draws, in proportion to its fit */
-                    double tot = 0.0;
-                    for (int t = 0; t < nt; t++) tot += qs[t];
-                    double v = (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0) * tot;
-                    int t = 0;
-                    for (; t < nt - 1; t++) {
-                        v -= qs[t];
-                        if (v < 0 && qs[t] > 0) break;
-                    }
-                    while (t > 0 && qs[t] <= 0) t--;
-                    k = xs[t];
-                }
-                p->w *= sum;
-                take(p, k, wk);
-                p->res[next]++; /* the discard that follows is already weighed */
-            } else if (op == OP_DRAW) {
-                int k;
-                if (next >= 0 && next < NK && !held_free(p, next, wk)) {
-                    /* it threw next what it did not hold: the draw was that tile */
-                    int total_left = 0;
-                    for (int x = 0; x < NK; x++) total_left += pool[x] - p->cons[x];
-                    int left = pool[next] - p->cons[next];
-                    if (left <= 0 || total_left <= 0) {
-                        p->w = 0.0;
-                        continue;
-                    }
-                    p->w *= (double)left / total_left;
-                    k = next;
-                } else {
-                    k = draw_from(p, pool, rng);
-                    if (k < 0) {
-                        p->w = 0.0;
-                        continue;
-                    }
-                }
-                take(p, k, wk);
-            } else if (op < NK) {
-                if ((op == wk ? p->s.wilds : p->s.c[op]) <= 0) {
-                    p->w = 0.0;
-                    continue;
-                }
-                if (p->res[op] > 0) {
-                    p->res[op]--; /* the discard right after a meld */
-                } else {
-                    int fit = discard_fit(p, op, wk);
-                    p->w *= fit == 0 ? 1.0 : (fit == 1 ? eps1 : eps2);
-                }
-                if (op == wk)
-                    p->s.wilds--;
-                else
-                    seat_del(&p->s, op);
-            } else if (op >= 100 && op < 100 + NK) {
-                int k = op - 100;
-                if (p->s.c[k] <= 0) {
-                    p->w = 0.0;
-                    continue;
-                }
-                if (p->res[k] > 0) p->res[k]--;
-                seat_del(&p->s, k);
-            } else if (op == OP_MELD) {
-                if (p->s.sets > 0) p->s.sets--;
-            }
-        }
-        for (int j = 0; j < n; j++) {
-            total += ps[j].w;
-            sq += ps[j].w * ps[j].w;
-        }
-        if (total <= 0.0) return 0;
-        if (op < NK && total * total < 0.5 * n * sq) resample(ps, n, rng);
-    }
-    resample(ps, n, rng);
-    for (int j = 0; j < n; j++) {
-        uint8_t *h = out + (size_t)j * NK;
-        for (int k = 0; k < NK; k++) h[k] = (uint8_t)ps[j].s.c[k];
-        if (wk >= 0) h[wk] = (uint8_t)ps[j].s.wilds;
-    }
-    return 1;
-}
-
 /* -- Python entry points ------------------------------------------------------------------ */
 
 static int memo_ready(void) {
@@ -934,26 +684,14 @@ static PyObject *py_shanten(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    Py_buffer hb, osz, ost, owb, ub, cb, pb;
-    int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile, np_ = 0, pmask = 0;
+    Py_buffer hb, osz, ost, owb, ub, cb;
+    int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile;
     unsigned long long flowers, dead, seed;
     BotView bv;
-    pb.buf = NULL;
-    pb.len = 0;
-    pb.obj = NULL;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|y*ii", &hb, &wilds, &sets, &osz,
-                          &ost, &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead,
-                          &from, &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &pb, &np_, &pmask))
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd", &hb, &wilds, &sets, &osz, &ost,
+                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &from,
+                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw))
         return NULL;
-    /* the opponents' inferred hands (``infer``): np_ per opponent, each 34 counts */
-    uint8_t parts[3 * MAXP * NK];
-    if (pb.obj) {
-        if (np_ < 1 || np_ > MAXP || pb.len != (Py_ssize_t)3 * np_ * NK) pmask = 0;
-        if (pmask) memcpy(parts, pb.buf, (size_t)pb.len);
-        PyBuffer_Release(&pb);
-    } else {
-        pmask = 0;
-    }
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
     /* the bot's turn: one kind per candidate discard; a claim: two per candidate */
@@ -1031,42 +769,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     base.flowers = flowers;
     for (int d = 0; d < n_det; d++) {
         int8_t deal[160];
-        int nd = np, inferred = 0;
-        if (pmask) {
-            /* each opponent with inferred hands takes one of them (if the tiles are still
-             * there); the others are dealt at random from what is left */
-            int8_t rem[NK];
-            memset(rem, 0, NK);
-            for (int j = 0; j < np; j++) rem[pool[j]]++;
-            for (int o = 0; o < 3; o++) {
-                if (!((pmask >> o) & 1)) continue;
-                for (int t = 0; t < 8; t++) {
-                    const uint8_t *h = parts + ((size_t)o * np_ + below(&rng, np_)) * NK;
-                    int fits = 1;
-                    for (int k = 0; k < NK && fits; k++) fits = h[k] <= rem[k];
-                    if (!fits) continue;
-                    int8_t c[NK];
-                    for (int k = 0; k < NK; k++) {
-                        rem[k] -= h[k];
-                        c[k] = (int8_t)(k == wk ? 0 : h[k]);
-                    }
-                    seat_set(&base.s[o + 1], c, wk >= 0 ? h[wk] : 0, osets[o], 0);
-                    base.s[o + 1].sh = seat_shanten(&base.s[o + 1]);
-                    inferred |= 1 << o;
-                    break;
-                }
-            }
-            nd = 0;
-            for (int k = 0; k < NK; k++)
-                for (int j = 0; j < rem[k]; j++) deal[nd++] = (int8_t)k;
-        } else {
-            memcpy(deal, pool, np);
-        }
-        shuffle(deal, nd, &rng);
+        memcpy(deal, pool, np);
+        shuffle(deal, np, &rng);
         int at = 0;
         seat_set(&base.s[0], hand, wilds, sets, dead);
         for (int o = 0; o < 3; o++) {
-            if ((inferred >> o) & 1) continue;
             int8_t c[NK];
             int w = 0;
             memset(c, 0, NK);
@@ -1088,7 +795,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         int8_t back_in[160];
         int nb = 0;
         for (int o = 0; o < 3; o++)
-            for (int j = 0; j < warm[o] && at < nd && !((inferred >> o) & 1); j++) {
+            for (int j = 0; j < warm[o] && at < np; j++) {
                 Seat *s = &base.s[o + 1];
                 int k = deal[at++];
                 if (k == wk)
@@ -1098,7 +805,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 back_in[nb++] = (int8_t)choose_discard(s, wk, NULL);
             }
         int nw = 0;
-        for (int j = at; j < nd; j++) base.wall[nw++] = deal[j];
+        for (int j = at; j < np; j++) base.wall[nw++] = deal[j];
         for (int j = 0; j < nb; j++) base.wall[nw++] = back_in[j];
         for (int j = 0; j < nf; j++) base.wall[nw++] = fl[j];
         shuffle(base.wall, nw, &rng);
@@ -1130,63 +837,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     return res;
 }
 
-/* infer(unseen: bytes[34], wild_kind, trails: (bytes, bytes, bytes), n0: bytes[3],
- *       sets: int, n, seed, eps1, eps2) -> (mask, bytes[3 * n * 34]) */
-static PyObject *py_infer(PyObject *self, PyObject *args) {
-    Py_buffer ub, t0, t1, t2, nb;
-    int wk, sets, n, tries;
-    unsigned long long seed;
-    double eps1, eps2;
-    if (!PyArg_ParseTuple(args, "y*i(y*y*y*)y*iiKddi", &ub, &wk, &t0, &t1, &t2, &nb, &sets, &n,
-                          &seed, &eps1, &eps2, &tries))
-        return NULL;
-    int8_t unseen[NK];
-    int ok = read_counts(&ub, unseen, NK, "unseen");
-    if (ok && (nb.len != 3 || n < 1 || n > MAXP || sets < 0 || sets > MAXM || wk < -1 ||
-               wk >= NK || tries < 1 || tries > 16)) {
-        PyErr_SetString(PyExc_ValueError, "three opponents, 1-256 particles");
-        ok = 0;
-    }
-    PyObject *res = NULL;
-    if (ok && memo_ready()) {
-        res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)3 * n * NK);
-        if (res) {
-            uint8_t *out = (uint8_t *)PyBytes_AS_STRING(res);
-            memset(out, 0, (size_t)3 * n * NK);
-            Py_buffer *tr[3] = {&t0, &t1, &t2};
-            uint64_t rng = seed;
-            int mask = 0;
-            for (int o = 0; o < 3; o++) {
-                int n0 = ((uint8_t *)nb.buf)[o];
-                if (n0 > 17) continue;
-                if (filter_seat((const uint8_t *)tr[o]->buf, (int)tr[o]->len, unseen, n0, sets,
-                                wk, n, eps1, eps2, tries, &rng, out + (size_t)o * n * NK))
-                    mask |= 1 << o;
-            }
-            PyObject *tuple = Py_BuildValue("(iO)", mask, res);
-            Py_DECREF(res);
-            res = tuple;
-        }
-    }
-    PyBuffer_Release(&ub);
-    PyBuffer_Release(&t0);
-    PyBuffer_Release(&t1);
-    PyBuffer_Release(&t2);
-    PyBuffer_Release(&nb);
-    return res;
-}
-
 static PyMethodDef methods[] = {
     {"shanten", py_shanten, METH_VARARGS,
      "shanten(counts: bytes[34], wilds, sets, dead) -> int: bot.regular_shanten in C."},
     {"search", py_search, METH_VARARGS,
      "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
      "reserve, wild_kind, flowers, dead, from_seat, tile, candidates, n_det, seed, peng_w, "
-     "chi_w[, particles, n_particles, mask]) -> bytes: the simulated outcomes."},
-    {"infer", py_infer, METH_VARARGS,
-     "infer(unseen, wild_kind, (trail, trail, trail), n0: bytes[3], sets, n, seed, eps1, eps2, "
-     "tries) "
-     "-> (mask, bytes): each opponent's hand sampled from its public trail."},
+     "chi_w) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",

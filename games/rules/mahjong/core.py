@@ -329,16 +329,6 @@ class MahjongRuleset(Ruleset[Any, State]):
                 state.hands[dealer].append(state.drawn[dealer])
         return state
 
-    @staticmethod
-    def _trail(state: State, seat: int, token: str) -> None:
-        """Append to the seat's public trail (``state.vars["trail"]``): what every seat saw it
-        do, in order — ``+`` a draw (the tile hidden), ``-K`` a discard of K, ``m…`` a 吃 / 碰 /
-        明槓 with the tiles it took from the hand, ``jK`` a 加槓 of K, ``a`` a 暗槓 (its kind
-        hidden). The bot reads it (:mod:`games.rules.mahjong.play`'s inference); nothing else
-        depends on it."""
-        trail = state.vars.setdefault("trail", [[] for _ in range(state.seats)])
-        trail[seat].append(token)
-
     def _replace(self, state: State, seat: int) -> bool:
         """Append one tile from the back to the seat's hand (no flower handling); False → 流局."""
         if len(state.wall) <= self.reserve(state):
@@ -472,7 +462,6 @@ class MahjongRuleset(Ruleset[Any, State]):
                 raise IllegalAction(ErrorCode.NOT_HELD, f"暗槓 needs four {tile} in the hand")
             for _ in range(4):
                 hand.remove(tile)
-            self._trail(state, seat, "a")
             state.melds[seat].append(
                 {"kind": "angang", "tiles": [tile] * 4, "from": None, "claimed": None}
             )
@@ -516,7 +505,6 @@ class MahjongRuleset(Ruleset[Any, State]):
     def _complete_jiagang(self, state: State, seat: int, tile: str) -> list[Event]:
         meld = next(m for m in state.melds[seat] if m["kind"] == "peng" and m["tiles"][0] == tile)
         state.hands[seat].remove(tile)
-        self._trail(state, seat, "j" + tile)
         meld["kind"] = "jiagang"
         meld["tiles"] = [tile] * 4
         state.drawn[seat] = None
@@ -546,7 +534,6 @@ class MahjongRuleset(Ruleset[Any, State]):
         state.hands[seat].remove(tile)
         state.drawn[seat] = None
         state.discards[seat].append(tile)
-        self._trail(state, seat, "-" + tile)
         state.after_kong = False
         state.must_discard = False
         state.discard_count += 1
@@ -639,7 +626,6 @@ class MahjongRuleset(Ruleset[Any, State]):
         # 001: a win on a 補花 replacement is 自摸, never 槓上開花
         state.after_kong = back and not flowered
         state.hands[seat].append(tile)
-        self._trail(state, seat, "+")
         state.drawn[seat] = tile
         events.append(Event("draw", {"seat": seat, "tile": tile}, to=frozenset({seat})))
         events.append(Event("draw_public", {"seat": seat}))
@@ -774,13 +760,11 @@ class MahjongRuleset(Ruleset[Any, State]):
             for t in action["tiles"]:
                 hand.remove(t)
             tiles = sort_tiles(action["tiles"] + [tile])
-            self._trail(state, seat, "m" + "".join(action["tiles"]))
         else:
             need = 3 if kind == "gang" else 2
             for _ in range(need):
                 hand.remove(tile)
             tiles = [tile] * (need + 1)
-            self._trail(state, seat, "m" + tile * need)
         state.melds[seat].append(
             {
                 "kind": "minggang" if kind == "gang" else kind,

@@ -102,10 +102,6 @@ DEFAULTS: dict[str, Any] = {
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
     "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
-    "mc_infer": 0,  # particles per opponent read off its public trail for the deals (0: off)
-    "infer_eps1": 0.001,  # a discard the baseline's rule would not choose but at its shanten
-    "infer_eps2": 0.00001,  # a discard raising the shanten
-    "infer_tries": 6,  # draws tried per particle and step (besides the discarded kind)
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -528,7 +524,6 @@ def simulate(
         )
     )
     rng_seed = int.from_bytes(hashlib.sha256(view.encode()).digest()[:8], "big")
-    inferred = _inferred(d, unseen, others, wk, flowers, view)
     rel = (claim_from - seat) % 4 if claim_from >= 0 else 0
     codes: list[int] = []
     for c in candidates:
@@ -561,71 +556,10 @@ def simulate(
             rng_seed,
             d.peng_w,
             d.chi_w,
-            *inferred,
         )
     except ValueError:
         return None
     return out
-
-
-def _inferred(
-    d: Decision, unseen: bytes, others: list[int], wk: int, flowers: int, view: str
-) -> tuple[bytes, int, int] | tuple[()]:
-    """The opponents' hands read off their public trails (``mc_infer`` particles each,
-    ``_mjsim.infer``; once per decision): (hands, particles, mask of the seats read) for
-    :func:`simulate`, or () — off, no trail, or a seat whose trail does not add up (a 暗槓 of
-    a hidden kind) is dealt at random as before."""
-    n = int(option(d.r.game_id, "mc_infer"))
-    trail = d.state.vars.get("trail")
-    if not n or not trail:
-        return ()
-    cached = getattr(d, "_inferred_hands", None)
-    if cached is not None:
-        return cached
-    state, r = d.state, d.r
-    size = r.hand_size(r.cfg(state))
-    ops: list[bytes] = []
-    n0 = bytearray()
-    for s in others:
-        codes = bytearray()
-        draws = taken = thrown = 0
-        ok = True
-        for token in trail[s]:
-            if token == "+":
-                codes.append(200)
-                draws += 1
-            elif token[0] == "-":
-                codes.append(KIND_INDEX[token[1:]])
-                thrown += 1
-            elif token[0] in "mj":
-                tiles = [token[i : i + 2] for i in range(1, len(token), 2)]
-                codes += bytes(100 + KIND_INDEX[t] for t in tiles)
-                taken += len(tiles)
-                if token[0] == "m":
-                    codes.append(150)
-            else:  # a 暗槓: its kind is hidden
-                ok = False
-        start = size + (s == state.dealer)
-        ok = ok and start + draws - thrown - taken == len(state.hands[s])
-        ops.append(bytes(codes))
-        n0.append(start if ok else 255)
-    pool = bytes(0 if (flowers >> k) & 1 else c for k, c in enumerate(unseen))
-    seed = int.from_bytes(hashlib.sha256((view + "infer").encode()).digest()[:8], "big")
-    mask, hands = botlib.native.infer(
-        pool,
-        wk,
-        tuple(ops),
-        bytes(n0),
-        size // 3,
-        n,
-        seed,
-        float(option(r.game_id, "infer_eps1")),
-        float(option(r.game_id, "infer_eps2")),
-        int(option(r.game_id, "infer_tries")),
-    )
-    result: tuple[bytes, int, int] | tuple[()] = (hands, n, mask) if mask else ()
-    d._inferred_hands = result  # type: ignore[attr-defined]
-    return result
 
 
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
