@@ -688,13 +688,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile;
     unsigned long long flowers, dead, seed;
     BotView bv;
-    /* per opponent, the kinds it let pass since its hand last changed (it did not 胡 on them) */
-    unsigned long long passed[3] = {0, 0, 0};
-    int redeal = 0;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)i", &hb, &wilds, &sets, &osz,
-                          &ost, &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead,
-                          &from, &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &passed[0],
-                          &passed[1], &passed[2], &redeal))
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd", &hb, &wilds, &sets, &osz, &ost,
+                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &from,
+                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
@@ -772,7 +768,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     base.wk = wk;
     base.flowers = flowers;
     for (int d = 0; d < n_det; d++) {
-      for (int attempt = 0;; attempt++) {
         int8_t deal[160];
         memcpy(deal, pool, np);
         shuffle(deal, np, &rng);
@@ -816,17 +811,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         shuffle(base.wall, nw, &rng);
         base.front = 0;
         base.back = nw;
-        /* a deal where an opponent's hand wins on a tile it let pass is redealt (up to
-         * `redeal` times): at the table it would have 胡'd */
-        int fits = 1;
-        for (int o = 0; o < 3 && fits && attempt < redeal; o++) {
-            Seat *s = &base.s[o + 1];
-            if (s->sh > 0 || !passed[o]) continue;
-            for (int k = 0; k < NK && fits; k++)
-                if (((passed[o] >> k) & 1) && k != wk && s->c[k] < 4 && wins_with(s, k)) fits = 0;
-        }
-        if (fits) break;
-      }
         for (Py_ssize_t j = 0; j < nc; j++) {
             sim = base;
             Seat *me = &sim.s[0];

@@ -102,7 +102,6 @@ DEFAULTS: dict[str, Any] = {
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
     "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
-    "mc_passed": 0,  # redeal (up to this many times) a deal where a seat wins on a tile it let pass
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -557,30 +556,10 @@ def simulate(
             rng_seed,
             d.peng_w,
             d.chi_w,
-            _passed(d, others),
-            int(option(r.game_id, "mc_passed")),
         )
     except ValueError:
         return None
     return out
-
-
-def _passed(d: Decision, others: list[int]) -> tuple[int, int, int]:
-    """Per other seat, the bit mask of the kinds it let pass since it last drew or claimed:
-    discards it could have 胡'd on and did not (the tile now in the claim window, which it has
-    not answered yet, left out)."""
-    passed = d.state.vars.get("passed") or [[] for _ in range(4)]
-    claim = d.state.claim or {}
-    masks = []
-    for s in others:
-        tiles = list(passed[s])
-        if claim.get("tile") and tiles and tiles[-1] == claim["tile"] and claim.get("from") != s:
-            tiles.pop()
-        mask = 0
-        for t in tiles:
-            mask |= 1 << KIND_INDEX[t]
-        masks.append(mask)
-    return masks[0], masks[1], masks[2]
 
 
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
