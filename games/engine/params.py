@@ -122,6 +122,20 @@ def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> 
     return str(variant)
 
 
+# 新手場: the room asks for a weaker bot (issue #16 §1: "a room setting may ask for a weaker
+# bot"). Every table game with a bot of its own declares it; what "novice" plays is the game's
+# (斗地主: its heuristic without the search; mahjong, 跑胡子 and 三張: the game's baseline player,
+# the yardstick of bench/bots_vs_baseline.py). 托管 plays the same bot, so it follows too.
+NOVICE = "novice"
+BOT_LEVEL = Param(
+    "bot_level",
+    STR,
+    "normal",
+    "機器人強度",
+    "新手場的機器人只按本遊戲最簡單的基準打法出牌（較弱）；標準為完整的機器人。托管同樣適用。",
+    choices=(("normal", "標準"), (NOVICE, "新手場")),
+)
+
 # Shared by every table game (not 大豐收, which has no table): chat and spectators. Each table
 # game's ruleset adds them to its own ``room_params`` (docs/architecture.md, "Chat and
 # spectators"); the consumer reads them from the table's params, defaults filled in.

@@ -6,7 +6,9 @@ room's own; these are the game's extra options. 玩法: 經典 classic · 癩子
 
 from __future__ import annotations
 
-from games.engine.params import INT, STR, Param, Variant
+from dataclasses import replace
+
+from games.engine.params import BOT_LEVEL, INT, Param, Variant
 
 VARIANTS = (Variant("classic", "經典場"), Variant("laizi", "癩子場"), Variant("menzhua", "悶抓場"))
 
@@ -29,12 +31,8 @@ ROOM_PARAMS = (
         low=0,
         high=100_000,
     ),
-    Param(
-        "bot_level",
-        STR,
-        "normal",
-        "機器人強度",
-        "新手場的機器人不作搜索，只按牌型估算出牌（較弱）；標準為完整的機器人。托管同樣適用。",
-        choices=(("normal", "標準"), ("novice", "新手場")),
+    replace(
+        BOT_LEVEL,
+        help="新手場的機器人不作搜索，只按牌型估算出牌（較弱）；標準為完整的機器人。托管同樣適用。",
     ),
 )

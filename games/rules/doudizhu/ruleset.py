@@ -9,7 +9,7 @@ from typing import Any
 from games.engine.cards import doudizhu_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import TABLE_PARAMS, ParamError
+from games.engine.params import BOT_LEVEL, TABLE_PARAMS, ParamError
 from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.table_type import Dealer, TableType
 from games.rules.doudizhu import params as room_spec
@@ -200,7 +200,7 @@ class DoudizhuRuleset(Ruleset[Config, State]):
             seat_beans=tuple(int(b) for b in beans) if beans is not None else None,
             laizi_factor=params.get("laizi_factor", 1),
             score_cap=int(cap) if cap is not None else None,
-            bot_level=str(params.get("bot_level", "normal")),
+            bot_level=BOT_LEVEL.parse(params.get("bot_level", "normal")),
         )
 
     def new_game(self, config: Config, seed: str, seats: int = 3) -> State:

@@ -34,11 +34,12 @@ from typing import Any, ClassVar
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import variant_check
+from games.engine.params import BOT_LEVEL, NOVICE, variant_check
 from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import bot as botlib
 from games.rules.mahjong import play as botplay
+from games.rules.mahjong.baseline import baseline_action
 from games.rules.mahjong.hands import full_caps, is_win, waits
 from games.rules.mahjong.tiles import ALL_TILES, counts_of, is_flower, sort_tiles
 
@@ -56,6 +57,7 @@ class CoreConfig:
     prevalent_wind: int = 0  # 圈風: 0 東, 1 南, 2 西, 3 北
     multi_win: bool = False  # 一炮多響: several seats may win on one discard
     lou_hu: bool = False  # 漏胡: a passed win bars winning on discards until the seat draws
+    bot_level: str = "normal"  # 機器人強度: "novice" (新手場) plays the baseline player
 
 
 @dataclass(slots=True)
@@ -258,6 +260,8 @@ class MahjongRuleset(Ruleset[Any, State]):
         names = {f.name: f for f in fields(self.config_cls)}
         values: dict[str, Any] = {}
         for key, value in params.items():
+            if key == "bot_level":
+                value = BOT_LEVEL.parse(value)
             if key in names:
                 default = names[key].default
                 if isinstance(default, bool):
@@ -977,7 +981,11 @@ class MahjongRuleset(Ruleset[Any, State]):
 
     def bot_action(self, state: State, seat: int) -> Action:
         """The bot (and 托管): :func:`games.rules.mahjong.play.bot_action` — win when possible,
-        discard toward the lowest shanten and the most 進張, claim when it lowers the shanten."""
+        discard toward the lowest shanten and the most 進張, claim when it lowers the shanten;
+        in a 新手場 (``bot_level`` novice) the baseline player
+        (:func:`games.rules.mahjong.baseline.baseline_action`)."""
+        if self.cfg(state).bot_level == NOVICE:
+            return baseline_action(self, state, seat)
         return botplay.bot_action(self, state, seat)
 
     def _ukeire(

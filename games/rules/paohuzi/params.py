@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.params import BOOL, INT, Param, ParamError, Variant
+from games.engine.params import BOOL, BOT_LEVEL, INT, Param, ParamError, Variant
 
 HUNAN = "hunan"
 SHUANGWANG = "shuangwang"
@@ -52,6 +52,7 @@ ROOM_PARAMS = (
     ),
     Param("jiadi", BOOL, False, "加底", "雙王：每盤加一囤。"),
     Param("fangpao", BOOL, False, "放炮", "雙王：沒有王的玩家可和別人打出的牌，放炮者一人付。"),
+    BOT_LEVEL,
 )
 
 
@@ -68,6 +69,8 @@ class Config:
     * ``jiadi`` — 雙王 加底: +1 囤.
     * ``fangpao`` — 雙王 放炮: a player without 王 may win on a discard; the discarder pays alone.
     * ``min_huxi`` — the 胡息 a hu needs (15 in both texts).
+    * ``bot_level`` — 機器人強度: ``"novice"`` (新手場) seats the baseline player
+      (games/rules/paohuzi/baseline.py) in the bot's place, for 托管 too.
     """
 
     variant: str = HUNAN
@@ -87,6 +90,7 @@ class Config:
     jiadi: bool = False
     fangpao: bool = False
     min_huxi: int = 15
+    bot_level: str = "normal"
 
     @property
     def wangs(self) -> int:
@@ -135,6 +139,8 @@ def config_from_params(params: dict[str, Any]) -> Config:
     for name in ("jiadi", "fangpao"):
         if name in params:
             values[name] = bool(params[name])
+    if "bot_level" in params:
+        values["bot_level"] = BOT_LEVEL.parse(params["bot_level"])
     return Config(**values)
 
 

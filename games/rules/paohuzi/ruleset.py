@@ -18,9 +18,9 @@ from typing import Any
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import TABLE_PARAMS
+from games.engine.params import NOVICE, TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
-from games.rules.paohuzi import bot
+from games.rules.paohuzi import baseline, bot
 from games.rules.paohuzi.cards import (
     BI,
     CHI,
@@ -1040,6 +1040,9 @@ class PaohuziRuleset(Ruleset[Config, State]):
         return bot.choose_discard(state, seat, legal)
 
     def bot_action(self, state: State, seat: int) -> Action:
+        """The bot (and 托管); in a 新手場 (``bot_level`` novice) the baseline player."""
+        if state.config.bot_level == NOVICE:
+            return baseline.baseline_action(self, state, seat)
         return bot.bot_action(self, state, seat)
 
     # -- serialisation / testing -----------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.params import INT, INT_LIST, Param, ParamError, Variant
+from games.engine.params import BOT_LEVEL, INT, INT_LIST, Param, ParamError, Variant
 
 # the 玩法 and the options an operator sets in a room (games/engine/params.py); the room's
 # 底分 (``base_score``) is the hand's 底注 ``ante``
@@ -44,6 +44,7 @@ ROOM_PARAMS = (
     Param(
         "escape_penalty", INT, 0, "逃跑罰豆", "逃跑者另付的豆（不超過所有）。", low=0, high=10**9
     ),
+    BOT_LEVEL,
 )
 
 
@@ -63,6 +64,8 @@ class Config:
       play and tests). A seat never stakes more than it has: see the all-in rule in
       docs/rules/zhajinhua.md.
     * ``dealer`` — the dealer seat (莊); the seat after it acts first. The service rotates it.
+    * ``bot_level`` — 機器人強度: ``"novice"`` (新手場) seats the baseline player
+      (games/rules/zhajinhua/baseline.py) in the bot's place, for 托管 too.
     """
 
     ante: int = 1
@@ -72,6 +75,7 @@ class Config:
     compare_from_round: int = 2
     seat_beans: tuple[int, ...] = ()
     dealer: int = 0
+    bot_level: str = "normal"
 
     def __post_init__(self) -> None:
         if self.ante < 1:
@@ -112,6 +116,8 @@ def config_from_params(params: dict[str, Any]) -> Config:
         values["chip_levels"] = tuple(int(v) for v in params["chip_levels"])
     if params.get("seat_beans") is not None:
         values["seat_beans"] = tuple(int(v) for v in params["seat_beans"])
+    if params.get("bot_level") is not None:
+        values["bot_level"] = BOT_LEVEL.parse(params["bot_level"])
     ante = values.get("ante", 1)
     if "unit_cap" in values and values["unit_cap"] < 2 * ante:
         raise ParamError(

@@ -8,11 +8,11 @@ from typing import Any
 from games.engine.cards import suited_deck
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import TABLE_PARAMS
+from games.engine.params import NOVICE, TABLE_PARAMS
 from games.engine.protocol import Action, Event, Result, ResultLine, Ruleset, View
 from games.engine.table_type import Escape, Seating, Settlement, TableType
 
-from . import bot
+from . import baseline, bot
 from .hands import compare, describe, hand_class
 from .params import ROOM_PARAMS, VARIANTS, Config, config_from_params
 from .state import BETTING, FOLDED, IN, LOST, OVER, STATUS_ZH, State
@@ -492,6 +492,9 @@ class ZhajinhuaRuleset(Ruleset[Config, State]):
         return {"type": "fold"}
 
     def bot_action(self, state: State, seat: int) -> Action:
+        """The bot (and 托管); in a 新手場 (``bot_level`` novice) the baseline player."""
+        if state.config.bot_level == NOVICE:
+            return baseline.choose(self, state, seat)
         return bot.choose(self, state, seat)
 
     # -- serialisation ------------------------------------------------------------------------
