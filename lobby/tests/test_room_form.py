@@ -188,6 +188,7 @@ def test_every_room_setting_reaches_the_hand_the_board_the_settlement_and_the_lo
     # the lobby card shows what the table will use
     lobby = Client().get(reverse("lobby:rooms")).content.decode()
     assert f"係數 {COMMON['factor']}" in lobby and f"回收 {COMMON['rake']}" in lobby
+    assert ("新手機器人" in lobby) == (own.get("bot_level") == "novice")
     assert f"入場 {COMMON['min_beans']}–{COMMON['max_beans']}" in lobby
     label = registry.get(game).base_label
     if label is None:  # 歡樂麻將 counts 番 only: no 底分 is shown that the table would not use
@@ -559,3 +560,33 @@ def test_the_migration_gives_old_rooms_a_declared_variant():
     assert (huanle.variant, huanle.extra) == ("bafan", {"min_fans": 8})
     assert (yongzhou.variant, yongzhou.extra) == ("bao3", {"qi_hu": 1})
     assert yueqing.variant == "wuhanhua"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("zh-hant", "新手機器人"), ("zh-hans", "新手机器人"), ("en", "Beginner bots")],
+)
+def test_a_novice_room_says_so_on_its_lobby_card(language, words):
+    """A player sees before sitting down that a room's bots are the weaker 新手場 ones (機器人強度
+    novice), in the page's language; a room at the default (標準) says nothing of its bots."""
+    novice = Room.objects.create(
+        name="新手麻將",
+        game="mahjong_yueqing",
+        variant="wuhanhua",
+        seats=4,
+        extra={"bot_level": "novice"},
+    )
+    normal = Room.objects.create(
+        name="標準麻將", game="mahjong_yueqing", variant="wuhanhua", seats=4
+    )
+    client = Client()
+    client.cookies["django_language"] = language
+    page = client.get(reverse("lobby:rooms")).content.decode()
+
+    def card(room: Room) -> str:
+        start = page.index(f'data-room="{room.pk}"')
+        end = page.find('class="room-card', start)
+        return page[start : end if end > 0 else len(page)]
+
+    assert words in card(novice)
+    assert words not in card(normal)
