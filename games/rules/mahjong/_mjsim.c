@@ -31,8 +31,8 @@
  *   shanten(counts: bytes[34], wilds, sets, dead) -> int
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
  *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
- *          flowers, dead, from_seat, tile, candidates: bytes, n_det, seed, peng_w, chi_w)
- *          -> bytes[n_det * number of candidates]
+ *          flowers, dead, from_seat, tile, candidates: bytes, n_det, seed, peng_w, chi_w
+ *          [, passed: (int, int, int), redeal: int]) -> bytes[n_det * number of candidates]
  * ``from_seat`` 0: the bot's turn (3k+2 tiles), one candidate discard (a kind) per byte;
  * 1-3 (seats after the bot in turn order): the bot's answer to that seat's discard ``tile``
  * (3k+1 tiles), two bytes per candidate — the two kinds of its hand a 碰 / 吃 takes (after
@@ -40,6 +40,9 @@
  * ``opp_warm``: per opponent, draws and discards it makes by its own rule right after the
  * deal (the discarded tiles go back to the wall): a warm-up that shapes a random hand like
  * one that has been played for that many turns.
+ * ``passed``: per opponent, a bit mask of the kinds it let pass since its hand last changed (it
+ * did not 胡 on them); a determinisation giving it a hand that wins on one of them is dealt
+ * again, up to ``redeal`` times (after that it is kept as it is).
  * ``dead`` and ``flowers`` are bit masks over the 34 kinds (bit k for kind k); ``wild_kind``
  * is -1 without wilds; a candidate equal to ``wild_kind`` discards a wild. The result holds,
  * for determinisation i and candidate j at i * (number of candidates) + j, 1 when the bot won the
@@ -688,9 +691,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int wilds, sets, extra, wall_len, reserve, wk, n_det, from, tile;
     unsigned long long flowers, dead, seed;
     BotView bv;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd", &hb, &wilds, &sets, &osz, &ost,
-                          &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead, &from,
-                          &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw))
+    /* per opponent, the kinds it let pass since its hand last changed (it did not 胡 on them) */
+    unsigned long long passed[3] = {0, 0, 0};
+    int redeal = 0;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)i", &hb, &wilds, &sets, &osz,
+                          &ost, &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead,
+                          &from, &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &passed[0],
+                          &passed[1], &passed[2], &redeal))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
@@ -768,6 +775,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     base.wk = wk;
     base.flowers = flowers;
     for (int d = 0; d < n_det; d++) {
+      for (int attempt = 0;; attempt++) {
         int8_t deal[160];
         memcpy(deal, pool, np);
         shuffle(deal, np, &rng);
@@ -811,6 +819,17 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         shuffle(base.wall, nw, &rng);
         base.front = 0;
         base.back = nw;
+        /* a deal where an opponent's hand wins on a tile it let pass is redealt (up to
+         * `redeal` times): at the table it would have 胡'd */
+        int fits = 1;
+        for (int o = 0; o < 3 && fits && attempt < redeal; o++) {
+            Seat *s = &base.s[o + 1];
+            if (s->sh > 0 || !passed[o]) continue;
+            for (int k = 0; k < NK && fits; k++)
+                if (((passed[o] >> k) & 1) && k != wk && s->c[k] < 4 && wins_with(s, k)) fits = 0;
+        }
+        if (fits) break;
+      }
         for (Py_ssize_t j = 0; j < nc; j++) {
             sim = base;
             Seat *me = &sim.s[0];
@@ -843,7 +862,7 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
      "reserve, wild_kind, flowers, dead, from_seat, tile, candidates, n_det, seed, peng_w, "
-     "chi_w) -> bytes: the simulated outcomes."},
+     "chi_w[, passed, redeal]) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",

@@ -333,6 +333,14 @@ class MahjongRuleset(Ruleset[Any, State]):
                 state.hands[dealer].append(state.drawn[dealer])
         return state
 
+    @staticmethod
+    def _moved(state: State, seat: int) -> None:
+        """The seat drew or claimed (動牌): the tiles it let pass (``state.vars["passed"]``,
+        the discards since, which it did not 胡 on) start again."""
+        passed = state.vars.get("passed")
+        if passed:
+            passed[seat] = []
+
     def _replace(self, state: State, seat: int) -> bool:
         """Append one tile from the back to the seat's hand (no flower handling); False → 流局."""
         if len(state.wall) <= self.reserve(state):
@@ -538,6 +546,10 @@ class MahjongRuleset(Ruleset[Any, State]):
         state.hands[seat].remove(tile)
         state.drawn[seat] = None
         state.discards[seat].append(tile)
+        passed = state.vars.setdefault("passed", [[] for _ in range(state.seats)])
+        for other in range(state.seats):
+            if other != seat:
+                passed[other].append(tile)
         state.after_kong = False
         state.must_discard = False
         state.discard_count += 1
@@ -630,6 +642,7 @@ class MahjongRuleset(Ruleset[Any, State]):
         # 001: a win on a 補花 replacement is 自摸, never 槓上開花
         state.after_kong = back and not flowered
         state.hands[seat].append(tile)
+        self._moved(state, seat)
         state.drawn[seat] = tile
         events.append(Event("draw", {"seat": seat, "tile": tile}, to=frozenset({seat})))
         events.append(Event("draw_public", {"seat": seat}))
@@ -769,6 +782,7 @@ class MahjongRuleset(Ruleset[Any, State]):
             for _ in range(need):
                 hand.remove(tile)
             tiles = [tile] * (need + 1)
+        self._moved(state, seat)
         state.melds[seat].append(
             {
                 "kind": "minggang" if kind == "gang" else kind,

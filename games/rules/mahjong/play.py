@@ -57,7 +57,13 @@ so the same state gives the same action (replays reproduce it), and no hidden ti
 * ``mc`` N (with ``mc_k``, ``mc_up``, ``mc_max_sh``, ``mc_z``): on the bot's turn the best
   ``mc_k`` discards at the lowest shanten by the order above (and the best ``mc_up`` one
   shanten higher) are played out on N deals when the hand is at most ``mc_max_sh`` from ready
-  (off in every variant: no gain in 樂清, docs/performance.md, 5 Dec 2026, branch mc2).
+  (樂清: 200 deals, only when a discard leaves the hand ready — which wait to keep; further
+  from ready it did not gain, docs/performance.md, 5 Dec 2026, branch mc2).
+* ``mc_passed`` N: a deal in which an opponent's sampled hand would 胡 on a tile it let pass
+  since it last drew or claimed (``state.vars["passed"]``: at the table it would have won, so
+  that hand is not its hand) is redealt, up to N times — the one hard fact about the other
+  seats' waits the table shows. ``warm_claimed``: a seat's warm-up also counts its discards
+  another seat claimed (they left its river, but it made those turns).
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
 (docs/performance.md). No randomness: ties go to the hand's sorted order, and the simulated
@@ -98,10 +104,12 @@ DEFAULTS: dict[str, Any] = {
     "mc_max_sh": 2,  # search only when the lowest shanten is at most this
     "mc_z": 1.0,  # leave the present choice only for a candidate winning more, paired z > this
     "mc_warm": 1.0,  # a sampled hand first draws and discards this × its seat's discards
+    "warm_claimed": False,  # ... counting the discards other seats claimed off its river too
     "mc_claim": 0,  # determinisations of the simulated 碰 / 吃 / pass choice (0: off)
     "mc_claim_z": 1.0,  # leave the present claim choice only for paired z > this
     "mc_claim_sh": 2,  # search claims only when the hand is at most this far from ready
     "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
+    "mc_passed": 0,  # redeal a deal (up to this many times) where a seat wins on a tile it let pass
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -122,8 +130,12 @@ DEFAULTS: dict[str, Any] = {
 # 300 deals, early stop at z −2; 2026-12-05, mc2): 600 deals gained +43 net of 209 discordant
 # on the 4,000 tuning hands, +26 (z +1.88) and +45 (z +3.16) on the fresh ab-150000…153999 and
 # ab-154000…157999, but costs a CPU p95 of 41–54 ms a decision; 300 deals (+15 on the first
-# tuning range) gained +50 (z +3.67) on ab-154000…157999 at a CPU p95 of ≈ 27 ms. The
-# simulated discard search (``mc``) did not gain and stays off.
+# tuning range) gained +50 (z +3.67) on ab-154000…157999 at a CPU p95 of ≈ 27 ms.
+# 樂清, 2026-12-06: the simulated discard search when ready (``mc`` 200, ``mc_max_sh`` 0), a
+# deal redealt when an opponent's hand would have 胡'd on a tile it let pass (``mc_passed``
+# 10) and the warm-up counting claimed discards (``warm_claimed``), together: +35 hands net of
+# 229 discordant (z +2.31) on the fresh ab-700100…708099 and +17 of 241 (z +1.10) on
+# ab-710000…717999 (8,000 hands each; pooled z +2.4, about +0.3 point).
 TUNING: dict[str, dict[str, Any]] = {
     "mahjong_huanle": {"ukeire_all": False, "kong_check": False, "dead": False},
     "mahjong_yongzhou": {"ukeire_all": False, "kong_check": False, "dead": False, "gb": False},
@@ -135,6 +147,10 @@ TUNING: dict[str, dict[str, Any]] = {
         "mc_claim": 300,
         "mc_claim_sh": 3,
         "mc_stop": 2.0,
+        "mc": 200,
+        "mc_max_sh": 0,
+        "mc_passed": 10,
+        "warm_claimed": True,
     },
 }
 
@@ -501,7 +517,14 @@ def simulate(
     if sum(unseen) - extra - sum(sizes) != len(state.wall):
         return None
     scale = float(option(r.game_id, "mc_warm"))
-    warm = bytes(min(60, round(scale * len(state.discards[s]))) for s in others)
+    turns = [len(state.discards[s]) for s in range(4)]
+    if option(r.game_id, "warm_claimed"):
+        # a discard another seat claimed left the river, but its seat still made that turn
+        for ms in state.melds:
+            for m in ms:
+                if m.get("from") is not None:
+                    turns[m["from"]] += 1
+    warm = bytes(min(60, round(scale * turns[s])) for s in others)
     flowers = 0
     for k, kind in enumerate(KINDS):
         if r.tile_is_flower(state, kind):
@@ -556,10 +579,30 @@ def simulate(
             rng_seed,
             d.peng_w,
             d.chi_w,
+            _passed(d, others),
+            int(option(r.game_id, "mc_passed")),
         )
     except ValueError:
         return None
     return out
+
+
+def _passed(d: Decision, others: list[int]) -> tuple[int, int, int]:
+    """Per other seat, the bit mask of the kinds it let pass since it last drew or claimed:
+    discards it could have 胡'd on and did not (the tile now in the claim window, which it has
+    not answered yet, left out)."""
+    passed = d.state.vars.get("passed") or [[] for _ in range(4)]
+    claim = d.state.claim or {}
+    masks = []
+    for s in others:
+        tiles = list(passed[s])
+        if claim.get("kind") == "discard" and tiles and tiles[-1] == claim["tile"]:
+            tiles.pop()
+        mask = 0
+        for t in tiles:
+            mask |= 1 << KIND_INDEX[t]
+        masks.append(mask)
+    return masks[0], masks[1], masks[2]
 
 
 def _rest_shanten(d: Decision, hand: list[str], tile: str) -> int:
