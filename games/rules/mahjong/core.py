@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from games.engine.chance import Chance
 from games.engine.errors import ErrorCode, IllegalAction
-from games.engine.params import BOT_LEVEL, NOVICE, variant_check
+from games.engine.params import NOVICE, variant_check
 from games.engine.protocol import Action, Event, Result, Ruleset, View
 from games.engine.tiles import KINDS, standard_wall
 from games.rules.mahjong import bot as botlib
@@ -258,10 +258,12 @@ class MahjongRuleset(Ruleset[Any, State]):
         if self.variants:
             variant_check(self.variants, params.get("variant"), self.variants[0].id)
         names = {f.name: f for f in fields(self.config_cls)}
+        # a room option is checked against its declaration (ParamError on its field)
+        spec = {p.name: p for p in self.room_params}
         values: dict[str, Any] = {}
         for key, value in params.items():
-            if key == "bot_level":
-                value = BOT_LEVEL.parse(value)
+            if key in spec:
+                value = spec[key].parse(value)
             if key in names:
                 default = names[key].default
                 if isinstance(default, bool):

@@ -120,9 +120,7 @@ class YueqingRuleset(MahjongRuleset):
             params["base"] = params["底"]
         if "base" not in params and params.get("base_score") is not None:
             params["base"] = params["base_score"]  # the room's 底分 is the 底
-        config: YueqingConfig = super().config_from_params(params)
-        spec = {p.name: p for p in self.room_params}
-        spec["qi_hu_tai"].parse(config.qi_hu_tai)  # 0–30 台: ParamError on 起胡台數 otherwise
+        config: YueqingConfig = super().config_from_params(params)  # 起胡台數 0–30 checked there
         if config.qi_hu_tai < 0 or config.base < 1 or config.lao_zhuang < 0:
             raise ValueError("qi_hu_tai ≥ 0, base ≥ 1, lao_zhuang ≥ 0")
         return config
