@@ -32,7 +32,8 @@
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
  *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
  *          flowers, dead, from_seat, tile, candidates: bytes, n_det, seed, peng_w, chi_w
- *          [, passed: (int, int, int), redeal: int]) -> bytes[n_det * number of candidates]
+ *          [, passed: (int, int, int), redeal: int, peng_passed: bool])
+ *          -> bytes[n_det * number of candidates]
  * ``from_seat`` 0: the bot's turn (3k+2 tiles), one candidate discard (a kind) per byte;
  * 1-3 (seats after the bot in turn order): the bot's answer to that seat's discard ``tile``
  * (3k+1 tiles), two bytes per candidate — the two kinds of its hand a 碰 / 吃 takes (after
@@ -42,7 +43,8 @@
  * one that has been played for that many turns.
  * ``passed``: per opponent, a bit mask of the kinds it let pass since its hand last changed (it
  * did not 胡 on them); a determinisation giving it a hand that wins on one of them is dealt
- * again, up to ``redeal`` times (after that it is kept as it is).
+ * again, up to ``redeal`` times (after that it is kept as it is); with ``peng_passed`` also a
+ * hand for which a 碰 of one of them would have lowered its shanten (the baseline's claim rule).
  * ``dead`` and ``flowers`` are bit masks over the 34 kinds (bit k for kind k); ``wild_kind``
  * is -1 without wilds; a candidate equal to ``wild_kind`` discards a wild. The result holds,
  * for determinisation i and candidate j at i * (number of candidates) + j, 1 when the bot won the
@@ -693,11 +695,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     BotView bv;
     /* per opponent, the kinds it let pass since its hand last changed (it did not 胡 on them) */
     unsigned long long passed[3] = {0, 0, 0};
-    int redeal = 0;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)i", &hb, &wilds, &sets, &osz,
+    int redeal = 0, peng_passed = 0, one_ply = 0;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)ipp", &hb, &wilds, &sets, &osz,
                           &ost, &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead,
                           &from, &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &passed[0],
-                          &passed[1], &passed[2], &redeal))
+                          &passed[1], &passed[2], &redeal, &peng_passed, &one_ply))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
@@ -824,9 +826,17 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         int fits = 1;
         for (int o = 0; o < 3 && fits && attempt < redeal; o++) {
             Seat *s = &base.s[o + 1];
-            if (s->sh > 0 || !passed[o]) continue;
-            for (int k = 0; k < NK && fits; k++)
-                if (((passed[o] >> k) & 1) && k != wk && s->c[k] < 4 && wins_with(s, k)) fits = 0;
+            if (!passed[o]) continue;
+            for (int k = 0; k < NK && fits; k++) {
+                if (!((passed[o] >> k) & 1) || k == wk) continue;
+                if (s->sh <= 0 && s->c[k] < 4 && wins_with(s, k)) fits = 0;
+                /* `peng_passed`: nor a 碰 it let pass that would have lowered its shanten (the
+                 * baseline's claim rule) */
+                if (fits && peng_passed && s->c[k] >= 2) {
+                    Seat probe = *s;
+                    if (try_meld(&probe, k, k, wk, NULL) >= 0) fits = 0;
+                }
+            }
         }
         if (fits) break;
       }
@@ -835,6 +845,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             Seat *me = &sim.s[0];
             BotView view = bv;
             int w;
+            if (!from && one_ply) {
+                /* `one_ply`: only whether another seat 胡 on this discard at once */
+                int k = cand[j], hit = 0;
+                for (int o = 1; o < 4 && !hit && k != wk; o++) hit = wins_with(&sim.s[o], k);
+                out[(Py_ssize_t)d * nc + j] = (char)(hit ? 2 : 0);
+                continue;
+            }
             if (!from) {
                 int k = cand[j];
                 if (k == wk)
@@ -862,7 +879,7 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(hand, wilds, sets, opp_sizes, opp_sets, opp_warm, unseen, extra, wall_len, "
      "reserve, wild_kind, flowers, dead, from_seat, tile, candidates, n_det, seed, peng_w, "
-     "chi_w[, passed, redeal]) -> bytes: the simulated outcomes."},
+     "chi_w[, passed, redeal, peng_passed]) -> bytes: the simulated outcomes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_mjsim",

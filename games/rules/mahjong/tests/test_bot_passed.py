@@ -96,3 +96,37 @@ def test_the_simulator_redeals_a_hand_that_wins_on_a_tile_it_let_pass() -> None:
     assert _search((let_pass, let_pass, let_pass), 0) == plain
     redealt = _search((let_pass, let_pass, let_pass), 5000)
     assert set(redealt) == {2}
+
+
+def _search_peng(peng_passed: bool) -> list[int]:
+    """The bot holds W1 and B5 and throws B5, ready on W1 alone. Two W1 and twelve single
+    terminals and honours are unseen: three opponents hold four each, two are in the wall. An
+    opponent with both W1 keeps its pair and nobody can throw W1 again (流局); an opponent with
+    one W1 throws it as its lowest single and the bot wins. Every opponent let W1 pass.
+    Returns the counts of 流局, the bot's wins and the others' wins over 400 deals."""
+    w1, b5 = 0, 22
+    hand = [0] * 34
+    hand[w1] = hand[b5] = 1
+    unseen = [0] * 34
+    unseen[w1] = 2
+    for k in (8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
+        unseen[k] = 1
+    let_pass = 1 << w1
+    out = native.search(
+        bytes(hand), 0, 0, bytes([4, 4, 4]), bytes([1, 1, 1]), bytes(3), bytes(unseen),
+        0, 2, 0, -1, 0, 0, 0, 0, bytes([b5]), 400, 777, 0.0, 0.0,
+        (let_pass, let_pass, let_pass), 50, peng_passed,
+    )  # fmt: skip
+    return [out.count(v) for v in (0, 1, 2)]
+
+
+@pytest.mark.skipif(native is None, reason="the C extension is not built")
+def test_the_simulator_redeals_a_hand_that_would_have_claimed_a_tile_it_let_pass() -> None:
+    """A baseline 碰 whenever the meld lowers its shanten, so a seat that let W1 pass holds no
+    pair of it beside two singles (樂清's ``mc_passed_peng``). Without the check a third of the
+    deals give one opponent both W1 and end in 流局; with it those deals are dealt again, and a
+    流局 is left only where no seat holding a W1 gets a turn before the two wall tiles run out."""
+    drawn, won, lost = _search_peng(False)
+    assert lost == 0 and drawn > 90
+    redealt = _search_peng(True)
+    assert redealt[2] == 0 and redealt[0] < drawn / 2
