@@ -695,11 +695,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     BotView bv;
     /* per opponent, the kinds it let pass since its hand last changed (it did not 胡 on them) */
     unsigned long long passed[3] = {0, 0, 0};
-    int redeal = 0, peng_passed = 0, one_ply = 0;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)ipp", &hb, &wilds, &sets, &osz,
+    int redeal = 0, peng_passed = 0;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*y*y*iiiiKKiiy*iKdd|(KKK)ip", &hb, &wilds, &sets, &osz,
                           &ost, &owb, &ub, &extra, &wall_len, &reserve, &wk, &flowers, &dead,
                           &from, &tile, &cb, &n_det, &seed, &bv.pw, &bv.cw, &passed[0],
-                          &passed[1], &passed[2], &redeal, &peng_passed, &one_ply))
+                          &passed[1], &passed[2], &redeal, &peng_passed))
         return NULL;
     int8_t hand[NK], unseen[NK], sizes[3], osets[3], warm[3];
     uint8_t cand[2 * NK + 2];
@@ -845,13 +845,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             Seat *me = &sim.s[0];
             BotView view = bv;
             int w;
-            if (!from && one_ply) {
-                /* `one_ply`: only whether another seat 胡 on this discard at once */
-                int k = cand[j], hit = 0;
-                for (int o = 1; o < 4 && !hit && k != wk; o++) hit = wins_with(&sim.s[o], k);
-                out[(Py_ssize_t)d * nc + j] = (char)(hit ? 2 : 0);
-                continue;
-            }
             if (!from) {
                 int k = cand[j];
                 if (k == wk)

@@ -62,7 +62,9 @@ so the same state gives the same action (replays reproduce it), and no hidden ti
 * ``mc_passed`` N: a deal in which an opponent's sampled hand would 胡 on a tile it let pass
   since it last drew or claimed (``state.vars["passed"]``: at the table it would have won, so
   that hand is not its hand) is redealt, up to N times — the one hard fact about the other
-  seats' waits the table shows. ``warm_claimed``: a seat's warm-up also counts its discards
+  seats' waits the table shows. ``mc_passed_peng``: also a deal in which such a tile would
+  have let that seat 碰 and lower its shanten (the baseline's claim rule: it would have
+  claimed). ``warm_claimed``: a seat's warm-up also counts its discards
   another seat claimed (they left its river, but it made those turns).
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
@@ -111,10 +113,6 @@ DEFAULTS: dict[str, Any] = {
     "mc_stop": 0.0,  # end a search early when every other candidate trails by z < −this
     "mc_passed": 0,  # redeal a deal (up to this many times) where a seat wins on a tile it let pass
     "mc_passed_peng": False,  # ... or would have 碰'd one, lowering its shanten
-    "danger_n": 0,  # deals counting each discard's chance to be 胡'd at once (0: off)
-    "danger_from": 0,  # ... only from this many discards at the table
-    "danger_k": 4,  # ... over the best this many by 進張
-    "danger_g": 1.0,  # rank by 進張 × (1 − that chance) ** this
 }
 # measured per variant (docs/performance.md, 2026-12-03 evening and 2026-12-04 early): 歡樂 /
 # 永州 keep the bot of the 11:28 measurement (進張 over the four tied discards of lowest keep
@@ -412,37 +410,11 @@ def _turn(d: Decision, legal: list[Action]) -> Action:
         rest.remove(t)
         ranked.append((-d.ukeire(rest, sh), keep, t, sh, rest, a))
     ranked.sort(key=lambda x: x[:3])
-    danger = int(option(gid, "danger_n"))
-    if (
-        danger
-        and len(ranked) > 1
-        and ranked[0][3] > 0
-        and d.state.discard_count >= option(gid, "danger_from")
-    ):
-        ranked = _safer_first(d, ranked, danger)
     top = option(gid, "two_step")
     if top and ranked[0][3] > 0 and len(ranked) > 1:
         # the few best by 進張, re-ranked by the two-step count (then 進張, keep value)
         ranked = sorted(ranked[:top], key=lambda x: (-d.two_step(x[4], x[3]), *x[:3]))
     return ranked[0][5]
-
-
-def _safer_first(d: Decision, ranked: list[Any], n_det: int) -> list[Any]:
-    """The best few discards by 進張 re-ranked by 進張 × (1 − the chance another seat 胡 on it
-    at once)^``danger_g``, that chance counted over ``n_det`` sampled deals."""
-    gid = d.r.game_id
-    top = ranked[: int(option(gid, "danger_k"))]
-    out = simulate(d, [x[2] for x in top], n_det, one_ply=True)
-    if out is None:
-        return ranked
-    nc = len(top)
-    g = float(option(gid, "danger_g"))
-    scored = []
-    for j, x in enumerate(top):
-        hits = sum(out[i * nc + j] == 2 for i in range(n_det))
-        scored.append((x[0] * (1 - hits / n_det) ** g, j))
-    scored.sort()
-    return [top[j] for _, j in scored] + ranked[len(top) :]
 
 
 def scored_discards(
@@ -500,7 +472,6 @@ def simulate(
     claim_from: int = -1,
     tile: str = "",
     salt: int = 0,
-    one_ply: bool = False,
 ) -> bytes | None:
     """Play the hand out ``n_det`` times per candidate of the bot (``_mjsim.search``): on its
     turn each candidate is a discard; with ``claim_from`` (the seat whose discard ``tile`` is
@@ -614,7 +585,6 @@ def simulate(
             _passed(d, others),
             int(option(r.game_id, "mc_passed")),
             bool(option(r.game_id, "mc_passed_peng")),
-            one_ply,
         )
     except ValueError:
         return None
