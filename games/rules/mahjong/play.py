@@ -64,8 +64,8 @@ so the same state gives the same action (replays reproduce it), and no hidden ti
   that hand is not its hand) is redealt, up to N times — the one hard fact about the other
   seats' waits the table shows. ``mc_passed_peng``: also a deal in which such a tile would
   have let that seat 碰 and lower its shanten (the baseline's claim rule: it would have
-  claimed). ``warm_claimed``: a seat's warm-up also counts its discards
-  another seat claimed (they left its river, but it made those turns).
+  claimed). ``warm_claimed``: a seat's warm-up also counts its discards another seat claimed
+  (they left its river, but it made those turns).
 
 The options are set per variant in :data:`TUNING` from A/B runs on the same seeds
 (docs/performance.md). No randomness: ties go to the hand's sorted order, and the simulated

@@ -78,13 +78,16 @@ def test_without_the_extension_claims_follow_the_rule(
 def test_yueqing_searches_its_claims() -> None:
     """樂清's bot plays with the simulated claim search on (switched on by measurement), and
     the simulated discard search only when a discard leaves the hand ready (with the redeal on
-    tiles let pass and the warm-up counting claimed discards: measured together, 6 Dec 2026);
+    tiles let pass — a 胡 or, since later that day, a 碰 it would have made — and the warm-up
+    counting claimed discards: measured together, 6 Dec 2026);
     further from ready it did not gain."""
     for name, value in SEARCH.items():
         assert play.option(GAME, name) == value
     assert (play.option(GAME, "mc"), play.option(GAME, "mc_max_sh")) == (200, 0)
     assert play.option(GAME, "mc_passed") == 10 and play.option(GAME, "warm_claimed")
+    assert play.option(GAME, "mc_passed_peng")
     for other in ("mahjong_huanle", "mahjong_yongzhou"):
         assert play.option(other, "mc") == 0 and play.option(other, "mc_passed") == 0
+        assert not play.option(other, "mc_passed_peng")
     assert play.option("mahjong_huanle", "mc_claim") == 0
     assert play.option("mahjong_yongzhou", "mc_claim") == 0
