@@ -29,6 +29,8 @@
  *
  * Entry points:
  *   shanten(counts: bytes[34], wilds, sets, dead) -> int
+ *   discard(counts: bytes[34], wilds, sets, dead) -> (kind, shanten)   the simulated baseline
+ *   meld(counts: bytes[34], wilds, sets, dead, a, b) -> kind or -1       (its discard / claim)
  *   search(hand: bytes[34], wilds, sets, opp_sizes: bytes[3], opp_sets: bytes[3],
  *          opp_warm: bytes[3], unseen: bytes[34], extra, wall_len, reserve, wild_kind,
  *          flowers, dead, from_seat, tile, candidates: bytes, n_det, seed, peng_w, chi_w
@@ -373,8 +375,15 @@ static double route_weight(const int8_t *c, int j, const BotView *v) {
  * shanten sh: the unseen copies of each kind whose draw lowers it (weighted by the routes when
  * not ready), over the kinds held or next to a held suited kind (bot.useful_kinds), as
  * play.Decision.ukeire counts. */
-static double ukeire(Seat *s, int k, int g, const Tab *T, const Tab *tk, const Tab *others_g,
-                     int sh, int wk, const BotView *v) {
+/* a group's table with one more tile of kind j, for the groups a discard leaves unchanged:
+ * the same for every discard of another group, so built once per choose_discard */
+typedef struct {
+    uint64_t have;
+    Tab tab[NK];
+} Plus;
+
+static double ukeire(Seat *s, int k, int g, Tab comp[4][4], Plus *plus, const Tab *tk,
+                     const Tab *others_g, int sh, int wk, const BotView *v) {
     int8_t *c = s->c;
     c[k]--;
     uint64_t useful = 0;
@@ -393,13 +402,8 @@ static double ukeire(Seat *s, int k, int g, const Tab *T, const Tab *tk, const T
         if (h == g) {
             base = *others_g;
         } else {
-            St a, b;
-            st_init(&a);
-            for (int x = 0; x < 4; x++) {
-                if (x == h) continue;
-                st_tab(&a, x == g ? tk : &T[x], s->sets, &b);
-                a = b;
-            }
+            St a;
+            tab_combine(&comp[g][h], tk, s->sets, &a);
             pack(&a, &base);
         }
         uint32_t code = s->code[h] - (h == g ? P5[k - GLO[g]] : 0);
@@ -407,11 +411,21 @@ static double ukeire(Seat *s, int k, int g, const Tab *T, const Tab *tk, const T
             if (!((useful >> j) & 1) || j == wk || v->left[j] <= 0 || ((s->dead >> j) & 1))
                 continue;
             if (c[j] >= 4) continue;
-            Tab tj;
-            c[j]++;
-            group_tab(c, h, s->dead, code + P5[j - GLO[h]], &tj);
-            c[j]--;
-            if (tab_value(&base, &tj, s->wilds, s->sets) < sh)
+            Tab tj, *tp = &tj;
+            if (h != g) {
+                tp = &plus->tab[j];
+                if (!((plus->have >> j) & 1)) {
+                    c[j]++;
+                    group_tab(c, h, s->dead, code + P5[j - GLO[h]], tp);
+                    c[j]--;
+                    plus->have |= 1ull << j;
+                }
+            } else {
+                c[j]++;
+                group_tab(c, h, s->dead, code + P5[j - GLO[h]], &tj);
+                c[j]--;
+            }
+            if (tab_value(&base, tp, s->wilds, s->sets) < sh)
                 total += v->left[j] * (sh > 0 ? route_weight(c, j, v) : 1.0);
         }
     }
@@ -425,20 +439,27 @@ static double ukeire(Seat *s, int k, int g, const Tab *T, const Tab *tk, const T
  * Removes it, sets s->sh to the shanten after it and returns its kind (wk for a wild). */
 static int choose_discard(Seat *s, int wk, const BotView *v) {
     Tab T[4], others[4], tk[NK];
-    St pre[5], suf[5], oth;
+    St pre, nxt, suf[5], oth;
     int shk[NK];
     for (int g = 0; g < 4; g++) group_tab(s->c, g, s->dead, s->code[g], &T[g]);
-    st_init(&pre[0]);
-    for (int g = 0; g < 4; g++) st_tab(&pre[g], &T[g], s->sets, &pre[g + 1]);
     st_init(&suf[4]);
     for (int g = 3; g >= 0; g--) st_tab(&suf[g + 1], &T[g], s->sets, &suf[g]);
     int best_sh = 99, best_k = -1;
-    for (int g = 0; g < 4; g++) {
+    /* no discard leaves fewer than the whole hand's count (a tile more never raises it): the
+     * baseline's rule (ties to the lowest kind) stops at the first kind that reaches it, and
+     * the groups before it are combined only as the scan reaches them */
+    int floor_sh = v ? -99 : st_value(&suf[0], s->wilds, s->sets);
+    st_init(&pre);
+    for (int g = 0; g < 4 && best_sh > floor_sh; g++) {
+        if (g > 0) {
+            st_tab(&pre, &T[g - 1], s->sets, &nxt);
+            pre = nxt;
+        }
         int any = 0;
         for (int k = GLO[g]; k < GLO[g] + GN[g]; k++) any |= s->c[k];
         if (!any) continue;
         Tab pa, pb;
-        pack(&pre[g], &pa);
+        pack(&pre, &pa);
         pack(&suf[g + 1], &pb);
         tab_combine(&pa, &pb, s->sets, &oth);
         pack(&oth, &others[g]);
@@ -452,11 +473,12 @@ static int choose_discard(Seat *s, int wk, const BotView *v) {
             if (shk[k] < best_sh) {
                 best_sh = shk[k];
                 best_k = k;
+                if (best_sh == floor_sh) break;
             }
         }
     }
     if (s->wilds > 0) {
-        int sh = st_value(&pre[4], s->wilds - 1, s->sets);
+        int sh = st_value(&suf[0], s->wilds - 1, s->sets);
         if (sh < best_sh || best_k < 0) {
             s->wilds--;
             s->sh = sh;
@@ -467,11 +489,27 @@ static int choose_discard(Seat *s, int wk, const BotView *v) {
         double best_uk = -1.0;
         int best_keep = 1 << 30, ties = 0;
         for (int k = 0; k < NK; k++) ties += s->c[k] && shk[k] == best_sh;
+        /* per pair of groups {g, h}, the other two combined: a 進張 count's rest of the hand */
+        Tab comp[4][4];
+        Plus plus;
+        plus.have = 0;
+        if (ties > 1)
+            for (int g = 0; g < 4; g++)
+                for (int h = g + 1; h < 4; h++) {
+                    int x = -1, y = -1;
+                    for (int z = 0; z < 4; z++)
+                        if (z != g && z != h) {
+                            if (x < 0) x = z; else y = z;
+                        }
+                    tab_combine(&T[x], &T[y], s->sets, &oth);
+                    pack(&oth, &comp[g][h]);
+                    comp[h][g] = comp[g][h];
+                }
         for (int k = 0; k < NK; k++) {
             if (!s->c[k] || shk[k] != best_sh) continue;
             int g = KGROUP[k];
             double uk =
-                ties > 1 ? ukeire(s, k, g, T, &tk[k], &others[g], best_sh, wk, v) : 0.0;
+                ties > 1 ? ukeire(s, k, g, comp, &plus, &tk[k], &others[g], best_sh, wk, v) : 0.0;
             s->c[k]--;
             int kv = keep_value(s->c, k);
             s->c[k]++;
@@ -494,6 +532,8 @@ static int try_meld(Seat *s, int a, int b, int wk, const BotView *v) {
     seat_del(&probe, a);
     seat_del(&probe, b);
     probe.sets--;
+    /* its best discard leaves no fewer than the hand after the meld counts */
+    if (seat_shanten(&probe) >= s->sh) return -1;
     int d = choose_discard(&probe, wk, v);
     if (probe.sh >= s->sh) return -1;
     *s = probe;
@@ -866,7 +906,54 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* a baseline seat of the given counts, for the two checks below */
+static int baseline_seat(PyObject *args, Seat *s, int *a, int *b) {
+    Py_buffer buf;
+    int wilds, sets;
+    unsigned long long dead;
+    if (!PyArg_ParseTuple(args, "y*iiK|ii", &buf, &wilds, &sets, &dead, a, b)) return 0;
+    int8_t c[NK];
+    int ok = read_counts(&buf, c, NK, "counts");
+    PyBuffer_Release(&buf);
+    if (!ok || !memo_ready()) return 0;
+    int total = wilds;
+    for (int k = 0; k < NK; k++) total += c[k];
+    if (wilds < 0 || sets < 1 || total > 17 || total < 2) {
+        PyErr_SetString(PyExc_ValueError, "2 to 17 tiles and at least one set expected");
+        return 0;
+    }
+    seat_set(s, c, wilds, sets, (uint64_t)dead);
+    return 1;
+}
+
+static PyObject *py_discard(PyObject *self, PyObject *args) {
+    Seat s;
+    int a = 0, b = 0;
+    if (!baseline_seat(args, &s, &a, &b)) return NULL;
+    int k = choose_discard(&s, NK, NULL);
+    return Py_BuildValue("(ii)", k, s.sh);
+}
+
+static PyObject *py_meld(PyObject *self, PyObject *args) {
+    Seat s;
+    int a = -1, b = -1;
+    if (!baseline_seat(args, &s, &a, &b)) return NULL;
+    if (a < 0 || a >= NK || b < 0 || b >= NK || s.c[a] < 1 || s.c[b] < 1 + (a == b)) {
+        PyErr_SetString(PyExc_ValueError, "the meld's two kinds must be in the hand");
+        return NULL;
+    }
+    s.sh = seat_shanten(&s);
+    return PyLong_FromLong(try_meld(&s, a, b, NK, NULL));
+}
+
 static PyMethodDef methods[] = {
+    {"discard", py_discard, METH_VARARGS,
+     "discard(counts: bytes[34], wilds, sets, dead) -> (kind, shanten): the simulated "
+     "baseline's discard (34: a wild) of a 3k+2 hand and the shanten it leaves."},
+    {"meld", py_meld, METH_VARARGS,
+     "meld(counts: bytes[34], wilds, sets, dead, a, b) -> int: the simulated baseline's "
+     "discard after a 碰 / 吃 taking kinds a and b from a 3k+1 hand, or -1 when it would not "
+     "claim (the meld does not lower its shanten)."},
     {"shanten", py_shanten, METH_VARARGS,
      "shanten(counts: bytes[34], wilds, sets, dead) -> int: bot.regular_shanten in C."},
     {"search", py_search, METH_VARARGS,
