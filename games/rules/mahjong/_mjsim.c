@@ -371,10 +371,6 @@ static double route_weight(const int8_t *c, int j, const BotView *v) {
     return 1.0;
 }
 
-/* The bot's 進張 after discarding kind k of group g (tk: that group's table after it), at
- * shanten sh: the unseen copies of each kind whose draw lowers it (weighted by the routes when
- * not ready), over the kinds held or next to a held suited kind (bot.useful_kinds), as
- * play.Decision.ukeire counts. */
 /* a group's table with one more tile of kind j, for the groups a discard leaves unchanged:
  * the same for every discard of another group, so built once per choose_discard */
 typedef struct {
@@ -382,6 +378,10 @@ typedef struct {
     Tab tab[NK];
 } Plus;
 
+/* The bot's 進張 after discarding kind k of group g (tk: that group's table after it), at
+ * shanten sh: the unseen copies of each kind whose draw lowers it (weighted by the routes when
+ * not ready), over the kinds held or next to a held suited kind (bot.useful_kinds), as
+ * play.Decision.ukeire counts; comp[g][h] is the other two groups combined. */
 static double ukeire(Seat *s, int k, int g, Tab comp[4][4], Plus *plus, const Tab *tk,
                      const Tab *others_g, int sh, int wk, const BotView *v) {
     int8_t *c = s->c;
@@ -499,7 +499,10 @@ static int choose_discard(Seat *s, int wk, const BotView *v) {
                     int x = -1, y = -1;
                     for (int z = 0; z < 4; z++)
                         if (z != g && z != h) {
-                            if (x < 0) x = z; else y = z;
+                            if (x < 0)
+                                x = z;
+                            else
+                                y = z;
                         }
                     tab_combine(&T[x], &T[y], s->sets, &oth);
                     pack(&oth, &comp[g][h]);
