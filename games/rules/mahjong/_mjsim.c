@@ -909,15 +909,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     return res;
 }
 
-/* a baseline seat of the given counts, for the two checks below */
-static int baseline_seat(PyObject *args, Seat *s, int *a, int *b) {
-    Py_buffer buf;
-    int wilds, sets;
-    unsigned long long dead;
-    if (!PyArg_ParseTuple(args, "y*iiK|ii", &buf, &wilds, &sets, &dead, a, b)) return 0;
+/* a baseline seat of the given counts (2 to 17 tiles, at least one set), for the two checks
+ * below */
+static int baseline_seat(Py_buffer *buf, int wilds, int sets, unsigned long long dead, Seat *s) {
     int8_t c[NK];
-    int ok = read_counts(&buf, c, NK, "counts");
-    PyBuffer_Release(&buf);
+    int ok = read_counts(buf, c, NK, "counts");
+    PyBuffer_Release(buf);
     if (!ok || !memo_ready()) return 0;
     int total = wilds;
     for (int k = 0; k < NK; k++) total += c[k];
@@ -930,17 +927,23 @@ static int baseline_seat(PyObject *args, Seat *s, int *a, int *b) {
 }
 
 static PyObject *py_discard(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int wilds, sets;
+    unsigned long long dead;
     Seat s;
-    int a = 0, b = 0;
-    if (!baseline_seat(args, &s, &a, &b)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*iiK", &buf, &wilds, &sets, &dead)) return NULL;
+    if (!baseline_seat(&buf, wilds, sets, dead, &s)) return NULL;
     int k = choose_discard(&s, NK, NULL);
     return Py_BuildValue("(ii)", k, s.sh);
 }
 
 static PyObject *py_meld(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int wilds, sets, a, b;
+    unsigned long long dead;
     Seat s;
-    int a = -1, b = -1;
-    if (!baseline_seat(args, &s, &a, &b)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*iiKii", &buf, &wilds, &sets, &dead, &a, &b)) return NULL;
+    if (!baseline_seat(&buf, wilds, sets, dead, &s)) return NULL;
     if (a < 0 || a >= NK || b < 0 || b >= NK || s.c[a] < 1 || s.c[b] < 1 + (a == b)) {
         PyErr_SetString(PyExc_ValueError, "the meld's two kinds must be in the hand");
         return NULL;

@@ -17,18 +17,26 @@ native = bot.native
 pytestmark = pytest.mark.skipif(native is None, reason="the C extension is not built")
 
 
-def _random_case(rng: random.Random) -> tuple[tuple[int, ...], int, int, int]:
-    n = rng.choice([1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17])
+def _random_hand(
+    rng: random.Random, n: int, wild_choices: tuple[int, ...]
+) -> tuple[list[int], int, int]:
+    """``n`` random tiles as (natural counts, wilds, dead kinds' mask)."""
     tiles = rng.sample([k for k in range(34) for _ in range(4)], n)
-    wilds = rng.choice([0, 0, 0, 1, 1, 2, 3]) if n > 3 else 0
+    wilds = rng.choice(wild_choices)
     counts = [0] * 34
     for k in tiles[wilds:]:
         counts[k] += 1
-    sets = n // 3 if rng.random() < 0.8 else max(0, n // 3 - 1)
     dead = 0
     if rng.random() < 0.5:
         for _ in range(rng.randint(1, 6)):
             dead |= 1 << rng.randrange(34)
+    return counts, wilds, dead
+
+
+def _random_case(rng: random.Random) -> tuple[tuple[int, ...], int, int, int]:
+    n = rng.choice([1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17])
+    counts, wilds, dead = _random_hand(rng, n, (0, 0, 0, 1, 1, 2, 3) if n > 3 else (0,))
+    sets = n // 3 if rng.random() < 0.8 else max(0, n // 3 - 1)
     return tuple(counts), wilds, sets, dead
 
 
@@ -209,17 +217,7 @@ def _baseline_discard_py(counts: list[int], wilds: int, sets: int, dead: int) ->
     return best
 
 
-def _random_hand(rng: random.Random, n: int) -> tuple[list[int], int, int]:
-    tiles = rng.sample([k for k in range(34) for _ in range(4)], n)
-    wilds = rng.choice([0, 0, 0, 1, 1, 2])
-    counts = [0] * 34
-    for k in tiles[wilds:]:
-        counts[k] += 1
-    dead = 0
-    if rng.random() < 0.5:
-        for _ in range(rng.randint(1, 6)):
-            dead |= 1 << rng.randrange(34)
-    return counts, wilds, dead
+_WILDS = (0, 0, 0, 1, 1, 2)
 
 
 def test_the_simulated_baseline_discards_by_its_rule() -> None:
@@ -229,7 +227,7 @@ def test_the_simulated_baseline_discards_by_its_rule() -> None:
     rng = random.Random("mjsim-discard")
     for _ in range(3_000):
         n = rng.choice([5, 8, 11, 14, 17])
-        counts, wilds, dead = _random_hand(rng, n)
+        counts, wilds, dead = _random_hand(rng, n, _WILDS)
         sets = n // 3
         want = _baseline_discard_py(counts, wilds, sets, dead)
         assert native.discard(bytes(counts), wilds, sets, dead) == want, (counts, wilds, dead)
@@ -243,7 +241,7 @@ def test_the_simulated_baseline_claims_by_its_rule() -> None:
     claimed = refused = 0
     for _ in range(3_000):
         n = rng.choice([4, 7, 10, 13, 16])
-        counts, wilds, dead = _random_hand(rng, n)
+        counts, wilds, dead = _random_hand(rng, n, _WILDS)
         pairs = [k for k in range(34) if counts[k] >= 2]
         if not pairs:
             continue
