@@ -910,7 +910,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
 }
 
 /* a baseline seat of the given counts (2 to 17 tiles, at least one set), for the two checks
- * below */
+ * below; it releases `buf`, which the caller's PyArg_ParseTuple acquired ("y*") */
 static int baseline_seat(Py_buffer *buf, int wilds, int sets, unsigned long long dead, Seat *s) {
     int8_t c[NK];
     int ok = read_counts(buf, c, NK, "counts");
