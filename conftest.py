@@ -36,9 +36,11 @@ def _leaderboards_fresh():
 
     from accounts import services
     from accounts.selectors import STANDINGS_CACHE
+    from games import caches as process_caches
     from lobby import leaderboards
 
     leaderboards._local.clear()
+    process_caches.clear_all()  # this process's table caches: each test starts cold
     for game in leaderboards.GAMES:
         services.standings_changed(game)
         # a board read by an earlier test less than the refresh bound ago would still be

@@ -294,23 +294,23 @@ def paced_clock(shard: tuple[int, int], options: dict, out: str) -> None:
 
     from games import clock
     from games.decisions import DecisionPool
-    from games.services import tables
+    from games.services.tables import due_apply
 
     paths: Counter[str] = Counter()  # how the moves were written (counted by wrapping)
-    unlocked, alongside = tables._due_seat_apply_unlocked, tables._answered_alongside
+    unlocked, alongside = due_apply.due_seat_apply_unlocked, due_apply.answered_alongside
 
     def unlocked_counted(due, action, how):
         outcome = unlocked(due, action, how)
         paths["unlocked" if outcome is not None else "locked"] += 1
         return outcome
 
-    def alongside_counted(hand, due):
-        answer = alongside(hand, due)
+    def alongside_counted(work, due):
+        answer = alongside(work, due)
         paths["alongside" if answer else "moved"] += 1
         return answer
 
-    tables._due_seat_apply_unlocked = unlocked_counted
-    tables._answered_alongside = alongside_counted
+    due_apply.due_seat_apply_unlocked = unlocked_counted
+    due_apply.answered_alongside = alongside_counted
     if options.get("switch_interval"):
         sys.setswitchinterval(options["switch_interval"])
     profile_dir = options.get("profile")

@@ -1181,7 +1181,7 @@ def micro(args) -> dict:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from games import rendering
+    from games import caches, rendering
     from games.engine import registry
     from games.selectors import tables as table_selectors
     from games.services import tables
@@ -1252,7 +1252,7 @@ def micro(args) -> dict:
     out["render_json_warm_ms"] = round(timed(lambda: rendering.render_json(snap, 0, user), n), 3)
 
     def cold():
-        rendering._state_cache.clear()
+        caches.clear_all()
         rendering.render_json(snap, 0, user)
 
     out["render_json_cold_ms"] = round(timed(cold, n), 3)

@@ -16,9 +16,6 @@ from games.engine import registry
 from games.fx import board_fx, board_fx_key
 from games.selectors import tables as table_selectors
 
-# hand id -> (table seq, engine state), per process (``selectors.tables.engine_states``)
-_state_cache: dict[int, tuple[int, Any]] = table_selectors.engine_states
-
 
 def _state_for(snapshot: dict) -> Any | None:
     hand = snapshot["hand"]

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games.caches import ProcessCache
 from games.models import Hand, HandEvent, Seat, Table
 
 
@@ -78,6 +79,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
 def _snapshot_read(table: Table) -> dict[str, Any]:
     seats = list(table.seats.select_related("user").order_by("index"))
     hand = table.hands.order_by("-number").first()
+    last = None
     if hand is not None:  # the hand's last move, as the writer of that move pushed it
         last = (
             HandEvent.objects.filter(table_id=table.pk, hand_id=hand.pk)
@@ -85,14 +87,16 @@ def _snapshot_read(table: Table) -> dict[str, Any]:
             .values("seat", "action")
             .first()
         )
-        hand.last_move = None if last is None else {"seat": last["seat"], "action": last["action"]}
-    return snapshot_build(table, seats, hand)
+    return snapshot_build(table, seats, hand, last)
 
 
-def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
+def snapshot_build(
+    table: Table, seats: list[Seat], hand: Hand | None, last_move: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The snapshot from rows already in hand (the writer builds it under its table lock).
 
-    ``seats`` in index order with their users loaded, ``hand`` the table's newest hand.
+    ``seats`` in index order with their users loaded, ``hand`` the table's newest hand,
+    ``last_move`` its last move (engine seat and action: the effects a board shows).
     """
     return {
         "table": {
@@ -135,7 +139,9 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
             "players": hand.players,
             "settled": hand.settled_at is not None,
             "counter_seats": hand.counter_seats,
-            "last": getattr(hand, "last_move", None),  # the move just made (games/fx.py)
+            "last": None
+            if last_move is None
+            else {"seat": last_move["seat"], "action": last_move["action"]},
         },
     }
 
@@ -147,8 +153,7 @@ def snapshot_build(table: Table, seats: list[Seat], hand: Hand | None) -> dict[s
 # long enough to reach the collector's oldest generation, whose full walks are the loaded
 # server's tail (docs/performance.md). Nothing mutates a state once it is here: the next move
 # decodes its own from the hand's JSON.
-engine_states: dict[int, tuple[int, Any]] = {}
-_ENGINE_STATES_MAX = 5000
+engine_states: ProcessCache[int, tuple[int, Any]] = ProcessCache("engine_states", 5000)
 
 
 def engine_state_get(hand_id: int, seq: int) -> Any | None:
@@ -167,14 +172,11 @@ def engine_state_remember(hand_id: int, seq: int, state: Any) -> None:
     kept = engine_states.get(hand_id)
     if kept is not None and kept[0] > seq:
         return
-    if kept is None and len(engine_states) >= _ENGINE_STATES_MAX:
-        engine_states.clear()  # a bound, not a policy: the next renders decode again
-    engine_states[hand_id] = (seq, state)
+    engine_states.put(hand_id, (seq, state))
 
 
 # table id -> the newest snapshot this process has read (shared by all its sockets of the table)
-_snapshots: dict[int, dict[str, Any]] = {}
-_SNAPSHOTS_MAX = 5000
+snapshots: ProcessCache[int, dict[str, Any]] = ProcessCache("snapshots", 5000)
 
 
 def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any] | None:
@@ -195,7 +197,7 @@ def table_snapshot_cached(table_id: int, at_least: int | None) -> dict[str, Any]
 
 def table_snapshot_in_cache(table_id: int, at_least: int) -> dict[str, Any] | None:
     """This process's snapshot of the table if it is at ``seq`` ≥ ``at_least`` (no query)."""
-    cached = _snapshots.get(table_id)
+    cached = snapshots.get(table_id)
     if cached is not None and cached["table"]["seq"] >= at_least:
         return cached
     return None
@@ -217,12 +219,10 @@ def table_snapshot_pushed(table_id: int, seq: int, encoded: str) -> dict[str, An
 
 def _snapshot_remember(table_id: int, snapshot: dict[str, Any]) -> None:
     """Keep the snapshot for the table's sockets in this process unless a newer one is kept."""
-    cached = _snapshots.get(table_id)
+    cached = snapshots.get(table_id)
     if cached is not None and cached["table"]["seq"] > snapshot["table"]["seq"]:
         return
-    if len(_snapshots) >= _SNAPSHOTS_MAX:
-        _snapshots.clear()
-    _snapshots[table_id] = snapshot
+    snapshots.put(table_id, snapshot)
 
 
 def seat_in_snapshot(snapshot: dict[str, Any], user_id: int) -> int | None:

@@ -16,9 +16,8 @@ def counter_buy(*, table_id: int, user) -> None:
     from ledger.exceptions import InsufficientBeans
 
     with transaction.atomic():
-        table = tables.table_lock(table_id)
-        seat = tables.seat_get(table, user)
-        hand = tables.hand_current(table)
+        work = tables.table_lock(table_id)
+        table, seat, hand = work.table, work.seat_get(user), work.hand
         if hand is None:
             raise NoHand(_("現在沒有進行中的牌局"))
         price = int(hand.params.get("counter_price") or 0)

@@ -52,7 +52,8 @@ def connection_open(
     from games.services import tables
 
     with transaction.atomic():
-        table = tables.table_lock(table_id)  # raises UnknownTable: the socket is refused
+        work = tables.table_lock(table_id)  # raises UnknownTable: the socket is refused
+        table = work.table
         held = _lease_count(table_id, user.pk)
         if held >= _conf("SOCKETS_PER_USER_TABLE"):
             raise TooManySockets(format_lazy(_("同一牌桌最多 {held} 個連線"), held=held))
@@ -63,7 +64,7 @@ def connection_open(
             process=process or PROCESS_ID,
             renewed_at=timezone.now(),
         )
-        seat = tables.seat_find(table, user)
+        seat = work.seat_find(user)
         if seat is None:
             return None
         online_now = seat.connections == 0  # the seat's 離線 mark changes for everyone
@@ -92,7 +93,7 @@ def _close(table_id: int, user_id: int, keys: list[str] | None) -> None:
 
     with transaction.atomic():
         try:
-            table = tables.table_lock(table_id)  # also drops the rows kept for the next move
+            table = tables.table_lock(table_id).table  # also drops the rows kept for a move
         except UnknownTable:
             SeatLease.objects.filter(table_id=table_id, user_id=user_id).delete()
             return
@@ -171,7 +172,8 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
     from games.services import tables
 
     with transaction.atomic():
-        table = tables.table_lock(table_id)
+        work = tables.table_lock(table_id)
+        table = work.table
         seat = table.seats.select_related("user").filter(index=seat_index).first()
         if (
             seat is None
@@ -185,13 +187,11 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
         if timezone.now() - seat.disconnected_at < limit:
             return False
-        hand = tables.hand_current(table)
-        if hand is not None:
-            tables.hand_escape(table, hand, seat)  # as the game's table_type.escape says
+        tables.hand_escape(work, seat)  # as the game's table_type.escape says
         tables.seat_vacate(seat)
         seat.save()
         tables.seq_bump(table)
-        tables.table_close_if_empty(table)
+        tables.table_close_if_empty(work)
         table.save()
         tables.table_notify(table, lobby=True)  # a seat freed, maybe a table closed
         return True

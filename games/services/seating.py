@@ -65,7 +65,8 @@ def beans_check(user, params: dict) -> None:
 def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
     """Sit the user at the table (a free seat, or the given one); start the hand when full."""
     with transaction.atomic():
-        table = tables.table_lock(table_id)
+        work = tables.table_lock(table_id)
+        table = work.table
         if table.status == Table.Status.CLOSED:
             raise SeatUnavailable(_("牌桌已關閉"))
         existing = table.seats.filter(user=user).first()
@@ -87,7 +88,7 @@ def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
             wait = table.params.get("bot_wait_seconds", 5)
             table.fill_deadline = timezone.now() + timedelta(seconds=wait)
         table.save()
-        tables.hand_start_if_ready(table)
+        tables.hand_start_if_ready(work)
         tables.table_notify(table, lobby=True)
     return seat
 
@@ -97,7 +98,8 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
     from games.services.bots import bot_user_for_seat
 
     with transaction.atomic():
-        table = tables.table_lock(table_id)
+        work = tables.table_lock(table_id)
+        table = work.table
         if by_user is not None and table.owner_id != by_user.pk:
             raise SeatUnavailable(_("只有房主可以加入機器人"))
         if table.status == Table.Status.CLOSED:
@@ -117,7 +119,7 @@ def bots_fill(*, table_id: int, by_user=None) -> int:
         table.fill_deadline = None
         tables.seq_bump(table)
         table.save()
-        tables.hand_start_if_ready(table)
+        tables.hand_start_if_ready(work)
         tables.table_notify(table, lobby=True)
     return filled
 
@@ -142,14 +144,14 @@ def _bots_wanted(table: Table, free: int) -> int:
 def seat_leave(*, table_id: int, user) -> bool:
     """Leave the table. Leaving during a hand is an escape (逃跑): returns True then."""
     with transaction.atomic():
-        table = tables.table_lock(table_id)
-        seat = tables.seat_get(table, user)
-        hand = tables.hand_current(table)
-        escaped = hand is not None and tables.hand_escape(table, hand, seat)
+        work = tables.table_lock(table_id)
+        table = work.table
+        seat = work.seat_get(user)
+        escaped = tables.hand_escape(work, seat)
         tables.seat_vacate(seat)
         seat.save()
         tables.seq_bump(table)
-        tables.table_close_if_empty(table)
+        tables.table_close_if_empty(work)
         table.save()
         tables.table_notify(table, lobby=True)
     return escaped
@@ -166,7 +168,8 @@ def table_tick(*, table_id: int) -> None:
         return
     if table.next_hand_at and table.next_hand_at <= now:
         with transaction.atomic():
-            table = tables.table_lock(table_id)
+            work = tables.table_lock(table_id)
+            table = work.table
             if not table.next_hand_at or table.next_hand_at > now:
                 return
             table.next_hand_at = None
@@ -182,9 +185,9 @@ def table_tick(*, table_id: int) -> None:
                 if table.seats.filter(user__isnull=False, is_bot=False).exists():
                     wait = table.params.get("bot_wait_seconds", 5)
                     table.fill_deadline = now + timedelta(seconds=wait)
-                tables.table_close_if_empty(table)
+                tables.table_close_if_empty(work)
             table.save()
-            tables.hand_start_if_ready(table)
+            tables.hand_start_if_ready(work)
             table.save()
             tables.table_notify(table, lobby=True)
 

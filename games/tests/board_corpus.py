@@ -291,9 +291,9 @@ def digest(html: str) -> str:
 
 def digests() -> dict[str, str]:
     """Every case's digest, by key."""
-    from games import rendering
+    from games import caches
 
-    rendering._state_cache.clear()
+    caches.clear_all()
     out = {}
     for key, snapshot, seat, lang in cases():
         if key in out:

@@ -43,7 +43,7 @@ def test_bot_moves_come_after_think_time_and_within_the_bound(
     monkeypatch.setitem(settings.LEYOU, "AUTO_PLAY_SECONDS", THINK)
     # a fixed deal: a random one could end a short hand (an early 胡) before three bot moves
     # followed one another, and then the test would measure nothing
-    monkeypatch.setattr(tables, "new_seed", lambda: "ab" * 32)
+    monkeypatch.setattr(tables.deal, "new_seed", lambda: "ab" * 32)
     ruleset = registry.get(game_id)
     seats = 3 if game_id == "zhajinhua" else ruleset.min_seats
     room = Room.objects.create(

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import chat_rendering, rendering
+from games import caches, chat_rendering, rendering
 from games.engine import registry
 from games.exceptions import TableError
 from games.models import (
@@ -241,15 +241,15 @@ def test_spectator_html_has_no_concealed_card(room, make_user):
     ruleset = registry.get("doudizhu")
     state = ruleset.state_from_json(snapshot["hand"]["state"])
     viewer = make_user()
-    rendering._state_cache.clear()
+    caches.clear_all()
     base = _no_clock(rendering.render_html(snapshot, None, viewer))
     for seat in range(3):
         other = ruleset.resample_hidden(state, seat, f"leak:{seat}")
         assert ruleset.state_to_json(other) != snapshot["hand"]["state"]  # cards did move
         changed = {**snapshot, "hand": {**snapshot["hand"], "state": ruleset.state_to_json(other)}}
-        rendering._state_cache.clear()
+        caches.clear_all()
         assert _no_clock(rendering.render_html(changed, None, viewer)) == base
-    rendering._state_cache.clear()
+    caches.clear_all()
 
 
 def test_room_form_checks_the_shared_chat_and_spectator_params(make_user):

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from games import caches
 from games.engine import registry
 from games.engine.errors import ErrorCode, IllegalAction
 from games.engine.protocol import Ruleset
@@ -173,11 +174,11 @@ def _html_redealt(
             if e >= 0:
                 other = ruleset.resample_hidden(other, e, f"{n:064x}{e}")
     fake = {**snapshot, "hand": {**snapshot["hand"], "state": ruleset.state_to_json(other)}}
-    rendering._state_cache.clear()
+    caches.clear_all()
     try:
         return _without_clock(rendering.render_html(fake, seat, user))
     finally:
-        rendering._state_cache.clear()
+        caches.clear_all()
 
 
 @pytest.mark.django_db
@@ -230,7 +231,7 @@ def test_no_board_html_leaks_what_its_viewer_cannot_see(game_id: str, make_user:
         }
         viewers: list[tuple[int | None, Any]] = [*by_seat.items(), (None, None)]
         for seat, user in viewers:
-            rendering._state_cache.clear()
+            caches.clear_all()
             html = _without_clock(rendering.render_html(snapshot, seat, user))
             engine_seat = None if seat is None else _engine_seat(snapshot, seat, user.pk)
             engine_seats_seen.add(engine_seat if seat is not None else -99)

@@ -59,7 +59,7 @@ def test_engine_given_next_dealer_and_carry(django_capture_on_commit_callbacks):
         scores=(0, 0, 0, 0), winners=(), extra={"next_dealer": 0, "next_prevalent_wind": 2}
     )
     with django_capture_on_commit_callbacks(execute=False):
-        tables.hand_end(table, hand, result, escaped_seat=None)
+        tables.hand_end(tables.WorkingSet(table, hand=hand), result, escaped_seat=None)
     assert table.dealer == 0 and table.carry == {"prevalent_wind": 2}
     assert _hand(table, 2).params["prevalent_wind"] == 2
 
@@ -78,5 +78,5 @@ def test_without_next_dealer_the_ruleset_says_whether_the_winner_deals(
     hand.players = [{"user_id": None, "table_seat": s} for s in range(seats)]
     result = Result(scores=(-1, -1, 2), winners=(2,), extra={})
     with django_capture_on_commit_callbacks(execute=False):
-        tables.hand_end(table, hand, result, escaped_seat=None)
+        tables.hand_end(tables.WorkingSet(table, hand=hand), result, escaped_seat=None)
     assert table.dealer == (2 if moves else 0)

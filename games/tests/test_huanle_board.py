@@ -66,9 +66,10 @@ def snapshot(ruleset, state, viewer: int, beans: list[int] | None = None) -> dic
 
 
 def render(ruleset, state, viewer: int, beans: list[int] | None = None) -> str:
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
-    _state_cache.clear()
+    caches.clear_all()
     return render_html(snapshot(ruleset, state, viewer, beans), viewer, None)
 
 

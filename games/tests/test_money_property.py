@@ -34,7 +34,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from games import rendering
+from games import caches, rendering
 from games.engine import registry
 from games.models import Hand, HandSeat, Seat, Table
 from games.selectors import tables as table_selectors
@@ -244,7 +244,7 @@ def panel_check(table_id: int, hand: Hand, user) -> dict[str, int]:
     game's own lines where the panel itemises them per pair."""
     checks: dict[str, int] = defaultdict(int)
     snapshot = table_selectors.table_snapshot(table_id)
-    rendering._state_cache.clear()
+    caches.clear_all()
     seat = next(i for i, p in enumerate(hand.players) if p["user_id"] == user.pk)
     panel = _Panel()
     panel.feed(rendering.render_html(snapshot, seat, user))

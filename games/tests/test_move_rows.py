@@ -80,7 +80,7 @@ def test_every_pushed_snapshot_equals_a_fresh_read(room, make_user, pushed):
         assert _as_sent(snapshot) == fresh
         assert n < 400
     assert n > 10
-    assert tables._rows_after_move.get(table_id) is None  # a finished hand keeps no rows
+    assert tables.rows_after_move.get(table_id) is None  # a finished hand keeps no rows
 
 
 def test_rows_changed_by_another_writer_are_read_again(room, make_user, pushed):
@@ -88,7 +88,7 @@ def test_rows_changed_by_another_writer_are_read_again(room, make_user, pushed):
     reads the rows afresh instead of writing its stale copy back."""
     table_id = _full_table(room, make_user)
     assert _move(table_id, 0)
-    assert tables._rows_after_move[table_id][0] == Table.objects.get(pk=table_id).seq
+    assert tables.rows_after_move.get(table_id).table.seq == Table.objects.get(pk=table_id).seq
     table, hand, state = current_state(table_id)
     idle = max(set(range(3)) - set(registry.get(hand.game).to_act(state)))
     Seat.objects.filter(table_id=table_id, index=idle).update(auto=True)
@@ -115,7 +115,7 @@ def test_a_refused_move_keeps_no_rows(room, make_user, pushed):
             expected_seq=table.seq,
             action_id="bad",
         )
-    assert table_id not in tables._rows_after_move
+    assert table_id not in tables.rows_after_move
     assert _move(table_id, 1)
     assert _as_sent(pushed[-1][2]) == _as_sent(table_selectors.table_snapshot(table_id))
 
@@ -192,20 +192,20 @@ def test_a_move_hands_its_engine_state_to_this_process_renders(
         hand_id = sent["hand"]["id"]
         handed = table_selectors.engine_state_get(hand_id, seq)
         assert handed is not None
-        assert table_selectors.engine_states[hand_id][0] == seq  # the newest only
+        assert table_selectors.engine_states.get(hand_id)[0] == seq  # the newest only
         decodes.clear()
         monkeypatch.setattr(type(ruleset), "state_from_json", counting)
         boards = {i: _board(sent, i, users[i]) for i in range(3)}
         monkeypatch.setattr(type(ruleset), "state_from_json", decode)
         assert decodes == []  # no decode: the writer's state
         assert _as_sent(ruleset.state_to_json(handed)) == sent["hand"]["state"]
-        del table_selectors.engine_states[hand_id]
+        table_selectors.engine_states.pop(hand_id)
         assert boards == {i: _board(sent, i, users[i]) for i in range(3)}  # a fresh decode
-        table_selectors.engine_states[hand_id] = (seq, handed)
+        table_selectors.engine_states.put(hand_id, (seq, handed))
         if previous is not None:
             old, old_state, old_boards = previous
             assert _as_sent(ruleset.state_to_json(old_state)) == old["hand"]["state"]
             assert {i: _board(old, i, users[i]) for i in range(3)} == old_boards
-            assert table_selectors.engine_states[hand_id][1] is handed  # not replaced
+            assert table_selectors.engine_states.get(hand_id)[1] is handed  # not replaced
         previous = sent, handed, boards
     assert n > 10

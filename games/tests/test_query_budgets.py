@@ -42,8 +42,8 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the real
 MOVE_FIRST = 6
 MOVE_STEADY = 4
 SEAT_TAKE = 14
-SEAT_TAKE_DEALS = 22  # +1: the deal's push reads the hand's last move (games/fx.py)
-TABLE_TICK_DEALS = 24  # +1: a fresh snapshot reads the hand's last move (games/fx.py)
+SEAT_TAKE_DEALS = 21  # the deal reads the seats once (the working set), its push the last move
+TABLE_TICK_DEALS = 23  # the deal reads the seats once (the working set), its push the last move
 # hand_settle: +1 the last move (games/fx.py), +5 the hall's standings and tasks, +1 the
 # balances pushed to the top bars after commit
 HAND_SETTLE = 39

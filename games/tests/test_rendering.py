@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from games import rendering
+from games import caches, rendering
 from games.engine import registry
 from games.models import Hand, Seat
 from games.selectors.tables import table_snapshot
@@ -157,11 +157,11 @@ def _redealt_html(snapshot: dict, st, seat: int, n: int) -> str:
     """Render the same frame after re-dealing every card the seat cannot see."""
     other = RULES.resample_hidden(st, seat, f"{n:064x}")
     fake = {**snapshot, "hand": {**snapshot["hand"], "state": RULES.state_to_json(other)}}
-    rendering._state_cache.clear()
+    caches.clear_all()
     try:
         return rendering.render_html(fake, seat, None)
     finally:
-        rendering._state_cache.clear()
+        caches.clear_all()
 
 
 def _without_clock(html: str) -> str:

@@ -29,7 +29,10 @@ from ledger.selectors import balance_for_user, ledger_drift
 GAMES_DIR = Path(__file__).resolve().parents[1]
 # the shared machinery: what runs every game's tables
 SHARED = [
-    "services/tables.py",
+    *sorted(
+        str(p.relative_to(Path(__file__).resolve().parents[1]))
+        for p in (Path(__file__).resolve().parents[1] / "services" / "tables").glob("*.py")
+    ),
     "services/seating.py",
     "services/presence.py",
     "services/stakes.py",
@@ -66,6 +69,14 @@ def test_the_shared_table_code_names_no_game() -> None:
             lowered = token.lower()
             found += [(name, stem) for stem in stems - allowed if stem in lowered]
     assert found == []
+
+
+def test_the_table_service_is_a_package_of_small_stages() -> None:
+    """The hand flow stays split along the life of a hand: no stage grows past ~300 lines."""
+    stages = sorted((GAMES_DIR / "services" / "tables").glob("*.py"))
+    assert len(stages) >= 10
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in stages}
+    assert max(sizes.values()) <= 300, sizes
 
 
 def test_the_stakes_module_does_not_import_the_table_service() -> None:

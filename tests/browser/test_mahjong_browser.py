@@ -228,7 +228,8 @@ def _snapshot(game: str, ruleset, state, viewer: int) -> dict:
 def test_every_board_has_buttons_for_exactly_the_legal_actions():
     """Bot playouts, rendered for every seat at every step: the #actions buttons send exactly
     the view's legal actions (a discard once per tile kind, however many copies are held)."""
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
     game = "mahjong_huanle"
     ruleset = registry.get(game)
@@ -237,7 +238,7 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions():
         state = ruleset.new_game(ruleset.config_from_params({"dealer": n}), f"board-{n}", 4)
         for _ in range(300):
             for viewer in range(4):
-                _state_cache.clear()
+                caches.clear_all()
                 html = render_html(_snapshot(game, ruleset, state, viewer), viewer, None)
                 actions = html.split('id="actions"', 1)[1].split('class="hand-tools"', 1)[0]
                 sent = {
@@ -353,9 +354,10 @@ def test_a_whole_yongzhou_and_yueqing_hand_with_three_bots(
 
 
 def _render(game: str, ruleset, state, viewer: int | None) -> str:
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
-    _state_cache.clear()  # the snapshot's seq is fixed: never reuse another playout's state
+    caches.clear_all()  # the snapshot's seq is fixed: never reuse another playout's state
     return render_html(
         _snapshot(game, ruleset, state, 0 if viewer is None else viewer), viewer, None
     )

@@ -300,7 +300,8 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions(variant):
     """Bot playouts rendered for every seat at every step: the #actions buttons send exactly the
     view's legal actions (a discard once per card kind), each 吃 shows its 比 groups, the hand is
     all there in columns, and the over board carries the itemised settlement."""
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
     ruleset = registry.get("paohuzi")
     vals = re.compile(r'hx-vals="([^"]*)"')
@@ -309,7 +310,7 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions(variant):
         state = ruleset.new_game(config, f"phz-board-{variant}-{n}", 3)
         for _ in range(400):
             for viewer in range(3):
-                _state_cache.clear()
+                caches.clear_all()
                 html = render_html(_snapshot(ruleset, state, viewer), viewer, None)
                 view = ruleset.view(state, viewer)
                 actions = html.split('id="actions"', 1)[1].split('id="phz-hand"', 1)[0]
@@ -327,7 +328,7 @@ def test_every_board_has_buttons_for_exactly_the_legal_actions(variant):
                     assert 'id="settlement"' in html and "結算中" in html
                     if view["result"]["winners"]:
                         assert "phz-line-group" in html and "息" in html
-            _state_cache.clear()
+            caches.clear_all()
             watcher = render_html(_snapshot(ruleset, state, 0), None, None)  # a spectator
             assert 'id="board"' in watcher and 'id="actions"' not in watcher
             if ruleset.is_over(state):
