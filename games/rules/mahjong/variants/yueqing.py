@@ -348,7 +348,10 @@ class YueqingRuleset(MahjongRuleset):
         only_chi = all(m["kind"] == "chi" for m in state.melds[seat])
         room = self._wild_room(state, ctx, counts)
         best: dict[str, Any] | None = None
-        for dec in decompositions(counts, n_wild, sets_needed):
+        # Sorted: a frozenset's order follows string hashing, which differs per process, and of
+        # two readings worth the same the first one shows its items — the same hand must list
+        # the same lines in every process (a replay, a second server).
+        for dec in sorted(decompositions(counts, n_wild, sets_needed)):
             used = [0] * 34  # what the 財神 of the fixed groups stand for
             for _, _, wild_as in dec:
                 for k in wild_as:
