@@ -948,9 +948,20 @@ def test_caishen_never_the_mingpai_kind() -> None:
 
 def test_free_caishen_groups_take_their_best_reading() -> None:
     """Groups made only of 財神 may be read as any group (RULES-NOTES §8 #10): three free 財神
-    read as a 北 pung make 四風影 with the 南 pair — 四財神 45 + 三財神刻 45 + 四風影 15 → 210."""
-    ev = evaluate("F1 F1 F1 F3 F3 F3 W1 W2 W3 T1 T2 T3 F2 B1 B1 B1 B1", fresh=True)
-    assert {"sicaishen", "sancaishen_ke", "sifengying"} <= set(keys(ev)), ev["items"]
+    read as a 北 pung make 四風影 with the 南 pair — 四財神 45 + 三財神刻 45 + 四風影 15 → 210.
+    With two 南 in the rivers that is the only reading worth 210; with all four 南 unseen a
+    南 pung (two 財神) and a 北 pair of the two others — 四財神 + 四風齊 + 財神做牛 — is worth
+    the same 210, and the engine shows that one every time (readings are tried in a fixed
+    order, not in the hash order of a set)."""
+    hand = "F1 F1 F1 F3 F3 F3 W1 W2 W3 T1 T2 T3 F2 B1 B1 B1 B1"
+    r = yq()
+    state = mk([None, hand, None, None], current=1, fresh=True)
+    state.discards[0] = ["F2", "F2"]
+    ev = r.evaluate_win(state, r.win_context(state, 1))
+    assert keys(ev) == Counter({"sicaishen": 1, "sancaishen_ke": 1, "sifengying": 1}), ev["items"]
+    assert ev["total"] == 210
+    ev = evaluate(hand, fresh=True)
+    assert keys(ev) == Counter({"sicaishen": 1, "sifengqi": 1, "zuoniu": 1}), ev["items"]
     assert ev["total"] == 210
 
 

@@ -348,7 +348,10 @@ class YueqingRuleset(MahjongRuleset):
         only_chi = all(m["kind"] == "chi" for m in state.melds[seat])
         room = self._wild_room(state, ctx, counts)
         best: dict[str, Any] | None = None
-        for dec in decompositions(counts, n_wild, sets_needed):
+        # Sorted: a frozenset's order follows string hashing, which differs per process, and of
+        # two readings worth the same the first one shows its items — the same hand must list
+        # the same lines in every process (a replay, a second server).
+        for dec in sorted(decompositions(counts, n_wild, sets_needed)):
             used = [0] * 34  # what the 財神 of the fixed groups stand for
             for _, _, wild_as in dec:
                 for k in wild_as:
@@ -388,13 +391,15 @@ class YueqingRuleset(MahjongRuleset):
                     if (win_k == low and pos + 3 <= 8) or (win_k == low + 2 and pos >= 1):
                         pinghu = True
             # Groups made only of 財神 may be read as any group (RULES-NOTES §8 #10): a free
-            # pair as 做牛 (-1) or a pair of any kind there are two more copies of, a free set
-            # (三財神刻) as no kind in particular (-1) or a pung of any kind with three more
-            # copies. A chow of 財神 never counts more than a pung of its suit, so it is not
-            # tried. (pair kind, wilds in the pair) / (set kind,):
+            # pair as no kind in particular (-1) or a pair of any kind there are two more
+            # copies of, a free set (三財神刻) as no kind in particular (-1) or a pung of any
+            # kind with three more copies. Whatever kind it stands for, the free pair is still
+            # two 財神 as the pair — 財神做牛, "財神一對作將" — so it keeps its two wilds. A
+            # chow of 財神 never counts more than a pung of its suit, so it is not tried.
+            # (pair kind, wilds in the pair) / (set kind,):
             left = [room[k] - used[k] for k in range(34)]
             pair_choices = (
-                [(-1, 2)] + [(k, 0) for k in range(34) if left[k] >= 2]
+                [(-1, 2)] + [(k, 2) for k in range(34) if left[k] >= 2]
                 if free_pair
                 else [(pair, pair_wilds)]
             )

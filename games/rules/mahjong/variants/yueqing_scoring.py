@@ -195,16 +195,17 @@ def bi_hu_limit(items: list[tuple[str, str, int]]) -> tuple[list[tuple[str, str,
     """逼胡: no 翻 hand but 三財神 / 四財神; the others count 5 台; the basic 台 at most 5.
 
     "有三財神、四財神，僅三財神、四財神可以翻，與三財神一起的對對胡、混一色等其他臺型，不能算臺"
-    (RULES-NOTES §8 #11): a 三財神刻 is only its 三財神 (15) here.
+    (RULES-NOTES §8 #11): one of the two counts, by how many 財神 the hand holds — 三財神 for
+    three, 四財神 for four. A 三財神刻 is therefore only its 三財神 (15) when the hand holds
+    exactly three; beside a 四財神 the three 財神 of the set are already among the four, and
+    counting 三財神 as well would score the same 財神 twice.
     """
     one = [it for it in items if it[0] in ONE_TAI]
-    items = [
-        ("sancaishen", BIG_TAI["sancaishen"][0], BIG_TAI["sancaishen"][1])
-        if it[0] == "sancaishen_ke"
-        else it
-        for it in items
-    ]
-    caishen_fan = [it for it in items if it[0] in ("sancaishen", "sicaishen")]
+    if any(it[0] == "sicaishen" for it in items):
+        caishen_fan = [it for it in items if it[0] == "sicaishen"]
+    else:
+        three = any(it[0] in ("sancaishen", "sancaishen_ke") for it in items)
+        caishen_fan = [("sancaishen", *BIG_TAI["sancaishen"])] if three else []
     n = min(5, sum(v for _, _, v in one))
     if caishen_fan:
         kept = one + caishen_fan
