@@ -22,6 +22,7 @@ The helpers the board tags were (cards, tiles, 字牌, labels) are plain functio
 
 from __future__ import annotations
 
+import functools
 import html
 from datetime import datetime
 from typing import Any
@@ -30,7 +31,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import localize
-from jinja2 import ChainableUndefined, Environment, FileSystemLoader, Undefined
+from jinja2 import ChainableUndefined, Environment, FileSystemLoader, Undefined, pass_context
 from markupsafe import Markup
 
 from games.templatetags import cards, tiles, zipai
@@ -68,6 +69,41 @@ def _gettext(message: str, **variables: Any) -> str:
 def _ngettext(singular: str, plural: str, number: int, **variables: Any) -> str:
     text = translation.ngettext(singular, plural, number)
     return Markup(text % {k: _finalize(v) for k, v in {"num": number, **variables}.items()})
+
+
+# language -> (a template literal -> its catalog text): a board asks for about thirty literals
+# per render and Django's gettext finds the active catalog through a context-local each time
+# (a fifth of a board's render). The catalogs do not change while a process runs.
+_literals: dict[str, dict[str, Markup]] = {}
+
+
+def _gettext_in(language: str) -> Any:
+    """``_gettext`` bound to one language for one render (the render's own ``gettext``)."""
+    known = _literals.setdefault(language, {})
+
+    def gettext(message: str, **variables: Any) -> str:
+        if variables:
+            return _gettext(message, **variables)
+        text = known.get(message)
+        if text is None:
+            text = known[message] = Markup(translation.gettext(message))
+        return text
+
+    return gettext
+
+
+@functools.lru_cache(maxsize=8192)
+def _term_in(language: str, text: str) -> str:
+    with translation.override(language):
+        return term(text)
+
+
+@pass_context
+def _term(context: Any, text: object) -> Any:
+    """``term`` in the render's language (a game term's script or gloss), remembered."""
+    if not isinstance(text, str) or not text:
+        return text
+    return _term_in(context.get("language_code") or "", text)
 
 
 class BoardEnvironment(Environment):
@@ -187,7 +223,7 @@ env.filters.update(
         "items": _items,
         "get_item": get_item,
         "seat_in": _seat_in,
-        "term": term,
+        "term": _term,
         "signed": _filter(signed),
         "move_vals": move_vals,
         "action_label": action_label,
@@ -217,7 +253,10 @@ env.globals.update(
 
 def board_render(game: str, context: dict[str, Any]) -> str:
     """The board of ``game`` (``templates/games/boards/<game>.jinja``) for this context."""
-    return env.get_template(f"{game}.jinja").render(context, mjt=tiles.TileSheet())
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return env.get_template(f"{game}.jinja").render(
+        context, mjt=tiles.TileSheet(), gettext=_gettext_in(language), language_code=language
+    )
 
 
 def board_template_exists(game: str) -> bool:

@@ -121,6 +121,7 @@ def card_backs(count: int, small: bool = True) -> str:
 
 
 @register.simple_tag
+@functools.lru_cache(maxsize=4096)  # pure: every board draws every seat's face on each push
 def avatar(seed: int, size: int = 40) -> str:
     """A face drawn from the seed: background hue, eyes and mouth vary."""
     seed = int(seed or 0)
