@@ -19,6 +19,7 @@ import urllib.request
 import pytest
 
 from lobby import services as lobby_services
+from ops import probe
 from tests.live.conftest import free_port, login_cookie, recv_json, ws_connect
 
 pytestmark = pytest.mark.live
@@ -56,6 +57,7 @@ def test_a_daphne_is_alive_and_ready_and_its_metrics_count_sockets_and_the_platf
         "checks": {"database": "ok", "channel_layer": "ok"},
     }
     assert fetch(port, "/readyz", {"Host": "not-allowed.example"})[0] == 200  # before Django
+    assert probe.main([str(port)]) == 0  # the unit's ExecStartPost: ready, exit 0
 
     users = [make_user(beans=5000) for _ in range(3)]
     table = None
@@ -126,6 +128,7 @@ def test_a_daphne_without_its_channel_layer_is_alive_but_not_ready(servers, monk
     assert status == 503 and answer["ready"] is False, answer
     assert answer["checks"]["database"] == "ok"
     assert answer["checks"]["channel_layer"] != "ok"
+    assert probe.main([str(port), "--timeout", "1"]) == 1  # the unit would not start
 
 
 def test_sigterm_drains_first_the_port_refuses_before_the_process_exits(servers, room, make_user):
