@@ -297,9 +297,9 @@ def metrics_allowed(client_host: str | None, authorization: str | None) -> bool:
 
 
 def serve(role: str) -> None:
-    """For a process without an HTTP server (the clock, the worker): serve ``/metrics`` on
-    ``LEYOU_METRICS_PORT`` (nothing when unset), on ``LEYOU_METRICS_BIND`` (loopback by
-    default), in a daemon thread, with the same rule of access as Daphne's."""
+    """For a process without an HTTP server (the clock, the worker): serve ``/metrics`` and
+    ``/healthz`` on ``LEYOU_METRICS_PORT`` (nothing when unset), on ``LEYOU_METRICS_BIND``
+    (loopback by default), in a daemon thread, with the same rule of access as Daphne's."""
     port = os.environ.get("LEYOU_METRICS_PORT")
     if not port:
         return
@@ -314,6 +314,9 @@ def serve(role: str) -> None:
             pass
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        if environ.get("PATH_INFO") == "/healthz":  # liveness, as Daphne's
+            start_response("200 OK", [("Content-Type", "application/json")])
+            return [b'{"status": "ok"}\n']
         if environ.get("PATH_INFO") != "/metrics":
             start_response("404 Not Found", [("Content-Type", "text/plain")])
             return [b"not found\n"]

@@ -181,4 +181,5 @@ def test_the_clock_serves_its_metrics_on_its_own_port(servers):
     status, body = fetch(port, "/metrics")
     assert status == 200 and b"leyou_platform_up 1.0" in body
     assert b"process_cpu_seconds_total" in body
+    assert fetch(port, "/healthz")[0] == 200
     assert fetch(port, "/other")[0] == 404

@@ -311,7 +311,7 @@ def test_nginx_serves_static_files_itself_balances_pages_and_passes_the_client_a
     logs.mkdir()
     for name, port in ports.items():
         daphne_behind(servers, name, port, logs)
-    # nginx skips a process that refused a connection for fail_timeout (5 s): wait for it
+    # nginx skips a process that refused 3 page connects for fail_timeout (2 s): wait for it
     deadline = time.time() + 15
     while proxy.get("/accounts/login/")[0].status != 200:
         assert time.time() < deadline, "nginx did not take the started processes back"
@@ -569,7 +569,7 @@ def test_a_hand_through_nginx_survives_a_rolling_restart_of_its_daphne(
     for player in players:
         player.ws.close()
     # a socket opened now finds the restarted process again (its place on the ring)
-    time.sleep(5.5)  # past fail_timeout, when nginx tries the stopped process again
+    time.sleep(2.5)  # past the pages' fail_timeout (sockets never mark a process down)
     late = proxy.ws(table.pk, login_cookie(users[0]))
     late.recv(timeout=10)
     late.close()
