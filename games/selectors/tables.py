@@ -57,6 +57,16 @@ def played_at(user, table: Table) -> bool:
     return any(isinstance(p, dict) and p.get("user_id") == user.pk for p in (newest or []))
 
 
+def may_return(user, table: Table) -> bool:
+    """May the user sit down again at this private table without its code (回到座位)? He was
+    dealt a hand there, sits nowhere now, and a seat is free."""
+    if user is None or not user.is_authenticated or not table.is_private:
+        return False
+    if table.status == Table.Status.CLOSED or Seat.objects.filter(user=user).exists():
+        return False
+    return table.seats.filter(user__isnull=True).exists() and played_at(user, table)
+
+
 def table_access_by_id(*, user, table_id: int, codes=()) -> str | None:
     """``table_access`` for a table id; an unknown table is refused like a hidden one."""
     table = Table.objects.filter(pk=table_id).first()

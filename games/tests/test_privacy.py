@@ -252,3 +252,44 @@ async def test_a_stood_up_players_socket_to_his_private_table_is_let_in(room, ma
     stranger = await sync_to_async(make_user)(beans=5000)
     comm, connected, code = await _socket(table.pk, await sync_to_async(login_cookie)(stranger))
     assert not connected and code == 4404
+
+
+@pytest.mark.django_db
+def test_a_stood_up_player_sits_down_again_at_his_private_table_without_the_code(room, make_user):
+    """回到座位: the table's panel offers it to him (not to a stranger); the POST seats him
+    again, code or not; a stranger's POST is 404 and changes nothing; he may not take a second
+    seat elsewhere meanwhile."""
+    table, friend = _stood_up_after_a_hand(room, make_user)
+    client = _client(friend)  # a session that never presented the code
+    panel = client.get(reverse("lobby:table_panel", args=[table.pk])).content.decode()
+    assert reverse("lobby:table_return", args=[table.pk]) in panel
+    stranger = make_user(beans=5000)
+    url = reverse("lobby:table_return", args=[table.pk])
+    assert _client(stranger).post(url).status_code == 404
+    assert not Seat.objects.filter(user=stranger).exists()
+    response = client.post(url)
+    assert response.status_code == 302 and response.url == reverse("games:table", args=[table.pk])
+    assert Seat.objects.filter(table=table, user=friend).exists()
+    panel = client.get(reverse("lobby:table_panel", args=[table.pk])).content.decode()
+    assert "table-return" not in panel  # seated: nothing to return to
+
+
+@pytest.mark.django_db
+def test_watching_off_still_lets_a_stood_up_player_sit_down_again(room, make_user):
+    """A seated player turned 允許觀戰 off: the stood-up friend's page is the refusal (403, no
+    board), which offers him his way back to a seat; a stranger with the code gets no such
+    button."""
+    from games.models import WatchPreference
+
+    table, friend = _stood_up_after_a_hand(room, make_user)
+    seated = Seat.objects.filter(table=table, user__isnull=False).first().user
+    WatchPreference.objects.update_or_create(user=seated, defaults={"allow_watching": False})
+    page = _client(friend).get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 403
+    assert reverse("lobby:table_return", args=[table.pk]) in page.content.decode()
+    guest = _client(make_user(beans=5000))
+    session = guest.session
+    session[table_selectors.INVITE_CODES_KEY] = [table.invite_code]
+    session.save()
+    page = guest.get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 403 and "table-return" not in page.content.decode()

@@ -50,6 +50,8 @@ async def test_a_draining_process_is_alive_but_not_ready(monkeypatch):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_metrics_are_for_loopback_only_and_probes_refuse_other_methods(monkeypatch):
+    """No token set: loopback (IPv4 or IPv6) reads the metrics, any other client address is
+    403; a POST to a probe is 405."""
     monkeypatch.delenv(metrics.TOKEN_ENV, raising=False)
     status, body = await _get("/metrics")
     assert status == 200 and b"leyou_platform_up 1.0" in body
@@ -59,6 +61,8 @@ async def test_metrics_are_for_loopback_only_and_probes_refuse_other_methods(mon
 
 
 def test_the_access_rule_reads_the_token_when_there_is_one(monkeypatch):
+    """With LEYOU_METRICS_TOKEN the token decides, from any address (loopback needs it too);
+    without, loopback only, and an unreadable address is refused."""
     monkeypatch.setenv(metrics.TOKEN_ENV, "t0ken")
     assert metrics.metrics_allowed("203.0.113.9", "Bearer t0ken")
     assert not metrics.metrics_allowed("127.0.0.1", None)
@@ -70,6 +74,8 @@ def test_the_access_rule_reads_the_token_when_there_is_one(monkeypatch):
 
 
 def test_socket_kinds_keep_the_label_set_small():
+    """A socket's path gives one of three kinds or "other", never an id (a label per table
+    would grow without end)."""
     assert metrics.socket_kind("/ws/table/12/") == "table"
     assert metrics.socket_kind("/ws/lobby/") == "lobby"
     assert metrics.socket_kind("/ws/wheel/3/") == "wheel"

@@ -47,6 +47,9 @@ def _finished(table_ids: list[int]) -> int:
 
 @pytest.mark.skipif("connection.vendor != 'postgresql'", reason="pg_dump needs PostgreSQL")
 def test_a_backup_taken_during_play_restores_and_verifies(servers, room, make_user):
+    """backup_drill while three tables play: exit 0, the restored copy's ledger verifies and
+    every hand finished before the dump (at least) replays there; the copy is dropped; hands
+    kept finishing during the drill."""
     port = servers.daphne("a")
     servers.clock()
     table_ids, sockets = [], []
