@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, generate_latest
@@ -109,7 +110,7 @@ def platform_read() -> dict[str, Any]:
 
     now = timezone.now()
     lease_seconds = settings.LEYOU["PRESENCE_LEASE_SECONDS"]
-    stale_before = now - timezone.timedelta(seconds=lease_seconds)
+    stale_before = now - timedelta(seconds=lease_seconds)
     leases = SeatLease.objects.aggregate(
         total=Count("pk"), stale=Count("pk", filter=Q(renewed_at__lt=stale_before))
     )
