@@ -16,6 +16,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from config import close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games import presence_server, realtime  # noqa: E402
+from ops import endpoints, health, metrics  # noqa: E402
 
 close_codes.install()
 
@@ -35,7 +36,8 @@ _clock_started = False
 
 
 async def application(scope, receive, send):
-    """The router, plus (embedded default) the turn clock as a task of this server's loop.
+    """The router, plus (embedded default) the turn clock as a task of this server's loop;
+    the health probes and metrics (``ops.endpoints``) and the count of open sockets.
 
     Broadcasts made on this server's worker threads are sent on its own loop (registered
     here). With the in-memory channel layer (no REDIS_URL) a clock in another process could
@@ -46,9 +48,15 @@ async def application(scope, receive, send):
     loop = asyncio.get_running_loop()
     realtime.server_loop_register(loop)
     presence_server.start(loop)  # lease heartbeat; SIGTERM closes sockets 1012, gives up leases
+    health.drain_on_sigterm(loop)  # SIGTERM: stop listening first, then the above
     if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
         from games.clock import run_in_server
 
         _clock_started = True
         loop.create_task(run_in_server())
+    if scope["type"] == "http" and scope["path"] in endpoints.PATHS:
+        return await endpoints.handle(scope, receive, send)  # probes and metrics, before Django
+    if scope["type"] == "websocket":
+        with metrics.socket_open(scope["path"]):
+            return await router(scope, receive, send)
     return await router(scope, receive, send)

@@ -53,8 +53,8 @@ def render(
     tls_listen: str | None = None,
     tls_cert: str | None = None,
     tls_key: str | None = None,
-    max_fails: int = 1,
-    fail_timeout: int = 5,
+    web_max_fails: int = 3,
+    web_fail_timeout: int = 2,
 ) -> str:
     """Return the configuration for these ASGI processes; raise RenderError on a bad value.
 
@@ -97,10 +97,17 @@ def render(
             f"server {{\n    listen {listen};\n    server_name {server_name};\n"
             f"    return 301 {target};\n}}\n"
         )
-    # max_fails / fail_timeout: a process that refused a connection is skipped for that long,
-    # so the sockets of a restarting process go to the next one on the hash ring at once.
+    # Sockets (tables, lobby, 大豐收): max_fails=0, no failure accounting. nginx counts a
+    # proxied connection as a success only when it ends, which for a WebSocket is an hour
+    # later: one refused connect would mark a process down until one of its sockets closes,
+    # and with every process so marked nginx answers "no live upstreams" (502). Without the
+    # accounting every reconnect tries its process on the hash ring, and a refused connect
+    # (a process stopping: it stops listening first, ops.health) moves to the next at once.
+    # Pages are short requests, so their accounting works: a process that refused
+    # ``web_max_fails`` times is skipped for ``web_fail_timeout`` seconds.
+    sockets = "\n".join(f"    server {address} max_fails=0;" for address in daphne)
     servers = "\n".join(
-        f"    server {address} max_fails={max_fails} fail_timeout={fail_timeout}s;"
+        f"    server {address} max_fails={web_max_fails} fail_timeout={web_fail_timeout}s;"
         for address in daphne
     )
     values = {
@@ -108,6 +115,8 @@ def render(
         "REDIRECT_SERVER": redirect,
         "SERVER_NAME": server_name,
         "UPSTREAM_SERVERS": servers,
+        "SOCKET_SERVERS": sockets,
+        "TRIES": str(len(daphne)),
         "STATIC_ROOT": str(root).rstrip("/"),
     }
     text = TEMPLATE.read_text()

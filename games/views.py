@@ -13,6 +13,7 @@ from games import chat_rendering, rendering, replays
 from games.boards import dafengshou as dafengshou_board
 from games.engine import registry
 from games.exceptions import UnknownDafengshouRoom
+from games.models import Table
 from games.selectors import chat as chat_selectors
 from games.selectors import dafengshou as dafengshou_selectors
 from games.selectors import hands as hand_selectors
@@ -28,7 +29,14 @@ def table_page(request, table_id: int):
     if access is None:
         raise Http404(_("沒有這張牌桌，或這是私人牌桌（請用邀請碼加入）"))
     if access == table_selectors.WATCHER and not spectating.watching_allowed(table_id):
-        return render(request, "games/watch_refused.html", {"title": _("觀戰")}, status=403)
+        # nobody watches; a player dealt in here who was stood up may still sit down again
+        back = table_selectors.may_return(request.user, Table.objects.get(pk=table_id))
+        return render(
+            request,
+            "games/watch_refused.html",
+            {"title": _("觀戰"), "return_table_id": table_id if back else None},
+            status=403,
+        )
     seat = table_selectors.seat_index_for_user(table_id, request.user)
     # a watcher of a bean room sees the table late (games.selectors.spectating)
     snapshot = (

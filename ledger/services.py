@@ -124,29 +124,35 @@ def grant_signup(user: Any) -> Transfer:
 
 
 def relief_claim(user: Any) -> Transfer:
-    """Pay the daily relief (救濟) to a player below the threshold; at most N times a day."""
+    """Pay the daily relief (救濟) to a player below the threshold; at most N times a day.
+
+    The balance and the day's count are read under the lock of the accounts the transfer
+    writes (taken in ``transfer_create``'s order): a second claim sent at the same moment
+    waits for the first to commit, then sees the paid balance and is refused. Read before the
+    lock, both would see the empty balance and the second would take the day's next relief.
+    """
     economy = EconomySettings.current()
     account = account_for_user(user)
-    if account.balance >= economy.relief_threshold:
-        raise ReliefNotAvailable(
-            format_lazy(
-                gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
-                relief_threshold=economy.relief_threshold,
+    mint = system_account(MINT)
+    with transaction.atomic():
+        balance = balances_lock([mint, account])[account.pk]
+        if balance >= economy.relief_threshold:
+            raise ReliefNotAvailable(
+                format_lazy(
+                    gettext_lazy("救濟只給歡樂豆少於 {relief_threshold} 的玩家"),
+                    relief_threshold=economy.relief_threshold,
+                )
             )
-        )
-    today = timezone.localdate().isoformat()
-    for n in range(1, economy.relief_per_day + 1):
-        key = f"relief:{user.pk}:{today}:{n}"
-        if not Transfer.objects.filter(idempotency_key=key).exists():
-            return transfer_create(
-                postings=[
-                    (system_account(MINT), -economy.relief_amount),
-                    (account, economy.relief_amount),
-                ],
-                kind=Transfer.Kind.RELIEF,
-                reason="每日救濟",
-                idempotency_key=key,
-            )
+        today = timezone.localdate().isoformat()
+        for n in range(1, economy.relief_per_day + 1):
+            key = f"relief:{user.pk}:{today}:{n}"
+            if not Transfer.objects.filter(idempotency_key=key).exists():
+                return transfer_create(
+                    postings=[(mint, -economy.relief_amount), (account, economy.relief_amount)],
+                    kind=Transfer.Kind.RELIEF,
+                    reason="每日救濟",
+                    idempotency_key=key,
+                )
     raise ReliefNotAvailable(
         format_lazy(
             gettext_lazy("今天的救濟已領 {relief_per_day} 次"),

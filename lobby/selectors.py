@@ -154,6 +154,7 @@ def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
     """The players at a table the viewer may follow, and (at his own private table, seated)
     the friends he may invite. The caller has checked the viewer may see the table."""
     from accounts import selectors as account_selectors
+    from games.selectors import tables as table_selectors
 
     table = Table.objects.get(pk=table_id)
     seats = list(
@@ -177,4 +178,5 @@ def table_panel(*, user: User, table_id: int) -> dict[str, Any]:
         ],
         "friends": friends,
         "can_invite": bool(friends),
+        "can_return": not seated and table_selectors.may_return(user, table),
     }

@@ -157,6 +157,22 @@ def private_join(*, user, code: str, address: str = "") -> Table:
     return table
 
 
+def private_return(*, user: User, table_id: int) -> Table:
+    """回到座位: a player dealt in at a private table, stood up since (he missed the hand's end,
+    or left), sits down again from any session, with no code.
+
+    Raises UnknownInvite (not a private table he played at: told as the code's unknown table,
+    so a stranger learns nothing) or SeatUnavailable (full, closed, seated elsewhere).
+    """
+    from games.selectors import tables as table_selectors
+
+    table = Table.objects.filter(pk=table_id, is_private=True).first()
+    if table is None or not table_selectors.played_at(user, table):
+        raise UnknownInvite(gettext_lazy("邀請碼不存在或牌桌已關閉"))
+    seating.seat_take(table_id=table.pk, user=user)
+    return table
+
+
 # -- invitations to a private table (issue #15 §3) --------------------------------------------
 
 

@@ -27,3 +27,4 @@ urlpatterns += [
     ),
 ]
 urlpatterns += [path("tables/<int:table_id>/hall/", views.table_panel, name="table_panel")]
+urlpatterns += [path("tables/<int:table_id>/return/", views.table_return, name="table_return")]

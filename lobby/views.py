@@ -21,7 +21,7 @@ from games.selectors import hands as game_hands
 from games.selectors import spectating as game_spectating
 from games.selectors import tables as game_selectors
 from lobby import leaderboards, selectors, services
-from lobby.exceptions import TooManyGuesses
+from lobby.exceptions import TooManyGuesses, UnknownInvite
 
 
 def _left_table(request) -> int | None:
@@ -117,6 +117,19 @@ def private_join(request):
     if table.invite_code not in codes:
         request.session[game_selectors.INVITE_CODES_KEY] = [*codes, table.invite_code][-20:]
     return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_return(request, table_id: int):
+    """回到座位 at a private table the player was dealt in at (no code needed)."""
+    try:
+        services.private_return(user=request.user, table_id=table_id)
+    except UnknownInvite:
+        raise Http404 from None
+    except TableError as error:
+        messages.error(request, error.message)
+    return redirect("games:table", table_id=table_id)
 
 
 # -- the hall: friends, invitations, leaderboards, check-in and tasks (issue #15 §3–§5) -------

@@ -31,13 +31,16 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",  # login throttling (登入鎖定): failures per user + address, resettable in the admin
+    "django_prometheus",  # HTTP request metrics by view (served by ops at /metrics)
     "accounts",
     "ledger",
     "games",
     "lobby",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first: times the whole stack
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChineseFirstMiddleware",
@@ -49,8 +52,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+    "axes.middleware.AxesMiddleware",  # last of the app's, as django-axes asks
+    "django_prometheus.middleware.PrometheusAfterMiddleware",  # counts the response as sent
 ]
+# django-prometheus: no database read at start-up (its migration gauges), no server of its own
+PROMETHEUS_EXPORT_MIGRATIONS = False
 
 # django-axes: after AXES_FAILURE_LIMIT wrong passwords for one username from one address, that
 # pair is refused (HTTP 429, templates/accounts/lockout.html) until the cool-off passes or staff

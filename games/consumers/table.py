@@ -32,6 +32,7 @@ from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
 from games.selectors import tables as table_selectors
 from games.services import items, presence, seating, spectators, tables
+from ops import metrics
 
 
 def _access(scope: dict, user, table_id: int) -> str | None:
@@ -135,7 +136,7 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         try:
             if kind == "move":
                 move = frames.move_fields(message)
-                await db(tables.move_submit)(
+                await db(metrics.timed("move", tables.move_submit))(
                     table_id=self.table_id,
                     user=self.user,
                     action=move.action,

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from games.caches import ProcessCache
-from games.models import Hand, HandEvent, Seat, Table
+from games.models import Hand, HandEvent, HandSeat, Seat, Table
 
 
 def seat_index_for_user(table_id: int, user) -> int | None:
@@ -24,8 +24,10 @@ def table_access(user, table: Table, *, codes=()) -> str | None:
     """Who may see a table's page and socket: ``PLAYER``, ``WATCHER`` or None (refused).
 
     - a seated player: ``PLAYER``;
-    - a private table (私人桌): its owner (房主), staff, and whoever presented its invite code
-      (``codes``: the codes this viewer entered, kept in the session by the join view) watch;
+    - a private table (私人桌): its owner (房主), staff, whoever presented its invite code
+      (``codes``: the codes this viewer entered, kept in the session by the join view), and
+      whoever was dealt a hand there (stood up between hands — he missed the hand's end, or
+      left — he may come back from any session, code or not) watch;
       every other user is refused — the page answers 404, the socket closes 4404;
     - a public table: any logged-in user watches. The spectator view hides every concealed
       card (the engine's ``spectator_view``), so a live watcher learns nothing a seat could
@@ -42,7 +44,28 @@ def table_access(user, table: Table, *, codes=()) -> str | None:
         return WATCHER
     if table.invite_code and table.invite_code in codes:
         return WATCHER
+    if played_at(user, table):
+        return WATCHER
     return None
+
+
+def played_at(user, table: Table) -> bool:
+    """Was the user dealt a hand at this table? A settled hand's line (HandSeat), or the
+    newest hand's players (its settlement may still be on its way when he is stood up)."""
+    if HandSeat.objects.filter(hand__table=table, user=user).exists():
+        return True
+    newest = table.hands.order_by("-number").values_list("players", flat=True).first()
+    return any(isinstance(p, dict) and p.get("user_id") == user.pk for p in (newest or []))
+
+
+def may_return(user, table: Table) -> bool:
+    """May the user sit down again at this private table without its code (回到座位)? He was
+    dealt a hand there, sits nowhere now, and a seat is free."""
+    if user is None or not user.is_authenticated or not table.is_private:
+        return False
+    if table.status == Table.Status.CLOSED or Seat.objects.filter(user=user).exists():
+        return False
+    return table.seats.filter(user__isnull=True).exists() and played_at(user, table)
 
 
 def table_access_by_id(*, user, table_id: int, codes=()) -> str | None:

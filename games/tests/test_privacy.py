@@ -200,3 +200,96 @@ def test_replays_go_to_the_hands_players_and_staff_then_public_after_a_day(
     table.save(update_fields=["is_private"])
     assert stranger.get(url).status_code == 404
     assert _client(users[2]).get(url).status_code == 200
+
+
+def _stood_up_after_a_hand(room, make_user):
+    """A private table of three friends, one hand played out; the third had no socket open at
+    its end (his connection dropped), so the step between hands stands him up."""
+    table, owner = _private(room, make_user)
+    friends = [make_user(beans=5000) for _ in range(2)]
+    for friend in friends:
+        lobby_services.private_join(user=friend, code=table.invite_code)
+    Seat.objects.filter(table=table).update(auto=True)
+    _play_out(table.pk)
+    assert Hand.objects.get(table=table).status == Hand.Status.FINISHED
+    Seat.objects.filter(table=table).exclude(user=friends[1]).update(connections=1)
+    Seat.objects.filter(table=table, user=friends[1]).update(connections=0)
+    table.refresh_from_db()
+    table.next_hand_at = timezone.now() - timedelta(seconds=1)
+    table.save(update_fields=["next_hand_at"])
+    seating.table_tick(table_id=table.pk)
+    assert not Seat.objects.filter(user=friends[1]).exists()  # stood up
+    return table, friends[1]
+
+
+@pytest.mark.django_db
+def test_a_player_stood_up_from_a_private_table_may_come_back_without_the_code(room, make_user):
+    """A friend dealt in at a private table and stood up between hands (he missed the hand's
+    end) opens the table again from a session that never presented the code (another device,
+    a new login): he watches it (200), he is not refused. A stranger still gets 404."""
+    table, friend = _stood_up_after_a_hand(room, make_user)
+    url = reverse("games:table", args=[table.pk])
+    page = _client(friend).get(url)
+    assert page.status_code == 200
+    assert table.invite_code not in page.content.decode()  # no seat: no code shown
+    assert table_selectors.table_access(friend, table) == table_selectors.WATCHER
+    assert _client(make_user(beans=5000)).get(url).status_code == 404
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_stood_up_players_socket_to_his_private_table_is_let_in(room, make_user):
+    """The same over the socket: his reconnect is accepted (a watcher's frame, no code), where
+    a stranger's closes 4404 (the handshake a proxy shows as 403)."""
+    from tests.live.conftest import login_cookie
+
+    table, friend = await sync_to_async(_stood_up_after_a_hand)(room, make_user)
+    comm, connected, code = await _socket(table.pk, await sync_to_async(login_cookie)(friend))
+    assert connected, code
+    raw = await comm.receive_from(timeout=5)
+    assert json.loads(raw)["seat"] is None and table.invite_code not in raw
+    await comm.disconnect()
+    stranger = await sync_to_async(make_user)(beans=5000)
+    comm, connected, code = await _socket(table.pk, await sync_to_async(login_cookie)(stranger))
+    assert not connected and code == 4404
+
+
+@pytest.mark.django_db
+def test_a_stood_up_player_sits_down_again_at_his_private_table_without_the_code(room, make_user):
+    """回到座位: the table's panel offers it to him (not to a stranger); the POST seats him
+    again, code or not; a stranger's POST is 404 and changes nothing; he may not take a second
+    seat elsewhere meanwhile."""
+    table, friend = _stood_up_after_a_hand(room, make_user)
+    client = _client(friend)  # a session that never presented the code
+    panel = client.get(reverse("lobby:table_panel", args=[table.pk])).content.decode()
+    assert reverse("lobby:table_return", args=[table.pk]) in panel
+    stranger = make_user(beans=5000)
+    url = reverse("lobby:table_return", args=[table.pk])
+    assert _client(stranger).post(url).status_code == 404
+    assert not Seat.objects.filter(user=stranger).exists()
+    response = client.post(url)
+    assert response.status_code == 302 and response.url == reverse("games:table", args=[table.pk])
+    assert Seat.objects.filter(table=table, user=friend).exists()
+    panel = client.get(reverse("lobby:table_panel", args=[table.pk])).content.decode()
+    assert "table-return" not in panel  # seated: nothing to return to
+
+
+@pytest.mark.django_db
+def test_watching_off_still_lets_a_stood_up_player_sit_down_again(room, make_user):
+    """A seated player turned 允許觀戰 off: the stood-up friend's page is the refusal (403, no
+    board), which offers him his way back to a seat; a stranger with the code gets no such
+    button."""
+    from games.models import WatchPreference
+
+    table, friend = _stood_up_after_a_hand(room, make_user)
+    seated = Seat.objects.filter(table=table, user__isnull=False).first().user
+    WatchPreference.objects.update_or_create(user=seated, defaults={"allow_watching": False})
+    page = _client(friend).get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 403
+    assert reverse("lobby:table_return", args=[table.pk]) in page.content.decode()
+    guest = _client(make_user(beans=5000))
+    session = guest.session
+    session[table_selectors.INVITE_CODES_KEY] = [table.invite_code]
+    session.save()
+    page = guest.get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 403 and "table-return" not in page.content.decode()

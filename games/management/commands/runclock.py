@@ -20,4 +20,7 @@ class Command(BaseCommand):
             parsed = clock.shard_parse(shard)
         except ValueError as error:
             raise CommandError(str(error)) from None
+        from ops import metrics
+
+        metrics.serve("clock")  # /metrics on LEYOU_METRICS_PORT, when set
         clock.run_forever(interval, parsed)
