@@ -82,11 +82,11 @@ def _gettext_in(language: str) -> Any:
     known = _literals.setdefault(language, {})
 
     def gettext(message: str, **variables: Any) -> str:
-        if variables:
-            return _gettext(message, **variables)
         text = known.get(message)
         if text is None:
             text = known[message] = Markup(translation.gettext(message))
+        if variables:  # {% blocktranslate %}: the catalog's text, each value escaped
+            return Markup(str(text) % {k: _finalize(v) for k, v in variables.items()})
         return text
 
     return gettext
