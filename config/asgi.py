@@ -47,8 +47,9 @@ async def application(scope, receive, send):
     realtime.server_loop_register(loop)
     presence_server.start(loop)  # lease heartbeat; SIGTERM closes sockets 1012, gives up leases
     if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
-        from games.clock import run_in_server
+        from games.clock import in_server_stop, run_in_server
 
         _clock_started = True
+        presence_server.on_stop(in_server_stop)
         loop.create_task(run_in_server())
     return await router(scope, receive, send)
