@@ -10,8 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -227,7 +226,7 @@ def _datetime_read(value) -> datetime | None:
     parsed = parse_datetime(str(value))
     if parsed is None:
         raise ValueError(f"not a datetime: {value!r}")
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, dt_timezone.utc)
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
 def _table_wait(interval: float, shard: tuple[int, int]) -> float:

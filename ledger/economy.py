@@ -111,9 +111,7 @@ def rake_per_room(since: datetime) -> list[dict[str, Any]]:
 
 def _to_bot() -> Exists:
     """Whether a posting's transfer credits or debits a bot's account."""
-    return Exists(
-        Posting.objects.filter(transfer=OuterRef("transfer"), account__user__is_bot=True)
-    )
+    return Exists(Posting.objects.filter(transfer=OuterRef("transfer"), account__user__is_bot=True))
 
 
 def beans_flow(days: list[date], since: datetime) -> dict[str, Any]:
@@ -179,9 +177,7 @@ def _held(days: list[date], since: datetime, who: Q) -> dict[date, int]:
 
 def players_hold(days: list[date], since: datetime) -> dict[date, int]:
     """Beans held by all players (not bots) at the end of each day (two statements)."""
-    return _held(
-        days, since, Q(account__kind=Account.Kind.PLAYER, account__user__is_bot=False)
-    )
+    return _held(days, since, Q(account__kind=Account.Kind.PLAYER, account__user__is_bot=False))
 
 
 def bots_hold(days: list[date], since: datetime) -> dict[date, int]:

@@ -10,6 +10,8 @@ on the field concerned.
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import params as spec
 from games.engine import registry
@@ -64,8 +66,16 @@ class RoomFormBase(forms.ModelForm):
         exclude = ["extra"]
 
     def __init__(self, *args, **kwargs):
+        asked = dict(kwargs.get("initial") or {})
         super().__init__(*args, **kwargs)
         instance = self.instance
+        if instance.pk is None and "seats" not in asked:
+            # a new room starts from the game's declaration, not the model's generic default
+            # (which no 4-seat game accepts): a full table of the game
+            try:
+                self.initial["seats"] = registry.get(self.game_id).max_seats
+            except KeyError:
+                pass
         if instance.pk is not None and instance.game == self.game_id:
             for name in self.param_names:
                 if name in (instance.extra or {}):
@@ -103,10 +113,12 @@ def room_form_for(game: str | None) -> type[RoomFormBase]:
     attrs: dict = dict(game_param_fields(game))
     if ruleset.variants:
         attrs["variant"] = forms.ChoiceField(
-            label="玩法",
+            label=_("玩法"),
             choices=[(v.id, f"{v.label}（{v.id}）") for v in ruleset.variants],
             initial=ruleset.variants[0].id,
-            help_text=f"{ruleset.title} 的玩法；改變「遊戲」後頁面會重新載入該遊戲的設定。",
+            help_text=format_lazy(
+                _("{game} 的玩法；改變「遊戲」後頁面會重新載入該遊戲的設定。"), game=ruleset.title
+            ),
         )
     attrs["game_id"] = game
     attrs["param_names"] = tuple(p.name for p in ruleset.room_params)

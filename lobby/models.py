@@ -90,20 +90,55 @@ def room_buy_in(room: Room, config) -> int:
 
 
 def room_errors(room: Room) -> dict[str, str]:
-    """Field name → message for every setting of the room the game refuses (empty if none)."""
+    """Field name → message for every setting of the room the game refuses (empty if none),
+    in the active language (the admin's).
+
+    The room's own ranges (底分, the bean range, the turn clock) are checked first and on their
+    own fields, whatever else is wrong, so a database constraint never words a refusal by its
+    name; then what the game declares. An engine's reason for refusing a combination is for
+    the logs: the form says which settings to look at, in the admin's language."""
+    from django.utils.translation import gettext
+
     from games.engine import registry
     from games.engine.params import ParamError
+    from games.titles import game_title
 
     try:
         ruleset = registry.get(room.game)
     except KeyError:
         return {}  # a game not yet available: lobby.services keeps its rooms closed
+    title = game_title(room.game)
     errors: dict[str, str] = {}
+    if room.base_score is not None and room.base_score < 1:
+        errors["base_score"] = gettext("底分至少為 1")
+    if room.turn_seconds is not None and room.turn_seconds < 3:
+        errors["turn_seconds"] = gettext("出牌秒數至少為 3 秒")
+    if (
+        room.min_beans is not None
+        and room.max_beans is not None
+        and room.max_beans < room.min_beans
+    ):
+        errors["max_beans"] = gettext("最多歡樂豆 %(high)s 低於最少歡樂豆 %(low)s") % {
+            "high": room.max_beans,
+            "low": room.min_beans,
+        }
     if not ruleset.min_seats <= (room.seats or 0) <= ruleset.max_seats:
-        errors["seats"] = f"{ruleset.title} 需要 {ruleset.min_seats}–{ruleset.max_seats} 個座位"
+        if ruleset.min_seats == ruleset.max_seats:
+            errors["seats"] = gettext("%(game)s 需要 %(n)s 個座位") % {
+                "game": title,
+                "n": ruleset.min_seats,
+            }
+        else:
+            errors["seats"] = gettext("%(game)s 需要 %(low)s–%(high)s 個座位") % {
+                "game": title,
+                "low": ruleset.min_seats,
+                "high": ruleset.max_seats,
+            }
     if ruleset.variants and room.variant not in [v.id for v in ruleset.variants]:
-        names = "、".join(v.label for v in ruleset.variants)
-        errors["variant"] = f"{ruleset.title} 沒有玩法 {room.variant!r}（可選：{names}）"
+        errors["variant"] = gettext("%(game)s 沒有這個玩法：%(variant)s") % {
+            "game": title,
+            "variant": room.variant,
+        }
         return errors
     try:
         extra = ruleset.room_params_parse(room.extra or {})
@@ -116,26 +151,33 @@ def room_errors(room: Room) -> dict[str, str]:
     except ParamError as error:
         errors[error.name] = error.message
         return errors
-    except (ValueError, TypeError, KeyError) as error:
-        errors["__all__"] = f"規則參數不正確：{error}"
+    except (ValueError, TypeError, KeyError):
+        if errors:  # one of the settings refused above is the likely cause
+            return errors
+        errors["__all__"] = gettext(
+            "%(game)s 無法以這些設定開局，請檢查底分、房間係數與本遊戲的規則參數"
+        ) % {"game": title}
         return errors
     buy_in = room_buy_in(room, config)
     if room.max_beans is not None and room.max_beans < buy_in:
-        errors["max_beans"] = (
-            f"最多歡樂豆 {room.max_beans} 低於入場所需的 {buy_in} 豆，沒有人能坐下"
-        )
-    elif (
-        room.min_beans is not None
-        and room.max_beans is not None
-        and room.max_beans < room.min_beans
-    ):
-        errors["max_beans"] = f"最多歡樂豆 {room.max_beans} 低於最少歡樂豆 {room.min_beans}"
+        errors["max_beans"] = gettext(
+            "最多歡樂豆 %(high)s 低於入場所需的 %(need)s 豆，沒有人能坐下"
+        ) % {"high": room.max_beans, "need": buy_in}
     least = extra.get("min_players")
     if least is not None and room.seats and least > room.seats:
-        errors["min_players"] = f"開局人數 {least} 多於座位數 {room.seats}"
+        errors["min_players"] = gettext("開局人數 %(n)s 多於座位數 %(seats)s") % {
+            "n": least,
+            "seats": room.seats,
+        }
     aim = extra.get("target_players")
     if aim is not None and room.seats and aim > room.seats:
-        errors["target_players"] = f"目標人數 {aim} 多於座位數 {room.seats}"
+        errors["target_players"] = gettext("目標人數 %(n)s 多於座位數 %(seats)s") % {
+            "n": aim,
+            "seats": room.seats,
+        }
     elif aim is not None and least is not None and aim < least:
-        errors["target_players"] = f"目標人數 {aim} 少於開局人數 {least}"
+        errors["target_players"] = gettext("目標人數 %(n)s 少於開局人數 %(least)s") % {
+            "n": aim,
+            "least": least,
+        }
     return errors

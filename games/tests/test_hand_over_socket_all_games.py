@@ -97,6 +97,7 @@ async def test_a_bot_filled_hand_reaches_the_socket_settled(
     assert hand is not None and hand.settled_at is not None
     seat = settled["seat"]
     assert seat is not None and settled["view"]["phase"] == "over"
-    assert user_id in await sync_to_async(
-        lambda: list(hand.seat_results.values_list("user_id", flat=True))
-    )()
+    assert (
+        user_id
+        in await sync_to_async(lambda: list(hand.seat_results.values_list("user_id", flat=True)))()
+    )
