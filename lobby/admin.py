@@ -16,6 +16,7 @@ from lobby.models import Room
 
 COMMON_FIELDS = [
     "name",
+    "name_en",
     "game",
     "variant",
     "seats",

@@ -17,6 +17,9 @@ class Room(models.Model):
     """One 場次: a game, its variant and the stakes and clocks of its tables."""
 
     name = models.CharField("名稱", max_length=40)
+    # the name on English pages (简体 pages convert ``name``); blank: made from the game's
+    # English title and the room's name (``room_name_shown``)
+    name_en = models.CharField("英文名稱", max_length=60, blank=True)
     # the registry's games (a callable: a game added there needs no migration here)
     game = models.CharField("遊戲", max_length=32, choices=registry.choices)
     variant = models.CharField("玩法", max_length=32, default="classic")
@@ -46,6 +49,10 @@ class Room(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} · {self.name}"
+
+    def display_name(self) -> str:
+        """The room's name in the active language (see ``room_name_shown``)."""
+        return room_name_shown(self.name, self.game, self.name_en)
 
     def clean(self) -> None:
         """Refuse what the game's rules cannot deal, each message on the field concerned.
@@ -77,6 +84,33 @@ class Room(models.Model):
             "turn_seconds": self.turn_seconds,
             "bot_wait_seconds": self.bot_wait_seconds,
         }
+
+
+def room_name_shown(name: str, game: str, name_en: str = "") -> str:
+    """A room's name as the active language shows it: 繁體 as stored; 简体 converted character
+    by character (the site's OpenCC table); English the room's English name, else one made
+    from the glossary (a room named by a known term, 大眾場 → "Standard room"; a room named
+    after its game → the game's English title), else the game's English title and "room"."""
+    from django.utils import translation
+
+    from games.terms import GLOSSARY, hans
+
+    language = translation.get_language() or ""
+    if language.startswith("zh-hans"):
+        return hans(name)
+    if not language.startswith("en"):
+        return name
+    if name_en:
+        return name_en
+    gloss = GLOSSARY.get(name)
+    if gloss:
+        return gloss[:1].upper() + gloss[1:]
+    try:
+        title = registry.get(game).title
+    except KeyError:
+        return name
+    english = GLOSSARY.get(title, game)
+    return english if name == title else f"{english} room"
 
 
 def room_buy_in(room: Room, config) -> int:
