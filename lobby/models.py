@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import registry
 
@@ -16,25 +17,25 @@ from games.engine import registry
 class Room(models.Model):
     """One 場次: a game, its variant and the stakes and clocks of its tables."""
 
-    name = models.CharField("名稱", max_length=40)
+    name = models.CharField(_("名稱"), max_length=40)
     # the name on English pages (简体 pages convert ``name``); blank: made from the game's
     # English title and the room's name (``room_name_shown``)
-    name_en = models.CharField("英文名稱", max_length=60, blank=True)
+    name_en = models.CharField(_("英文名稱"), max_length=60, blank=True)
     # the registry's games (a callable: a game added there needs no migration here)
-    game = models.CharField("遊戲", max_length=32, choices=registry.choices)
-    variant = models.CharField("玩法", max_length=32, default="classic")
-    seats = models.PositiveSmallIntegerField("座位數", default=3)
-    base_score = models.PositiveIntegerField("底分", default=1)
-    factor = models.PositiveIntegerField("房間係數 N", default=100)
-    rake = models.PositiveIntegerField("回收 A", default=0)
-    min_beans = models.PositiveBigIntegerField("最少歡樂豆", default=0)
-    max_beans = models.PositiveBigIntegerField("最多歡樂豆", null=True, blank=True)
-    double_threshold = models.PositiveBigIntegerField("加倍門檻", default=0)
-    turn_seconds = models.PositiveSmallIntegerField("出牌秒數", default=20)
-    bot_wait_seconds = models.PositiveSmallIntegerField("機器人補位秒數", default=5)
-    is_open = models.BooleanField("開放", default=True)
-    sort_order = models.PositiveSmallIntegerField("排序", default=0)
-    extra = models.JSONField("其他規則參數", default=dict, blank=True)
+    game = models.CharField(_("遊戲"), max_length=32, choices=registry.choices)
+    variant = models.CharField(_("玩法"), max_length=32, default="classic")
+    seats = models.PositiveSmallIntegerField(_("座位數"), default=3)
+    base_score = models.PositiveIntegerField(_("底分"), default=1)
+    factor = models.PositiveIntegerField(_("房間係數 N"), default=100)
+    rake = models.PositiveIntegerField(_("回收 A"), default=0)
+    min_beans = models.PositiveBigIntegerField(_("最少歡樂豆"), default=0)
+    max_beans = models.PositiveBigIntegerField(_("最多歡樂豆"), null=True, blank=True)
+    double_threshold = models.PositiveBigIntegerField(_("加倍門檻"), default=0)
+    turn_seconds = models.PositiveSmallIntegerField(_("出牌秒數"), default=20)
+    bot_wait_seconds = models.PositiveSmallIntegerField(_("機器人補位秒數"), default=5)
+    is_open = models.BooleanField(_("開放"), default=True)
+    sort_order = models.PositiveSmallIntegerField(_("排序"), default=0)
+    extra = models.JSONField(_("其他規則參數"), default=dict, blank=True)
 
     class Meta:
         verbose_name = verbose_name_plural = "場次"
