@@ -57,6 +57,7 @@ EMBEDDED=(
   ledger/tests/test_economy.py
   ledger/tests/test_admin.py
   lobby/tests/test_rules_pages.py
+  lobby/tests/test_operator_admin.py
   tests/live/test_embedded_clock.py
 )
 embedded=0

@@ -51,8 +51,10 @@ def test_rules_pages_from_the_lobby_and_the_table(servers, browser, size):
     for code, heading in (("zh-hans", "欢乐斗地主 玩法说明"), ("en", "How to play")):
         _language(context, base, code)
         page.goto(f"{base}/rules/mahjong_yueqing/wuhanhua/" if code == "en" else page.url)
-        assert page.locator("h1").inner_text().startswith(
-            heading if code != "en" else "How to play Yueqing Mahjong"
+        assert (
+            page.locator("h1")
+            .inner_text()
+            .startswith(heading if code != "en" else "How to play Yueqing Mahjong")
         )
         _fits(page)
         shot(page, f"rules-{'mahjong_yueqing' if code == 'en' else 'doudizhu-laizi'}-{code}-{size}")
