@@ -65,6 +65,8 @@ def _seated(game_id: str, variant: str, make_user: Any) -> tuple[int, str, int]:
 async def test_a_bot_filled_hand_reaches_the_socket_settled(
     game_id: str, variant: str, make_user: Any
 ) -> None:
+    """The player in 托管 and the bots, moved by the clock's sweep, finish a hand whose settled
+    end reaches the player's socket through the channel layer; the hand is stored settled."""
     from config.asgi import application
 
     table_id, cookie, user_id = await sync_to_async(_seated)(game_id, variant, make_user)

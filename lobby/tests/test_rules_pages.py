@@ -75,6 +75,7 @@ def test_every_game_and_variant_has_a_rules_page_in_three_languages(game, varian
 
 
 def test_a_game_page_shows_its_first_variant_and_unknowns_are_404():
+    """/rules/<game>/ shows the game (its first 玩法); an unknown game or 玩法 is 404."""
     assert _client("zh-hant").get(reverse("lobby:rules", args=["doudizhu"])).status_code == 200
     for args in (["chess"], ["doudizhu", "nope"]):
         name = "lobby:rules" if len(args) == 1 else "lobby:rules_variant"
@@ -122,6 +123,7 @@ def test_lobby_cards_link_their_rules_and_name_rooms_in_the_pages_language(make_
 
 
 def test_the_table_page_links_its_rules(room, make_user):
+    """The table page's top bar links the rules of the table's own game and 玩法."""
     user = make_user(beans=5000)
     table = lobby_services.quick_join(user=user, room_id=room.pk)
     html = _client("zh-hant", user).get(reverse("games:table", args=[table.pk])).content.decode()

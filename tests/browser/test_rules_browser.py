@@ -34,6 +34,8 @@ def _language(context, base: str, code: str) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_rules_pages_from_the_lobby_and_the_table(servers, browser, size):
+    """From a lobby card to its rules page in three languages (fits the screen, names the
+    玩法), rooms named in the page's language, and the table page's rules link in its header."""
     call_command("seed_demo")
     base = f"http://127.0.0.1:{servers.daphne('web')}"
     width, height = SIZES[size]

@@ -193,6 +193,8 @@ def _settled(ws, deadline: float) -> dict | None:
 
 
 def test_start_plays_every_game_and_logs_no_error(platform):
+    """A hand of every game settles over real sockets on ./leyou start's platform; every hall
+    page answers 200 in three languages; the server's log has no traceback, ERROR or 500."""
     port, log_path, env = platform
     rooms = _rooms(env)
     table_rooms: dict[str, dict] = {}
