@@ -37,6 +37,16 @@ TAKEN_BACK = {
     ESCAPE: gettext_noop("逃跑罰款"),
     SHOP: gettext_noop("道具 (記牌器)"),
 }
+# the names of the transfer kinds the mint pays out, as the report words them in the admin's
+# language (the model's choices are the stored 繁體 labels)
+KIND_WORDS = {
+    Transfer.Kind.SIGNUP: gettext_noop("註冊贈送"),
+    Transfer.Kind.RELIEF: gettext_noop("救濟"),
+    Transfer.Kind.STAFF_GRANT: gettext_noop("客服贈送"),
+    Transfer.Kind.STAFF_CORRECTION: gettext_noop("客服更正"),
+    Transfer.Kind.CHECKIN: gettext_noop("每日簽到"),
+    Transfer.Kind.TASK: gettext_noop("每日任務"),
+}
 # the house accounts of house-banked games: the shared one and 大豐收's, one per room
 HOUSE_PREFIX = f"{HOUSE}:"
 
@@ -137,7 +147,8 @@ def beans_flow(days: list[date], since: datetime) -> dict[str, Any]:
         if code == MINT and row["bot"]:
             bots[day] += -amount
         elif code == MINT:
-            label = gettext(str(kinds.get(row["transfer__kind"], row["transfer__kind"])))
+            kind = row["transfer__kind"]
+            label = gettext(KIND_WORDS[kind]) if kind in KIND_WORDS else str(kinds.get(kind, kind))
             created.setdefault(label, dict.fromkeys(days, 0))[day] += -amount
         elif code == HOUSE or code.startswith(HOUSE_PREFIX):
             house[day] += amount
