@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import params as spec
 from games.engine import registry
-from lobby.models import Room
+from lobby.models import Room, param_error_words
 
 DEFAULT_GAME = next(iter(registry.GAME_MODULES))
 
@@ -98,7 +98,7 @@ class RoomFormBase(forms.ModelForm):
             try:
                 extra[param.name] = param.parse(data[param.name])
             except spec.ParamError as error:
-                self.add_error(param.name, error.message)
+                self.add_error(param.name, param_error_words(error))
         self.instance.extra = extra
         return data
 

@@ -87,6 +87,32 @@ class Room(models.Model):
         }
 
 
+def param_error_words(error) -> str:
+    """A game's refusal of a room parameter (``games.engine.params.ParamError``) in the active
+    language: by its reason and values; one without a reason (a game's own check) as the game
+    wrote it."""
+    from django.utils.translation import gettext
+
+    words = {
+        "bool": gettext("須為是或否"),
+        "int_list": gettext("須為以逗號分隔的整數"),
+        "length": gettext("須有 %(n)s 個數"),
+        "choice": gettext("只可為 %(allowed)s，不是 %(value)s"),
+        "int": gettext("須為整數"),
+        "low": gettext("至少為 %(n)s"),
+        "high": gettext("至多為 %(n)s"),
+        "unknown": gettext("未知的規則參數：%(key)s"),
+        "variant": gettext("未知的玩法：%(variant)s（可選：%(allowed)s）"),
+    }
+    template = words.get(getattr(error, "reason", ""))
+    if template is None:
+        return error.message
+    try:
+        return template % error.values
+    except (KeyError, TypeError, ValueError):
+        return template
+
+
 def room_name_shown(name: str, game: str, name_en: str = "") -> str:
     """A room's name as the active language shows it: 繁體 as stored; 简体 converted character
     by character (the site's OpenCC table); English the room's English name, else one made
@@ -179,12 +205,12 @@ def room_errors(room: Room) -> dict[str, str]:
         extra = ruleset.room_params_parse(room.extra or {})
     except ParamError as error:
         declared = {p.name for p in ruleset.room_params}
-        errors[error.name if error.name in declared else "__all__"] = error.message
+        errors[error.name if error.name in declared else "__all__"] = param_error_words(error)
         return errors
     try:
         config = ruleset.config_from_params({**room.params(), **extra})
     except ParamError as error:
-        errors[error.name] = error.message
+        errors[error.name] = param_error_words(error)
         return errors
     except (ValueError, TypeError, KeyError):
         if errors:  # one of the settings refused above is the likely cause

@@ -145,3 +145,18 @@ def test_admin_model_names_are_translated_and_games_titled(make_user, room):
     _language(client, "en")
     index = client.get(reverse("admin:index")).content.decode()
     assert "Transfers" in index and "Postings" in index and "Login attempts" in index
+
+
+@pytest.mark.parametrize(
+    "language,words", [("zh-hant", "須為整數"), ("en", "Must be a whole number")]
+)
+def test_a_games_parameter_refusal_is_in_the_admins_language(make_user, language, words):
+    """A 三張 chip list that is not numbers: refused on its field in the admin's language (the
+    game's engine names no language: it gives a reason and values)."""
+    client = _staff(make_user)
+    _language(client, language)
+    data = _form("zhajinhua", 6, "classic", _defaults("zhajinhua"), chip_levels="a, b")
+    response = client.post(reverse("admin:lobby_room_add") + "?game=zhajinhua", data)
+    errors = response.context["adminform"].form.errors
+    assert words in " ".join(errors["chip_levels"]), errors
+    assert not Room.objects.exists()
