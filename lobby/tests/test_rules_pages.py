@@ -129,3 +129,20 @@ def test_the_table_page_links_its_rules(room, make_user):
     html = _client("zh-hant", user).get(reverse("games:table", args=[table.pk])).content.decode()
     url = reverse("lobby:rules_variant", args=[room.game, room.variant])
     assert f'id="table-rules" href="{url}"' in html
+
+
+def test_the_watch_list_names_rooms_in_the_pages_language():
+    """A running table's row names its room as the page's language does (the table keeps only
+    the stored 繁體 name): converted on 简体 pages, in English on English ones."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    row = {"id": 1, "game": "doudizhu", "title": "歡樂斗地主", "room_name": "癩子場"}
+    row |= {"players": ["a"], "watchers": 0}
+    shown = {}
+    for language in LANGUAGES:
+        with translation.override(language):
+            shown[language] = render_to_string("lobby/_watch_list.html", {"watchable": [row]})
+    assert "癩子場" in shown["zh-hant"]
+    assert "癞子场" in shown["zh-hans"]
+    assert "Wild-card room" in shown["en"] and "癩子場" not in shown["en"]

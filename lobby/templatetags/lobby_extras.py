@@ -1,0 +1,14 @@
+"""The lobby's template filters."""
+
+from django import template
+
+from lobby.models import room_name_shown
+
+register = template.Library()
+
+
+@register.filter
+def room_named(name: str, game: str) -> str:
+    """A room's stored (繁體) name in the page's language, for a row that carries only the name
+    and the game (a table's snapshot of its room): ``{{ t.room_name|room_named:t.game }}``."""
+    return room_name_shown(name, game) if name else name
