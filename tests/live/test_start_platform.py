@@ -212,6 +212,18 @@ def test_start_plays_every_game_and_logs_no_error(platform):
         table_id, ws = _play_with_auto(port, browser, room)
         players[game] = (browser, table_id, ws)
 
+    # 大豐收: a newcomer stakes 10 beans on the round open now; checked after the hands
+    bettor = Browser(port)
+    bettor.register("walker_wheel")
+    page = bettor.get(f"/games/wheel/{wheel['pk']}/")[2]
+    number = int(re.search(r'id="wheel-round-total"[^>]*data-number="(\d+)"', page).group(1))
+    wheel_ws = _ws(port, f"/ws/wheel/{wheel['pk']}/", bettor)
+    wheel_ws.send(
+        json.dumps(
+            {"kind": "bet", "object": "apple", "amount": 10, "round": number, "action_id": "w1"}
+        )
+    )
+
     deadline = time.time() + 240
     finished: dict[str, dict] = {}
     while len(finished) < len(players) and time.time() < deadline:
@@ -256,11 +268,22 @@ def test_start_plays_every_game_and_logs_no_error(platform):
                 failures.append((code, path, status))
     assert not failures, failures
 
-    # 大豐收's socket answers
-    ws = _ws(port, f"/ws/wheel/{wheel['pk']}/", browser)
-    ws.send(json.dumps({"kind": "ping"}))
-    assert ws.recv(timeout=10)
-    ws.close()
+    # 大豐收: the round staked on closed, spun and paid; the next one is open
+    later = None
+    wheel_deadline = time.time() + 60
+    while later is None and time.time() < wheel_deadline:
+        try:
+            frame = wheel_ws.recv(timeout=1)
+        except TimeoutError:
+            wheel_ws.send(json.dumps({"kind": "ping"}))
+            continue
+        found = re.search(r'id="wheel-round-total"[^>]*data-number="(\d+)"', frame)
+        if found and int(found.group(1)) > number:
+            later = int(found.group(1))
+    wheel_ws.close()
+    assert later is not None, "the wheel's round never moved on"
+    history = bettor.get(f"/games/wheel/{wheel['pk']}/verify/{number}/")
+    assert history[0] == 200, history[0]
 
     time.sleep(2)  # a last sweep of the clock with the tables between hands
     with open(log_path, errors="replace") as f:
