@@ -124,6 +124,10 @@ def test_the_operators_room_form_and_economy_in_his_language(servers, browser, s
     index = page.inner_text("#content-main")
     assert "轉帳" in index and "分錄" in index and "登入嘗試" in index
     assert "Transfers" not in index and "Access attempts" not in index
+    page.goto(f"{base}/admin/accounts/taskdefinition/add/")
+    options = page.locator("#id_game option").all_inner_texts()
+    assert "歡樂斗地主" in options and "xyz" not in options
+    shot(page, f"rules-admin-task-game-zh-hant-{size}")
     page.goto(f"{base}/admin/economy/")
     assert page.locator("#econ-bots-created").is_visible()
     shot(page, f"rules-admin-economy-zh-hant-{size}")
