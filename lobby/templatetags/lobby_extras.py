@@ -20,3 +20,14 @@ def in_script(text: str) -> str:
     from games.terms import script
 
     return script(text) if isinstance(text, str) else text
+
+
+@register.filter
+def task_title(task) -> str:
+    """A daily task's title in the page's language: its English title on English pages (when
+    the operator gave one), 简体 converted, else as typed."""
+    from django.utils import translation
+
+    if (translation.get_language() or "").startswith("en") and task.title_en:
+        return task.title_en
+    return in_script(task.title)

@@ -97,6 +97,8 @@ def test_demo_data_installs_the_check_in_ladder_and_daily_tasks(make_user):
     assert "今天沒有任務" not in html and "任意遊戲玩 3 局" in html
     hans = _client("zh-hans", make_user()).get("/").content.decode()
     assert "任意游戏玩 3 局" in hans  # the operator's 繁體 title converted
+    english = _client("en", make_user()).get("/").content.decode()
+    assert "Play 3 hands of any game" in english and "任意遊戲玩" not in english
     CheckinReward.objects.filter(day=1).update(beans=555)
     TaskDefinition.objects.filter(code="play-3").update(reward=7)
     call_command("seed_demo")

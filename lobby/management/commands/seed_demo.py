@@ -27,16 +27,16 @@ ENGLISH_NAMES = {
 CHECKIN_LADDER = [(1, 200), (2, 300), (3, 400), (4, 500), (5, 600), (6, 800), (7, 1000)]
 
 DEMO_TASKS = [
-    dict(code="play-3", title="任意遊戲玩 3 局", game="", kind="play", target=3, reward=300,
-         order=1),
-    dict(code="ddz-win-1", title="斗地主贏 1 局", game="doudizhu", kind="win", target=1,
-         reward=200, order=2),
-    dict(code="ddz-bomb", title="斗地主打出炸彈", game="doudizhu", kind="line",
-         line_label="*炸彈", target=1, reward=300, order=3),
-    dict(code="mj-win-1", title="歡樂麻將胡 1 局", game="mahjong_huanle", kind="win", target=1,
-         reward=300, order=4),
-    dict(code="play-10", title="任意遊戲玩 10 局", game="", kind="play", target=10, reward=1000,
-         order=5),
+    dict(code="play-3", title="任意遊戲玩 3 局", title_en="Play 3 hands of any game",
+         game="", kind="play", target=3, reward=300, order=1),
+    dict(code="ddz-win-1", title="斗地主贏 1 局", title_en="Win a hand of Fight the Landlord",
+         game="doudizhu", kind="win", target=1, reward=200, order=2),
+    dict(code="ddz-bomb", title="斗地主打出炸彈", title_en="Play a bomb in Fight the Landlord",
+         game="doudizhu", kind="line", line_label="*炸彈", target=1, reward=300, order=3),
+    dict(code="mj-win-1", title="歡樂麻將胡 1 局", title_en="Win a hand of Happy Mahjong",
+         game="mahjong_huanle", kind="win", target=1, reward=300, order=4),
+    dict(code="play-10", title="任意遊戲玩 10 局", title_en="Play 10 hands of any game",
+         game="", kind="play", target=10, reward=1000, order=5),
 ]  # fmt: skip
 
 DEMO_ROOMS = [
