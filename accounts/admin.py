@@ -4,6 +4,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
     Block,
@@ -16,6 +17,7 @@ from accounts.models import (
     TaskProgress,
     User,
 )
+from games.titles import GameFilter, game_column, game_title
 from ledger import services as ledger_services
 from ledger.selectors import balance_for_user
 
@@ -23,8 +25,13 @@ from ledger.selectors import balance_for_user
 class GameStatInline(admin.TabularInline):
     model = GameStat
     extra = 0
-    readonly_fields = ["game", "score", "hands", "wins", "escapes"]
+    fields = ["title", "score", "hands", "wins", "escapes"]
+    readonly_fields = fields
     can_delete = False
+
+    @admin.display(description=_("遊戲"))
+    def title(self, obj):
+        return game_title(obj.game)
 
 
 class GrantForm(forms.Form):
@@ -113,7 +120,7 @@ class TaskDefinitionAdmin(admin.ModelAdmin):
     list_display = [
         "title",
         "code",
-        "game",
+        game_column,
         "kind",
         "line_label",
         "target",
@@ -122,7 +129,7 @@ class TaskDefinitionAdmin(admin.ModelAdmin):
         "order",
     ]
     list_editable = ["is_active", "order"]
-    list_filter = ["is_active", "kind", "game"]
+    list_filter = ["is_active", "kind", GameFilter]
     prepopulated_fields = {"code": ["title"]}
 
 
@@ -162,5 +169,26 @@ class BlockAdmin(_ReadOnly):
 
 @admin.register(Invitation)
 class InvitationAdmin(_ReadOnly):
-    list_display = ["sender", "recipient", "table_id", "game", "status", "created_at"]
+    list_display = ["sender", "recipient", "table_id", game_column, "status", "created_at"]
     list_filter = ["status"]
+
+
+def _axes_names() -> None:
+    """django-axes' models under names the admin's language has (its own are English only).
+
+    Only the display names of the loaded models are set, not their declared options: no
+    migration of axes follows from it."""
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django.apps import apps
+
+    for model, name in (
+        (AccessAttempt, _("登入嘗試")),
+        (AccessFailureLog, _("登入失敗紀錄")),
+        (AccessLog, _("登入紀錄")),
+    ):
+        model._meta.verbose_name = name
+        model._meta.verbose_name_plural = name
+    apps.get_app_config("axes").verbose_name = _("登入保護")
+
+
+_axes_names()

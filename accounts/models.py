@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.levels import level_for_score
+from games.engine import registry
 
 
 class User(AbstractUser):
@@ -200,7 +201,12 @@ class TaskDefinition(models.Model):
 
     code = models.SlugField("代號", max_length=32, unique=True)
     title = models.CharField("名稱", max_length=60)
-    game = models.CharField("遊戲（空白為任何遊戲）", max_length=32, blank=True)
+    # the title on English pages (简体 pages convert ``title``); blank: ``title`` as it is
+    title_en = models.CharField("英文名稱", max_length=80, blank=True)
+    # the registry's games (a callable, as Room.game: a game added there needs no migration)
+    game = models.CharField(
+        "遊戲（空白為任何遊戲）", max_length=32, blank=True, choices=registry.choices
+    )
     kind = models.CharField("種類", max_length=8, choices=Kind.choices)
     line_label = models.CharField(
         "牌型（結算行名稱）",

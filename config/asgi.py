@@ -50,9 +50,10 @@ async def application(scope, receive, send):
     presence_server.start(loop)  # lease heartbeat; SIGTERM closes sockets 1012, gives up leases
     health.drain_on_sigterm(loop)  # SIGTERM: stop listening first, then the above
     if not _clock_started and os.environ.get("LEYOU_CLOCK_IN_SERVER") == "1":
-        from games.clock import run_in_server
+        from games.clock import in_server_stop, run_in_server
 
         _clock_started = True
+        presence_server.on_stop(in_server_stop)
         loop.create_task(run_in_server())
     if scope["type"] == "http" and scope["path"] in endpoints.PATHS:
         return await endpoints.handle(scope, receive, send)  # probes and metrics, before Django

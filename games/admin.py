@@ -17,6 +17,7 @@ from games.models import (
     WheelWin,
     WordFilter,
 )
+from games.titles import GameFilter, game_column
 
 
 class ReadOnly:
@@ -41,7 +42,7 @@ class SeatInline(ReadOnly, admin.TabularInline):
 class TableAdmin(ReadOnly, admin.ModelAdmin):
     list_display = [
         "pk",
-        "game",
+        game_column,
         "room_id",
         "status",
         "is_private",
@@ -50,7 +51,7 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
         "hands_played",
         "created_at",
     ]
-    list_filter = ["game", "status", "is_private"]
+    list_filter = [GameFilter, "status", "is_private"]
     inlines = [SeatInline]
 
 
@@ -70,8 +71,17 @@ class HandSeatInline(ReadOnly, admin.TabularInline):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["pk", "game", "table", "number", "status", "started_at", "settled_at", "replay"]
-    list_filter = ["game", "status"]
+    list_display = [
+        "pk",
+        game_column,
+        "table",
+        "number",
+        "status",
+        "started_at",
+        "settled_at",
+        "replay",
+    ]
+    list_filter = [GameFilter, "status"]
     readonly_fields = ["seed_hash", "params", "players", "result"]
     exclude = ["state", "seed"]
     inlines = [HandSeatInline, EventInline]

@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.db.models import Min, Q, QuerySet
 from django.db.models.functions import Mod
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games import realtime, tasks
 from games.decisions import DecisionPool
@@ -154,9 +155,25 @@ async def run_in_server(interval: float | None = None) -> None:
     With the in-memory channel layer only this process can reach its sockets, so the clock's
     moves (bots, 托管, new hands) must be made here to be pushed. The loop runs in a thread of
     its own (as ``run_forever``) with the bot decision pool, so neither a sweep nor a bot's
-    search holds the consumers' database thread; the server's loop only starts it.
+    search holds the consumers' database thread; the server's loop only starts it, and the
+    server's normal stop ends it (``in_server_stop``) before the interpreter shuts the decision
+    pool's processes down under a sweep.
     """
-    threading.Thread(target=run_forever, args=(interval,), name="leyou-clock", daemon=True).start()
+    threading.Thread(
+        target=run_forever,
+        args=(interval,),
+        kwargs={"stop": _server_stop},
+        name="leyou-clock",
+        daemon=True,
+    ).start()
+
+
+_server_stop = threading.Event()
+
+
+def in_server_stop() -> None:
+    """Stop the clock started by ``run_in_server`` (the server process is stopping)."""
+    _server_stop.set()
 
 
 def _sweep_and_push(
@@ -191,10 +208,25 @@ def _seat_wait(interval: float, *, ahead: float, shard: tuple[int, int]) -> floa
         params += [shard[1], shard[0]]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        seat_at = cursor.fetchone()[0]
+        seat_at = _datetime_read(cursor.fetchone()[0])
     if seat_at is None:
         return interval
     return max(0.0, min(interval, (seat_at - timedelta(seconds=ahead) - now).total_seconds()))
+
+
+def _datetime_read(value) -> datetime | None:
+    """A datetime column read by a plain statement, as an aware datetime on every database.
+
+    PostgreSQL's driver returns an aware datetime; SQLite keeps datetimes as text in UTC and
+    its driver hands an aggregate of them (``min``) back as that text, where the ORM would
+    have converted it.
+    """
+    if value is None or isinstance(value, datetime):
+        return value
+    parsed = parse_datetime(str(value))
+    if parsed is None:
+        raise ValueError(f"not a datetime: {value!r}")
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
 def _table_wait(interval: float, shard: tuple[int, int]) -> float:
@@ -211,8 +243,14 @@ def _table_wait(interval: float, shard: tuple[int, int]) -> float:
     return max(0.0, wait)
 
 
-def run_forever(interval: float | None = None, shard: tuple[int, int] = (0, 1)) -> None:
-    """The clock's loop: sweep, push, sleep until the next deadline (or a move applied)."""
+def run_forever(
+    interval: float | None = None,
+    shard: tuple[int, int] = (0, 1),
+    *,
+    stop: threading.Event | None = None,
+) -> None:
+    """The clock's loop: sweep, push, sleep until the next deadline (or a move applied), until
+    ``stop`` is set (never, without one)."""
     interval = interval or settings.LEYOU["CLOCK_INTERVAL_SECONDS"]
     pool = DecisionPool.from_settings()
     if pool is not None:
@@ -225,7 +263,7 @@ def run_forever(interval: float | None = None, shard: tuple[int, int] = (0, 1)) 
         f"in {pool.workers} processes, budget {pool.budget:.2f}s" if pool else "serial",
     )
     try:
-        run_until(threading.Event(), interval, pool, shard)
+        run_until(stop or threading.Event(), interval, pool, shard)
     finally:
         if pool is not None:
             pool.stop()
@@ -266,6 +304,8 @@ def run_until(
                 wait = min(tables_in, _seat_wait(interval, ahead=ahead, shard=shard))
                 full_at = time.monotonic() + tables_in
         except Exception:
+            if stop.is_set():
+                break  # the process is stopping: what failed was cut off, not a fault
             logger.exception("clock sweep failed")
         if pool is not None:
             pool.wait_changed(max(wait, _MIN_SLEEP))

@@ -105,8 +105,18 @@ async def heartbeat_run() -> None:
             logger.exception("presence heartbeat failed")
 
 
+_on_stop: list = []  # what else of this process stops with it (the clock run inside it)
+
+
+def on_stop(callback) -> None:
+    """Call ``callback()`` first when this process stops normally."""
+    _on_stop.append(callback)
+
+
 async def shutdown() -> None:
     """A normal stop: close every table socket with 1012, give up the leases, then stop."""
+    for callback in _on_stop:
+        callback()
     logger.info("presence: stopping, closing %d sockets with 1012", len(_sockets))
     await _close_all(list(_sockets))
     try:

@@ -63,6 +63,7 @@ def table_page(request, table_id: int):
         {
             "table_id": table_id,
             "game": snapshot["table"]["game"],
+            "variant": (table["params"] or {}).get("variant") or "",  # its 玩法說明 link
             "title": registry.get(snapshot["table"]["game"]).title,
             "board_html": mark_safe(board),
             **chat_bar,

@@ -10,8 +10,11 @@ games' and lobby's tables through ``apps.get_model`` (read-only, no import of th
 * beans created: every posting out of the mint, by transfer kind (註冊贈送, 救濟, 簽到, 任務,
   客服贈送 / 更正);
 * beans taken back: every posting into the rake (回收), escape (逃跑罰款) and shop (記牌器 …)
-  accounts; 大豐收's house account wins and loses and is shown apart, as its net;
-* held by players: the sum of the player accounts at the end of each day.
+  accounts; 大豐收's house accounts (one per room, ``house:wheel:<room>``) win and lose and
+  are shown apart, as their net (what players staked minus what was paid to them);
+* held by players: the sum of the player accounts at the end of each day. Bots are not
+  players: the beans the mint gives them (``bot_topup``) and what they hold are their own
+  lines, outside the players' figures.
 """
 
 from __future__ import annotations
@@ -20,15 +23,32 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.apps import apps
-from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from ledger.models import Account, Posting, Transfer
 from ledger.services import ESCAPE, HOUSE, MINT, RAKE, SHOP
 
-TAKEN_BACK = {RAKE: "回收 (抽水)", ESCAPE: "逃跑罰款", SHOP: "道具 (記牌器)"}
+TAKEN_BACK = {
+    RAKE: gettext_noop("回收 (抽水)"),
+    ESCAPE: gettext_noop("逃跑罰款"),
+    SHOP: gettext_noop("道具 (記牌器)"),
+}
+# the names of the transfer kinds the mint pays out, as the report words them in the admin's
+# language (the model's choices are the stored 繁體 labels)
+KIND_WORDS = {
+    Transfer.Kind.SIGNUP: gettext_noop("註冊贈送"),
+    Transfer.Kind.RELIEF: gettext_noop("救濟"),
+    Transfer.Kind.STAFF_GRANT: gettext_noop("客服贈送"),
+    Transfer.Kind.STAFF_CORRECTION: gettext_noop("客服更正"),
+    Transfer.Kind.CHECKIN: gettext_noop("每日簽到"),
+    Transfer.Kind.TASK: gettext_noop("每日任務"),
+}
+# the house accounts of house-banked games: the shared one and 大豐收's, one per room
+HOUSE_PREFIX = f"{HOUSE}:"
 
 
 def window(days: int, today: date | None = None) -> tuple[list[date], datetime]:
@@ -99,29 +119,41 @@ def rake_per_room(since: datetime) -> list[dict[str, Any]]:
     ]
 
 
+def _to_bot() -> Exists:
+    """Whether a posting's transfer credits or debits a bot's account."""
+    return Exists(Posting.objects.filter(transfer=OuterRef("transfer"), account__user__is_bot=True))
+
+
 def beans_flow(days: list[date], since: datetime) -> dict[str, Any]:
-    """Beans created (out of the mint, by kind) against beans taken back, per day (one
-    statement), and 大豐收's house net."""
+    """Beans created (out of the mint, by kind; what went to bots apart) against beans taken
+    back, per day (one statement), and the house accounts' net (大豐收)."""
     codes = [MINT, HOUSE, *TAKEN_BACK]
     rows = (
-        Posting.objects.filter(transfer__created_at__gte=since, account__code__in=codes)
-        .annotate(day=TruncDate("transfer__created_at"))
-        .values("day", "account__code", "transfer__kind")
+        Posting.objects.filter(
+            Q(account__code__in=codes) | Q(account__code__startswith=HOUSE_PREFIX),
+            transfer__created_at__gte=since,
+        )
+        .annotate(day=TruncDate("transfer__created_at"), bot=_to_bot())
+        .values("day", "account__code", "transfer__kind", "bot")
         .annotate(s=Sum("amount"))
     )
     kinds = dict(Transfer.Kind.choices)
     created: dict[str, dict[date, int]] = {}
     taken: dict[str, dict[date, int]] = {}
     house = dict.fromkeys(days, 0)
+    bots = dict.fromkeys(days, 0)
     for row in rows:
         code, day, amount = row["account__code"], row["day"], int(row["s"])
-        if code == MINT:
-            label = kinds.get(row["transfer__kind"], row["transfer__kind"])
+        if code == MINT and row["bot"]:
+            bots[day] += -amount
+        elif code == MINT:
+            kind = row["transfer__kind"]
+            label = gettext(KIND_WORDS[kind]) if kind in KIND_WORDS else str(kinds.get(kind, kind))
             created.setdefault(label, dict.fromkeys(days, 0))[day] += -amount
-        elif code == HOUSE:
+        elif code == HOUSE or code.startswith(HOUSE_PREFIX):
             house[day] += amount
         else:
-            taken.setdefault(TAKEN_BACK[code], dict.fromkeys(days, 0))[day] += amount
+            taken.setdefault(gettext(TAKEN_BACK[code]), dict.fromkeys(days, 0))[day] += amount
     created_total = {d: sum(series[d] for series in created.values()) for d in days}
     taken_total = {d: sum(series[d] for series in taken.values()) for d in days}
     return {
@@ -130,20 +162,18 @@ def beans_flow(days: list[date], since: datetime) -> dict[str, Any]:
         "created_total": created_total,
         "taken_total": taken_total,
         "house": house,
+        "bots": bots,
     }
 
 
-def players_hold(days: list[date], since: datetime) -> dict[date, int]:
-    """Beans held by all players at the end of each day (two statements)."""
-    player = Q(account__kind=Account.Kind.PLAYER)
+def _held(days: list[date], since: datetime, who: Q) -> dict[date, int]:
+    """Beans held by the accounts ``who`` at the end of each day (two statements)."""
     before = (
-        Posting.objects.filter(player, transfer__created_at__lt=since).aggregate(s=Sum("amount"))[
-            "s"
-        ]
+        Posting.objects.filter(who, transfer__created_at__lt=since).aggregate(s=Sum("amount"))["s"]
         or 0
     )
     rows = (
-        Posting.objects.filter(player, transfer__created_at__gte=since)
+        Posting.objects.filter(who, transfer__created_at__gte=since)
         .annotate(day=TruncDate("transfer__created_at"))
         .values("day")
         .annotate(s=Sum("amount"))
@@ -156,6 +186,16 @@ def players_hold(days: list[date], since: datetime) -> dict[date, int]:
     return out
 
 
+def players_hold(days: list[date], since: datetime) -> dict[date, int]:
+    """Beans held by all players (not bots) at the end of each day (two statements)."""
+    return _held(days, since, Q(account__kind=Account.Kind.PLAYER, account__user__is_bot=False))
+
+
+def bots_hold(days: list[date], since: datetime) -> dict[date, int]:
+    """Beans held by the bots at the end of each day (two statements)."""
+    return _held(days, since, Q(account__kind=Account.Kind.PLAYER, account__user__is_bot=True))
+
+
 def economy_report(days: int = 30, today: date | None = None) -> dict[str, Any]:
     """Every chart's figures for the window."""
     day_list, since = window(days, today)
@@ -166,6 +206,7 @@ def economy_report(days: int = 30, today: date | None = None) -> dict[str, Any]:
         "rake": rake_per_room(since),
         "flow": beans_flow(day_list, since),
         "held": players_hold(day_list, since),
+        "bots_held": bots_hold(day_list, since),
     }
 
 
@@ -193,6 +234,7 @@ def csv_rows(report: dict[str, Any], chart: str) -> list[list[object]]:
             "created_total",
             "taken_total",
             "house_net",
+            "created_for_bots",
         ]
         return [header] + [
             [
@@ -202,11 +244,14 @@ def csv_rows(report: dict[str, Any], chart: str) -> list[list[object]]:
                 flow["created_total"][d],
                 flow["taken_total"][d],
                 flow["house"][d],
+                flow["bots"][d],
             ]
             for d in days
         ]
     if chart == "held":
-        return [["day", "held_by_players"]] + [[d.isoformat(), report["held"][d]] for d in days]
+        return [["day", "held_by_players", "held_by_bots"]] + [
+            [d.isoformat(), report["held"][d], report["bots_held"][d]] for d in days
+        ]
     raise KeyError(chart)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Account(models.Model):
@@ -39,6 +40,8 @@ class Account(models.Model):
     balance = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("帳戶")
+        verbose_name_plural = _("帳戶")
         constraints = [
             models.CheckConstraint(
                 condition=Q(kind="system") | Q(balance__gte=0), name="player_balance_not_negative"
@@ -82,6 +85,10 @@ class Transfer(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
+    class Meta:
+        verbose_name = _("轉帳")
+        verbose_name_plural = _("轉帳")
+
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()} {self.reason}"
 
@@ -95,6 +102,8 @@ class Posting(models.Model):
     balance_after = models.BigIntegerField()
 
     class Meta:
+        verbose_name = _("分錄")
+        verbose_name_plural = _("分錄")
         constraints = [models.CheckConstraint(condition=~Q(amount=0), name="posting_not_zero")]
         indexes = [models.Index(fields=["account", "id"])]
 

@@ -43,10 +43,15 @@ def economy_page(request: HttpRequest) -> HttpResponse:
             },
             d,
         ),
-        "held": charts.line_chart({gettext("玩家持有"): report["held"]}, d),
+        "held": charts.line_chart(
+            {gettext("玩家持有"): report["held"], gettext("機器人持有"): report["bots_held"]}, d
+        ),
         "created": {k: sum(v.values()) for k, v in flow["created"].items()},
         "taken": {k: sum(v.values()) for k, v in flow["taken"].items()},
         "house": sum(flow["house"].values()),
+        "bots_created": sum(flow["bots"].values()),
+        "bots_held": report["bots_held"][d[-1]],
+        "players_held": report["held"][d[-1]],
         "charts": economy.CHARTS,
     }
     return render(request, "admin/ledger/economy.html", context)

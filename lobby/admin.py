@@ -16,6 +16,7 @@ from lobby.models import Room
 
 COMMON_FIELDS = [
     "name",
+    "name_en",
     "game",
     "variant",
     "seats",
@@ -98,11 +99,16 @@ class RoomAdmin(admin.ModelAdmin):
         form = form_class(request.POST or None)
         form.is_valid()
         instance = form.instance
-        preview = (
-            selectors.room_preview(instance)
-            if not form.errors
-            else {"errors": {k: " ".join(v) for k, v in form.errors.items()}}
-        )
+        if form.errors:
+            # each refusal under its field's label (as the form shows it), never its key
+            labels = {name: str(field.label or name) for name, field in form.fields.items()}
+            preview = {
+                "errors": {
+                    labels.get(k, ""): " ".join(str(m) for m in v) for k, v in form.errors.items()
+                }
+            }
+        else:
+            preview = selectors.room_preview(instance)
         return HttpResponse(
             render_to_string("admin/lobby/room/_preview.html", {"preview": preview})
         )

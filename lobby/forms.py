@@ -10,10 +10,12 @@ on the field concerned.
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import params as spec
 from games.engine import registry
-from lobby.models import Room
+from lobby.models import Room, param_error_words
 
 DEFAULT_GAME = next(iter(registry.GAME_MODULES))
 
@@ -64,8 +66,16 @@ class RoomFormBase(forms.ModelForm):
         exclude = ["extra"]
 
     def __init__(self, *args, **kwargs):
+        asked = dict(kwargs.get("initial") or {})
         super().__init__(*args, **kwargs)
         instance = self.instance
+        if instance.pk is None and "seats" not in asked:
+            # a new room starts from the game's declaration, not the model's generic default
+            # (which no 4-seat game accepts): a full table of the game
+            try:
+                self.initial["seats"] = registry.get(self.game_id).max_seats
+            except KeyError:
+                pass
         if instance.pk is not None and instance.game == self.game_id:
             for name in self.param_names:
                 if name in (instance.extra or {}):
@@ -88,7 +98,7 @@ class RoomFormBase(forms.ModelForm):
             try:
                 extra[param.name] = param.parse(data[param.name])
             except spec.ParamError as error:
-                self.add_error(param.name, error.message)
+                self.add_error(param.name, param_error_words(error))
         self.instance.extra = extra
         return data
 
@@ -103,10 +113,12 @@ def room_form_for(game: str | None) -> type[RoomFormBase]:
     attrs: dict = dict(game_param_fields(game))
     if ruleset.variants:
         attrs["variant"] = forms.ChoiceField(
-            label="玩法",
+            label=_("玩法"),
             choices=[(v.id, f"{v.label}（{v.id}）") for v in ruleset.variants],
             initial=ruleset.variants[0].id,
-            help_text=f"{ruleset.title} 的玩法；改變「遊戲」後頁面會重新載入該遊戲的設定。",
+            help_text=format_lazy(
+                _("{game} 的玩法；改變「遊戲」後頁面會重新載入該遊戲的設定。"), game=ruleset.title
+            ),
         )
     attrs["game_id"] = game
     attrs["param_names"] = tuple(p.name for p in ruleset.room_params)

@@ -173,6 +173,8 @@ def _read_own_ranked(
     game: str, period: str, metric: str, now: datetime | None, viewer_id: int
 ) -> tuple[tuple | None, int]:
     """The viewer's current row (or None) and how many rows are above it, in one statement."""
+    if connection.vendor != "postgresql":
+        return _read_own_ranked_orm(game, period, metric, now, viewer_id)
     sql, args = own_statement(game, period, metric, now, viewer_id)
     with connection.cursor() as cursor:
         cursor.execute(sql, args)
@@ -187,6 +189,8 @@ def _read(
 ) -> tuple[list[tuple], list[int] | None, tuple | None]:
     """Run the board's statement: (top rows, every total ascending, the viewer's row); rows are
     (user id, nickname, username, total, hands); without ``top`` only the viewer's row."""
+    if connection.vendor != "postgresql":
+        return _read_orm(game, period, metric, now, viewer_id, top)
     sql, args = board_statement(game, period, metric, now, viewer_id, top)
     with connection.cursor() as cursor:
         cursor.execute(sql, args)
@@ -195,6 +199,37 @@ def _read(
     totals = next((list(reversed(r[6] or [])) for r in found if r[0] == 2), None)
     mine = next((tuple(r[1:6]) for r in found if r[0] == 1), None)
     return rows, totals, mine
+
+
+# The statements above are PostgreSQL's (LATERAL, arrays: one round trip for a board). The
+# embedded default (SQLite) reads the same rows through the ORM in a few statements; both
+# are run by the suite (the PostgreSQL run and the embedded-default run of ./leyou test).
+_ROW = ("user_id", "user__nickname", "user__username")
+
+
+def _read_orm(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int | None, top: bool
+) -> tuple[list[tuple], list[int] | None, tuple | None]:
+    """``_read`` for a database without PostgreSQL's statement."""
+    rows, column = _board(game, period, metric, now)
+    fields = (*_ROW, column, "hands")
+    mine = rows.filter(user_id=viewer_id or 0).values_list(*fields).first()
+    if not top:
+        return [], None, mine
+    best = list(rows.order_by(f"-{column}", "user_id").values_list(*fields)[:TOP])
+    totals = list(rows.order_by(column).values_list(column, flat=True))
+    return best, totals, mine
+
+
+def _read_own_ranked_orm(
+    game: str, period: str, metric: str, now: datetime | None, viewer_id: int
+) -> tuple[tuple | None, int]:
+    """``_read_own_ranked`` for a database without PostgreSQL's statement."""
+    rows, column = _board(game, period, metric, now)
+    mine = rows.filter(user_id=viewer_id).values_list(*_ROW, column, "hands").first()
+    if mine is None:
+        return None, 0
+    return mine, rows.filter(**{f"{column}__gt": mine[3]}).count()
 
 
 # This process's copy of the boards it read lately, by the same key (which names the

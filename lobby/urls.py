@@ -28,3 +28,7 @@ urlpatterns += [
 ]
 urlpatterns += [path("tables/<int:table_id>/hall/", views.table_panel, name="table_panel")]
 urlpatterns += [path("tables/<int:table_id>/return/", views.table_return, name="table_return")]
+urlpatterns += [
+    path("rules/<slug:game>/", views.rules_page, name="rules"),
+    path("rules/<slug:game>/<slug:variant>/", views.rules_page, name="rules_variant"),
+]

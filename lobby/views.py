@@ -21,6 +21,7 @@ from games.selectors import hands as game_hands
 from games.selectors import spectating as game_spectating
 from games.selectors import tables as game_selectors
 from lobby import leaderboards, selectors, services
+from lobby import rules as game_rules
 from lobby.exceptions import TooManyGuesses, UnknownInvite
 
 
@@ -271,3 +272,12 @@ def table_panel(request, table_id: int):
         "lobby/_table_panel.html",
         selectors.table_panel(user=request.user, table_id=table_id),
     )
+
+
+def rules_page(request, game: str, variant: str | None = None):
+    """玩法說明: a game's rules and one 玩法's (open to everyone, signed in or not)."""
+    try:
+        page = game_rules.rules_page(game, variant)
+    except game_rules.NoRules:
+        raise Http404(gettext("沒有這個遊戲或玩法的說明")) from None
+    return render(request, "lobby/rules.html", page)

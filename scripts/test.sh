@@ -38,11 +38,43 @@ if { ! ls games/rules/doudizhu/_movegen*.so || ! ls games/rules/mahjong/_mjsim*.
   .venv/bin/python setup.py -q build_ext --inplace >/dev/null 2>&1 || echo "warning: C build failed"
 fi
 
+# The embedded default first (what `./leyou start` runs: SQLite and the in-memory channel layer,
+# no servers): every hall page, the clock, a bot-filled hand of every game over its socket,
+# settlement, the leaderboards, the economy report and the clock inside the server process.
+# Only with no pytest arguments (a chosen test runs once, on the databases below).
+EMBEDDED=(
+  tests/test_i18n_pages.py
+  lobby/tests/test_hall_views.py
+  lobby/tests/test_views.py
+  lobby/tests/test_leaderboards.py
+  accounts/tests/test_hall.py
+  accounts/tests/test_views.py
+  games/tests/test_clock_wake.py
+  games/tests/test_clock_apply.py
+  games/tests/test_hand_over_socket_all_games.py
+  games/tests/test_dafengshou_rounds.py
+  ledger/tests/test_settlement_moves.py
+  ledger/tests/test_economy.py
+  ledger/tests/test_admin.py
+  lobby/tests/test_rules_pages.py
+  lobby/tests/test_operator_admin.py
+  tests/live/test_embedded_clock.py
+)
+embedded=0
+if [ $# -eq 0 ]; then
+  echo "database: sqlite (embedded)  channel layer: in-memory  (the embedded default's part)"
+  env -u DATABASE_URL -u REDIS_URL .venv/bin/python -m pytest -p no:cacheprovider "${EMBEDDED[@]}"
+  embedded=$?
+fi
+
 echo "database: ${DATABASE_URL:-sqlite (embedded)}  channel layer: ${REDIS_URL:-in-memory}"
 # the habits of the field first (ruff check, ruff format --check, mypy --strict): a failure there
 # fails the run, after the tests have run too
 bash scripts/lint.sh; lint=$?
+# the whole suite last: its closing summary line is the run's
 .venv/bin/python -m pytest "$@"; tests=$?
 [ $lint -eq 0 ] || echo "lint failed (scripts/lint.sh)"
+[ $embedded -eq 0 ] || echo "the embedded default's part failed (exit $embedded; its summary is above)"
 [ $tests -ne 0 ] && exit $tests
+[ $embedded -ne 0 ] && exit $embedded
 exit $lint

@@ -8,10 +8,13 @@ from config.settings.base import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEBUG = False
 
-# With SQLite (no DATABASE_URL) the test database is a file, so server processes started by the
-# live tests can share it.
+# With SQLite (no DATABASE_URL) the test database is a file, and the database of these settings
+# is that file too: the server processes started by the live tests (with these settings) then
+# read and write the test run's database, as they do its PostgreSQL test database.
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+    _test_db = str(VAR_DIR / "test.sqlite3")  # noqa: F405
+    DATABASES["default"]["NAME"] = _test_db  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": _test_db}  # noqa: F405
 # Tests drive the clock themselves unless a live test starts one; bots act instantly.
 LEYOU = {**LEYOU, "BOT_THINK_SECONDS": 0.0, "AUTO_PLAY_SECONDS": 0.0}  # noqa: F405
 CELERY_TASK_ALWAYS_EAGER = True

@@ -23,12 +23,20 @@ INT, BOOL, STR, INT_LIST = "int", "bool", "str", "int_list"
 
 
 class ParamError(ValueError):
-    """A room parameter is not acceptable; ``name`` is the parameter (a form field) concerned."""
+    """A room parameter is not acceptable; ``name`` is the parameter (a form field) concerned.
 
-    def __init__(self, name: str, message: str) -> None:
+    ``message`` is the 繁體 sentence (logs, tests); ``reason`` and ``values`` say the same for
+    the admin to word in its own language (``lobby.models.param_error_words``): the engine
+    names no language. A reason-less error is worded by its message."""
+
+    def __init__(
+        self, name: str, message: str, reason: str = "", values: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(f"{name}: {message}")
         self.name = name
         self.message = message
+        self.reason = reason
+        self.values = dict(values or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +76,7 @@ class Param:
                 return raw
             if raw in (0, 1):
                 return bool(raw)
-            raise ParamError(self.name, f"「{self.label}」須為是或否")
+            raise ParamError(self.name, f"「{self.label}」須為是或否", "bool")
         value: Any
         if self.kind == STR:
             value = str(raw)
@@ -78,28 +86,44 @@ class Param:
             if isinstance(raw, str):
                 raw = [part for part in raw.replace("，", ",").split(",") if part.strip()]
             if not isinstance(raw, (list, tuple)) or not raw:
-                raise ParamError(self.name, f"「{self.label}」須為以逗號分隔的整數")
+                raise ParamError(self.name, f"「{self.label}」須為以逗號分隔的整數", "int_list")
             value = [self._int(item) for item in raw]
             if self.length is not None and len(value) != self.length:
-                raise ParamError(self.name, f"「{self.label}」須有 {self.length} 個數")
+                raise ParamError(
+                    self.name,
+                    f"「{self.label}」須有 {self.length} 個數",
+                    "length",
+                    {"n": self.length},
+                )
         else:  # pragma: no cover - a spec's own mistake
             raise ParamError(self.name, f"unknown parameter kind {self.kind!r}")
         if self.choices is not None and value not in [c for c, _ in self.choices]:
             allowed = "、".join(str(c) for c, _ in self.choices)
-            raise ParamError(self.name, f"「{self.label}」只可為 {allowed}，不是 {value}")
+            raise ParamError(
+                self.name,
+                f"「{self.label}」只可為 {allowed}，不是 {value}",
+                "choice",
+                {"allowed": allowed, "value": value},
+            )
         return value
 
     def _int(self, raw: Any) -> int:
         if isinstance(raw, bool):
-            raise ParamError(self.name, f"「{self.label}」須為整數")
+            raise ParamError(self.name, f"「{self.label}」須為整數", "int")
         try:
             value = int(str(raw).strip())
         except (TypeError, ValueError):
-            raise ParamError(self.name, f"「{self.label}」須為整數，不是 {raw!r}") from None
+            raise ParamError(
+                self.name, f"「{self.label}」須為整數，不是 {raw!r}", "int", {"value": raw}
+            ) from None
         if self.low is not None and value < self.low:
-            raise ParamError(self.name, f"「{self.label}」至少為 {self.low}")
+            raise ParamError(
+                self.name, f"「{self.label}」至少為 {self.low}", "low", {"n": self.low}
+            )
         if self.high is not None and value > self.high:
-            raise ParamError(self.name, f"「{self.label}」至多為 {self.high}")
+            raise ParamError(
+                self.name, f"「{self.label}」至多為 {self.high}", "high", {"n": self.high}
+            )
         return value
 
 
@@ -108,7 +132,7 @@ def params_parse(spec: tuple[Param, ...], values: dict[str, Any]) -> dict[str, A
     names = {p.name: p for p in spec}
     for key in values:
         if key not in names:
-            raise ParamError(key, f"未知的規則參數 {key!r}")
+            raise ParamError(key, f"未知的規則參數 {key!r}", "unknown", {"key": key})
     return {p.name: p.parse(values[p.name]) if p.name in values else p.default for p in spec}
 
 
@@ -118,7 +142,12 @@ def variant_check(variants: tuple[Variant, ...], variant: Any, default: str) -> 
         return default
     if variant not in [v.id for v in variants]:
         allowed = "、".join(f"{v.id}（{v.label}）" for v in variants)
-        raise ParamError("variant", f"未知的玩法 {variant!r}，可選 {allowed}")
+        raise ParamError(
+            "variant",
+            f"未知的玩法 {variant!r}，可選 {allowed}",
+            "variant",
+            {"variant": variant, "allowed": allowed},
+        )
     return str(variant)
 
 

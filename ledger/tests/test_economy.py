@@ -92,3 +92,45 @@ def test_economy_page_is_staff_only_and_draws_every_chart_and_csv(
     assert rake[1][1] == room.name and int(rake[1][3]) == table.hands.get().result["rake"]
     assert client.get("/admin/economy/nope.csv").status_code == 404
     assert client.get(url, {"days": "lots"}).status_code == 200  # bad input: the default
+
+
+def test_house_net_and_the_bots_beans_are_their_own_lines(make_user):
+    """大豐收's house (one account per room, ``house:wheel:<room>``): 900 staked, 700 paid, so
+    the house is +200; a bot's beans from the mint are not 客服贈送 to players, and what bots
+    hold is not in the players' holdings. The page shows both."""
+    from games.services.bots import bot_user_for_seat
+    from ledger import services as ledger
+
+    player = make_user(beans=5000)
+    account = ledger.account_for_user(player)
+    house = ledger.system_account("house:wheel:7")
+    ledger.transfer_create(postings=[(account, -900), (house, 900)], kind="stake")
+    ledger.transfer_create(postings=[(house, -700), (account, 700)], kind="payout")
+    bot = bot_user_for_seat({"min_beans": 1000, "max_beans": None})
+    bot_beans = ledger.account_for_user(bot).balance
+    assert bot_beans > 0
+    today = timezone.localdate()
+    report = economy.economy_report(days=3)
+    flow = report["flow"]
+    assert flow["house"][today] == 200
+    assert flow["bots"][today] == bot_beans
+    assert "客服贈送" not in flow["created"]  # the bot's beans are not a grant to players
+    from ledger.selectors import balance_for_user
+
+    assert report["held"][today] == balance_for_user(player)
+    assert report["bots_held"][today] == bot_beans
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    html = client.get(reverse("ledger:economy")).content.decode()
+    assert "大豐收莊家淨額：200" in html
+    assert f"：{bot_beans}" in html
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("ledger:economy_csv", args=["held"])).content.decode())
+        )
+    )
+    assert rows[0] == ["day", "held_by_players", "held_by_bots"]
+    assert rows[-1][1:] == [str(balance_for_user(player) + balance_for_user(staff)), str(bot_beans)]

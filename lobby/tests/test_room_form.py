@@ -364,7 +364,7 @@ REFUSED = [
         {"score_cap": 1, "counter_price": 0, "bot_level": "normal"},
         {},
         "seats",
-        "3–3",
+        "需要 3 個座位",
     ),
     (
         "mahjong_huanle",
@@ -480,7 +480,9 @@ def test_the_preview_shows_entry_range_rake_and_an_example_settlement(make_user)
         reverse("admin:lobby_room_preview") + "?game=mahjong_yueqing",
         _form("mahjong_yueqing", 4, "wuhanhua", {"qi_hu_tai": 99, "escape_multiple": 10}),
     )
-    assert "qi_hu_tai" in refused.content.decode()
+    # named by the field's label as the form shows it, never by its key
+    assert "起胡台數" in refused.content.decode()
+    assert "qi_hu_tai" not in refused.content.decode()
     outsider = Client()
     outsider.force_login(make_user())
     assert outsider.post(reverse("admin:lobby_room_preview"), data).status_code == 302  # login

@@ -126,15 +126,16 @@ def test_staff_economy_page_renders_charts_and_csv(servers, browser, make_user):
     page.wait_for_selector("#economy")
     for chart in ("hands", "players", "rake", "flow", "held"):
         assert page.locator(f"svg#chart-{chart}").count() == 1
-    assert page.locator("svg#chart-held polyline.series").count() == 1
+    # the players' holdings and, on their own line, the bots'
+    assert page.locator("svg#chart-held polyline.series").count() == 2
     shot(page, "hall-economy")
     with page.expect_download() as info:
         page.click("a.csv[href*='held.csv']")
     path = info.value.path()
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
-    assert lines[0] == "day,held_by_players"
-    assert lines[-1] == f"{timezone.localdate().isoformat()},500"
+    assert lines[0] == "day,held_by_players,held_by_bots"
+    assert lines[-1] == f"{timezone.localdate().isoformat()},500,0"
 
 
 def _watch_room(name: str = "觀戰大廳場"):

@@ -1,8 +1,43 @@
-"""Create the demo rooms (場次) on first start; existing rooms are left as operators set them."""
+"""Create the demo hall on first start: the rooms (場次), a check-in ladder (簽到獎勵) and a few
+daily tasks (每日任務). What exists is left as operators set it in the admin: a room is found by
+its game and name, a ladder day by its day, a task by its code."""
 
 from django.core.management.base import BaseCommand
 
+from accounts.models import CheckinReward, TaskDefinition
 from lobby.models import Room
+
+# the demo rooms' names on English pages (简体 pages convert the 繁體 name)
+ENGLISH_NAMES = {
+    "新手場": "Beginners' room",
+    "初級場": "Elementary room",
+    "癩子場": "Wild-card room",
+    "悶抓場": "Blind-grab room",
+    "大眾場": "Standard room",
+    "8番場": "8-fan room",
+    "永州麻將": "Yongzhou Mahjong",
+    "樂清麻將": "Yueqing Mahjong",
+    "跑胡子": "Hunan Paohuzi",
+    "雙王扯胡子": "Two-King Paohuzi",
+    "歡樂三張": "Three Cards",
+    "豐收轉盤": "Harvest Wheel",
+}
+
+# 簽到: beans for the n-th day of a streak; the last day's reward pays every later day
+CHECKIN_LADDER = [(1, 200), (2, 300), (3, 400), (4, 500), (5, 600), (6, 800), (7, 1000)]
+
+DEMO_TASKS = [
+    dict(code="play-3", title="任意遊戲玩 3 局", title_en="Play 3 hands of any game",
+         game="", kind="play", target=3, reward=300, order=1),
+    dict(code="ddz-win-1", title="斗地主贏 1 局", title_en="Win a hand of Fight the Landlord",
+         game="doudizhu", kind="win", target=1, reward=200, order=2),
+    dict(code="ddz-bomb", title="斗地主打出炸彈", title_en="Play a bomb in Fight the Landlord",
+         game="doudizhu", kind="line", line_label="*炸彈", target=1, reward=300, order=3),
+    dict(code="mj-win-1", title="歡樂麻將胡 1 局", title_en="Win a hand of Happy Mahjong",
+         game="mahjong_huanle", kind="win", target=1, reward=300, order=4),
+    dict(code="play-10", title="任意遊戲玩 10 局", title_en="Play 10 hands of any game",
+         game="", kind="play", target=10, reward=1000, order=5),
+]  # fmt: skip
 
 DEMO_ROOMS = [
     dict(
@@ -205,9 +240,22 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         created = 0
         for spec in DEMO_ROOMS:
+            english = ENGLISH_NAMES.get(spec["name"], "")
             # a demo room is created once (by game and name); operators' edits are kept
-            _, made = Room.objects.get_or_create(
-                game=spec["game"], name=spec["name"], defaults=spec
+            room, made = Room.objects.get_or_create(
+                game=spec["game"], name=spec["name"], defaults={**spec, "name_en": english}
             )
+            if not made and not room.name_en and english:  # a room from before English names
+                Room.objects.filter(pk=room.pk).update(name_en=english)
             created += made
-        self.stdout.write(self.style.SUCCESS(f"created {created} demo rooms"))
+        days = 0
+        for day, beans in CHECKIN_LADDER:
+            days += CheckinReward.objects.get_or_create(day=day, defaults={"beans": beans})[1]
+        tasks = 0
+        for task in DEMO_TASKS:
+            tasks += TaskDefinition.objects.get_or_create(code=task["code"], defaults=task)[1]
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"created {created} demo rooms, {days} check-in days and {tasks} daily tasks"
+            )
+        )
