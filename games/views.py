@@ -79,7 +79,7 @@ def replay_page(request, hand_id: int):
             "names": replays.names_of(hand),
             "first_step": mark_safe(replays.step_html(hand, replay, 0, request.user)),
             "check": replays.seed_check(hand, replay),
-            "title": registry.get(hand.game).title,
+            "title": replays.title_of(hand),
             "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
         },
     )
