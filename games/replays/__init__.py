@@ -59,6 +59,10 @@ class GameReplay(Protocol):
         names: list[str],
     ) -> dict[str, Any]: ...
 
+    def deal_check(
+        self, ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+    ) -> tuple[dict[str, Any], dict[str, Any]]: ...
+
 
 @dataclass(slots=True)
 class Replay:
@@ -170,6 +174,25 @@ def seed_check(hand: Hand, replay: Replay) -> dict[str, Any]:
         "replay_ok": replay.consistent,
         "steps": replay.last,
         "ok": digest == hand.seed_hash and replay.consistent,
+    }
+
+
+def deal_check(hand: Hand) -> dict[str, Any]:
+    """What the page's own re-deal needs (``static/js/verify_deal.js``, the same as
+    ``scripts/verify_deal.py``): the input it deals from (the game, the seed, the options the
+    deal depends on), the deal the engine made from it (the record to compare with), the hash
+    committed at the deal, and the seats' names to label the hands."""
+    ruleset = registry.get(hand.game)
+    config = ruleset.config_from_params(hand.params)
+    inputs, record = _module(hand.game).deal_check(
+        ruleset, hand.game, config, hand.seed, len(hand.players)
+    )
+    return {
+        "input": inputs,
+        "record": record,
+        "hash": hand.seed_hash,
+        "names": names_of(hand),
+        "rule": str(getattr(_module(hand.game), "DEAL_RULE", "")),
     }
 
 

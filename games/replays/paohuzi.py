@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from games.engine.protocol import Ruleset
 
 
@@ -137,3 +139,26 @@ def title(ruleset: Ruleset[Any, Any], params: dict[str, Any]) -> str:
     from games.boards.paohuzi import VARIANT_NAMES
 
     return VARIANT_NAMES.get(str(params.get("variant") or ""), ruleset.title)
+
+
+# how this game deals from the stream (shown on the replay page beside the browser's re-deal)
+DEAL_RULE = gettext_lazy(
+    "80 張字牌（小字 x1–x10、大字 d1–d10 各四張；雙王扯胡子另加 2 張王 W）以「種子:deal」洗牌；從莊家起按出牌順序每人 20 張，第 61 張是莊家的亮張，其餘是墩，從前面摸。"
+)
+
+
+def deal_check(
+    ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The re-deal's input (dealer, number of 王) and the engine's deal before any play: each
+    hand (the dealer's with his 亮張), the 亮張 and the 墩 from the front."""
+    from games.rules.paohuzi.cards import card_name
+
+    hands, liang, wall = ruleset.deal_cards(config, seed)  # type: ignore[attr-defined]
+    hands[config.dealer][liang] += 1
+    record = {
+        "hands": [[card_name(k) for k, n in enumerate(h) for _ in range(n)] for h in hands],
+        "liang": card_name(liang),
+        "wall": [card_name(c) for c in wall],
+    }
+    return {"game": game, "seed": seed, "dealer": config.dealer, "wangs": config.wangs}, record
