@@ -290,10 +290,11 @@
     const data = document.getElementById("deal-check");
     const box = document.getElementById("deal-browser");
     if (!data || !box) return;
-    const t = window.t || ((s) => s);
+    const t = window.t || window.gettext || ((s) => s);
     const check = JSON.parse(data.textContent);
     const mark = (el, ok, yes, no) => {
-      el.className = ok ? "ok" : "bad";
+      el.classList.remove("ok", "bad");
+      el.classList.add(ok ? "ok" : "bad");
       el.textContent = (ok ? "✓ " : "✗ ") + (ok ? yes : no);
     };
     let record;

@@ -159,3 +159,99 @@ def test_the_script_runs_alone_and_checks_the_hash(tmp_path):
         check=False,
     )
     assert nonsense.returncode == 2 and "unknown game" in nonsense.stderr
+
+
+def _wheel_round():
+    """A settled 大豐收 round (one bet of 10 on 蘋果, closed and settled by the clock)."""
+    from games.tests.test_dafengshou_rounds import first_round_settled
+    from lobby.models import Room
+
+    room = Room.objects.create(
+        name="大豐收",
+        game="dafengshou",
+        variant="classic",
+        seats=1,
+        base_score=1,
+        factor=1,
+        min_beans=0,
+        turn_seconds=15,
+        extra={"bet_seconds": 15, "spin_seconds": 5, "chips": [10, 100, 1000]},
+    )
+    from accounts import services
+    from ledger import services as ledger
+
+    user = services.user_register(username="wheeler", password="pw-123456", nickname="轉盤客")
+    ledger.staff_grant(staff=None, user=user, amount=10000, reason="test", correction=True)
+    return room, first_round_settled(room, user), user
+
+
+def _open(browser, base, user, url, size, language):
+    from accounts.models import User
+    from tests.live.conftest import login_cookie
+
+    User.objects.filter(pk=user.pk).update(language=language)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    name, value = login_cookie(user).split("=", 1)
+    context.add_cookies([{"name": name, "value": value, "url": base}])
+    page = context.new_page()
+    page.goto(base + url)
+    page.wait_for_selector("#deal-browser[data-ok='1']", timeout=10000)
+    return context, page
+
+
+WORDS = {  # a phrase of the algorithm's description, per language
+    "zh-hant": "洗牌用 Fisher–Yates",
+    "zh-hans": "洗牌用 Fisher–Yates",
+    "en": "Fisher–Yates",
+}
+
+
+@pytest.mark.browser
+@pytest.mark.live
+@pytest.mark.slow
+def test_the_replay_and_wheel_pages_redeal_in_the_browser_and_say_how(servers, browser):
+    """On a finished hand's replay and on a 大豐收 round's 驗證 page, at 390×844 and 1280×800,
+    in 繁體, 简体 and English: the algorithm is described in words (no link to a repository
+    path), the browser's own SHA-256 and re-deal tick ✓, it lists every seat's hand as it
+    dealt them (the wheel's cell and lit cells), and the Python script it names downloads."""
+    from games.tests.replay_hands import GAMES, finished_hand, room_for
+    from tests.browser.test_replay_browser import _commits, _user
+
+    spec = next(g for g in GAMES if g[:2] == ("paohuzi", "shuangwang"))
+    users = [_user(i) for i in range(3)]
+    hand = finished_hand(room_for(*spec), users, _commits)
+    room, rnd, wheeler = _wheel_round()
+    port = servers.daphne()
+    base = f"http://127.0.0.1:{port}"
+    names = [p["name"] for p in hand.players]
+    for language in ("zh-hant", "zh-hans", "en"):
+        for size in SIZES:
+            context, page = _open(browser, base, users[0], f"/games/replay/{hand.pk}/", size, language)
+            box = page.locator("#deal-browser")
+            text = box.inner_text()
+            assert WORDS[language] in text and "docs/" not in page.content()
+            assert page.locator("#deal-browser .deal-hash.ok").count() == 1
+            assert page.locator("#deal-browser .deal-result.ok").count() == 1
+            rows = page.locator("#deal-hands li").all_inner_texts()
+            for name in names:
+                assert any(row.startswith(name) for row in rows), (name, rows)
+            assert sum(len(r.split("：", 1)[1].split()) for r in rows[:3]) == 61  # 20+20+21
+            assert hand.seed in page.inner_text(".deal-command")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size[0], ("no sideways scrolling", width)
+            box.scroll_into_view_if_needed()
+            shot(page, f"verify-replay-{language}-{size[0]}")
+            download = page.request.get(base + page.get_attribute(".deal-script a", "href"))
+            assert download.ok and "def deal_paohuzi" in download.text()
+            context.close()
+            context, page = _open(
+                browser, base, wheeler, f"/games/wheel/{room.pk}/verify/{rnd.number}/", size, language
+            )
+            text = page.inner_text("#deal-browser")
+            assert WORDS[language] in text and "docs/" not in page.content()
+            assert page.locator("#deal-browser .deal-result.ok").count() == 1
+            rows = page.locator("#deal-hands li").all_inner_texts()
+            assert any(str(rnd.outcome["cell"]) in row for row in rows), rows
+            assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+            shot(page, f"verify-wheel-{language}-{size[0]}")
+            context.close()
