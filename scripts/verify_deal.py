@@ -76,7 +76,9 @@ RANKS = "3456789TJQKA2BR"  # B small joker, R big joker
 def deal_doudizhu(inp: dict[str, Any]) -> dict[str, Any]:
     """54 cards (four of 3…2, then B, R) shuffled on "deal"; card i of the first 51 goes to seat
     i mod 3, the last 3 are the 底牌; each hand is listed from 3 up to R."""
-    deck = Chance(inp["seed"], "deal").shuffled([r for r in RANKS[:13] for _ in range(4)] + ["B", "R"])
+    deck = Chance(inp["seed"], "deal").shuffled(
+        [r for r in RANKS[:13] for _ in range(4)] + ["B", "R"]
+    )
 
     def ordered(cards: list[str]) -> str:
         return "".join(sorted(cards, key=RANKS.index))

@@ -54,7 +54,8 @@ def caption(
 
 # how this game deals from the stream (shown on the replay page beside the browser's re-deal)
 DEAL_RULE = gettext_lazy(
-    "54 張牌（3 到 2 各四張，加小王 B、大王 R）以「種子:deal」洗牌；洗好的前 51 張依序輪流發給第 1、2、3 個座位，最後 3 張是底牌。"
+    "54 張牌（3 到 2 各四張，加小王 B、大王 R）以「種子:deal」洗牌；"
+    "洗好的前 51 張依序輪流發給第 1、2、3 個座位，最後 3 張是底牌。"
 )
 
 

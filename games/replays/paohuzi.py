@@ -143,7 +143,9 @@ def title(ruleset: Ruleset[Any, Any], params: dict[str, Any]) -> str:
 
 # how this game deals from the stream (shown on the replay page beside the browser's re-deal)
 DEAL_RULE = gettext_lazy(
-    "80 張字牌（小字 x1–x10、大字 d1–d10 各四張；雙王扯胡子另加 2 張王 W）以「種子:deal」洗牌；從莊家起按出牌順序每人 20 張，第 61 張是莊家的亮張，其餘是墩，從前面摸。"
+    "80 張字牌（小字 x1–x10、大字 d1–d10 各四張；雙王扯胡子另加 2"
+    " 張王 W）以「種子:deal」洗牌；從莊家起按出牌順序每人 20 張，第 61"
+    " 張是莊家的亮張，其餘是墩，從前面摸。"
 )
 
 

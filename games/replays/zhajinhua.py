@@ -63,7 +63,8 @@ def caption(
 
 # how this game deals from the stream (shown on the replay page beside the browser's re-deal)
 DEAL_RULE = gettext_lazy(
-    "52 張牌（不含王，花色 s h d c）以「種子:deal」洗牌；第 1 個座位拿第 1–3 張，第 2 個座位拿第 4–6 張，依此類推。"
+    "52 張牌（不含王，花色 s h d c）以「種子:deal」洗牌；第 1 個座"
+    "位拿第 1–3 張，第 2 個座位拿第 4–6 張，依此類推。"
 )
 
 

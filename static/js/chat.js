@@ -4,10 +4,11 @@
   "use strict";
   const SHOW_MS = 4500;
 
-  // what a bubble must never cover: what a player counts on reading at a glance (cards left,
-  // the clocks, the other seats, his own hand and buttons, the settlement)
-  const KEEP_CLEAR = [".count", ".phz-count", ".mj-count", ".zinfo", ".clock", ".seat-box",
-    ".mj-head", "#my-hand", "#phz-hand", "#actions", "#settlement"].join(",");
+  // what a bubble must never cover: first what a player counts on reading at a glance (cards
+  // left, the clocks), then the seats, the plays on the table, his own hand and buttons
+  const MUST_CLEAR = ".count, .phz-count, .mj-count, .zinfo, .clock";
+  const KEEP_CLEAR = [".seat-box", ".mj-head", ".played", ".dipai", ".phz-offer", ".mj-river",
+    "#my-hand", "#phz-hand", "#actions", "#settlement"].join(",");
 
   function overlap(a, b) {
     const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
@@ -45,16 +46,17 @@
       [r.top - base.top, Math.min(r.right - base.left + 8, base.width - w - 4), false],
       [r.top - base.top, Math.max(0, r.left - base.left - w - 8), false],
     ];
-    const keep = Array.from(document.querySelectorAll(KEEP_CLEAR))
+    const rects = (sel, weight) => Array.from(document.querySelectorAll(sel))
       .filter((el) => el !== seat && !el.closest(".chat-feed"))
-      .map((el) => el.getBoundingClientRect())
-      .filter((k) => k.width > 0 && k.height > 0);
+      .map((el) => [el.getBoundingClientRect(), weight])
+      .filter(([k]) => k.width > 0 && k.height > 0);
+    const keep = rects(MUST_CLEAR, 100).concat(rects(KEEP_CLEAR, 1));
     const own = r;
     let best = null;
     for (const [top, x, below] of tries) {
       if (top < 0 || top + h > base.height) continue;
       const box = { left: base.left + x, top: base.top + top, right: base.left + x + w, bottom: base.top + top + h };
-      const covered = keep.reduce((sum, k) => sum + overlap(box, k), 0) + overlap(box, own);
+      const covered = keep.reduce((sum, [k, weight]) => sum + weight * overlap(box, k), 0) + overlap(box, own);
       if (best === null || covered < best[0]) best = [covered, top, x, below];
       if (covered === 0) break;
     }

@@ -32,8 +32,8 @@ TAGS = """() => [...document.querySelectorAll('#board .tag')].filter(t => t.offs
 
 COVERED = """() => {
   const out = [];
-  const counts = [...document.querySelectorAll('#board .count, #board .phz-count, #board .mj-count')]
-    .filter(c => c.offsetParent);
+  const counts = [...document.querySelectorAll(
+    '#board .count, #board .phz-count, #board .mj-count')].filter(c => c.offsetParent);
   for (const b of document.querySelectorAll('#chat-feed .chat-bubble')) {
     const r = b.getBoundingClientRect();
     for (const c of counts) {
@@ -58,14 +58,10 @@ def _table(key: str, name: str):
 
 def _others(table_id: int, user: User) -> list[User]:
     _, hand, _state = current_state(table_id)
-    return [
-        User.objects.get(pk=p["user_id"]) for p in hand.players if p["user_id"] != user.pk
-    ]
+    return [User.objects.get(pk=p["user_id"]) for p in hand.players if p["user_id"] != user.pk]
 
 
-def test_tags_stay_on_one_line_bubbles_leave_counts_clear_and_chat_stays_readable(
-    servers, browser
-):
+def test_tags_stay_on_one_line_bubbles_leave_counts_clear_and_chat_stays_readable(servers, browser):
     """At a 癩子場 table on a phone and on a desktop: every seat tag is one line; each
     opponent's bubble leaves every card count readable; after five lines from three seats,
     the last lines are listed, readable, in the chat bar once the bubbles have faded."""
@@ -93,7 +89,9 @@ def test_tags_stay_on_one_line_bubbles_leave_counts_clear_and_chat_stays_readabl
         time.sleep(1.1)
         chat.chat_send(table_id=table.pk, user=others[0], phrase="stay")
         said += 2
-        page.wait_for_function("() => !document.querySelector('#chat-feed .chat-bubble')", timeout=12000)
+        page.wait_for_function(
+            "() => !document.querySelector('#chat-feed .chat-bubble')", timeout=12000
+        )
         lines = page.locator("#chat-log li").all_inner_texts()
         assert len(lines) >= 4, lines
         assert "不要走，決戰到天亮" in lines[-1] and "大家好" in lines[-2], lines

@@ -226,7 +226,9 @@ def test_the_replay_and_wheel_pages_redeal_in_the_browser_and_say_how(servers, b
     names = [p["name"] for p in hand.players]
     for language in ("zh-hant", "zh-hans", "en"):
         for size in SIZES:
-            context, page = _open(browser, base, users[0], f"/games/replay/{hand.pk}/", size, language)
+            context, page = _open(
+                browser, base, users[0], f"/games/replay/{hand.pk}/", size, language
+            )
             box = page.locator("#deal-browser")
             text = box.inner_text()
             assert WORDS[language] in text and "docs/" not in page.content()
@@ -245,7 +247,12 @@ def test_the_replay_and_wheel_pages_redeal_in_the_browser_and_say_how(servers, b
             assert download.ok and "def deal_paohuzi" in download.text()
             context.close()
             context, page = _open(
-                browser, base, wheeler, f"/games/wheel/{room.pk}/verify/{rnd.number}/", size, language
+                browser,
+                base,
+                wheeler,
+                f"/games/wheel/{room.pk}/verify/{rnd.number}/",
+                size,
+                language,
             )
             text = page.inner_text("#deal-browser")
             assert WORDS[language] in text and "docs/" not in page.content()
