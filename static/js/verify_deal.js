@@ -308,7 +308,7 @@
     const hashOk = hex(sha256(check.input.seed)) === check.hash;
     const dealOk = canonical(record) === canonical(check.record);
     mark(box.querySelector(".deal-hash"), hashOk, t("瀏覽器算出的 sha256(種子) 與發牌時公布的雜湊相符"), t("瀏覽器算出的 sha256(種子) 與雜湊不符"));
-    mark(box.querySelector(".deal-result"), dealOk, t("瀏覽器用種子重新發牌，結果與牌局相同"), t("瀏覽器重新發牌的結果與牌局不同"));
+    mark(box.querySelector(".deal-result"), dealOk, t("瀏覽器用種子重新計算，結果與這一局相同"), t("瀏覽器重新計算的結果與這一局不同"));
     const list = box.querySelector(".deal-hands");
     const names = check.names || [];
     const rows = [];
