@@ -77,3 +77,20 @@ def test_a_refusal_names_the_cards_never_their_codes(code, params, shown, raw):
     with translation.override("en"):
         english = illegal_text(error)
     assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(raw)}(?![A-Za-z0-9])", english), english
+
+
+def test_the_laizi_rank_is_named_never_coded():
+    """A 癩子場 board names a 10 drawn as the 癩子 「10」, never the notation's 「T」."""
+    from games.rendering import _state_cache, render_html
+
+    ruleset = registry.get("doudizhu")
+    state = ruleset.new_game(ruleset.config_from_params({"variant": "laizi"}), "laizi-words", 3)
+    state.laizi = "T"
+    snap = snapshot(ruleset, state, 0)
+    snap["table"]["game"] = "doudizhu"
+    snap["seats"] = snap["seats"][:3]
+    snap["hand"]["params"] = {"variant": "laizi"}
+    _state_cache.clear()
+    html = render_html(snap, 0, None)
+    found = re.search(r'<span class="laizi">(.*?)</span>', html, re.S)
+    assert found and "<b>10</b>" in found.group(1), found and found.group(1)

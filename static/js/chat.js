@@ -35,12 +35,16 @@
     const w = bubble.offsetWidth;
     const h = bubble.offsetHeight;
     const left = Math.max(0, Math.min(r.left - base.left, base.width - w - 4));
-    // the places tried, in order: above the seat box, below it, below / above the seat's whole
-    // block (its counts and cards), beside it; the first that covers nothing to keep clear wins,
+    // the places tried, in order: above the seat box, below it, under its card count (over
+    // the backs, which say nothing the count does not), below / above the seat's whole block,
+    // beside it; the first that covers nothing to keep clear wins,
     // else the one covering least
+    const count = block.querySelector(".count, .phz-count, .mj-count");
+    const under = count ? count.getBoundingClientRect().bottom - base.top + 4 : -1;
     const tries = [
       [r.top - base.top - h - 8, left, false],
       [r.bottom - base.top + 8, left, true],
+      [under, left, true], // over the seat's card backs, under its count
       [b.bottom - base.top + 6, left, true],
       [b.top - base.top - h - 6, left, false],
       [r.top - base.top, Math.min(r.right - base.left + 8, base.width - w - 4), false],
