@@ -43,9 +43,8 @@
     H[0] += a; H[1] += b; H[2] += c; H[3] += d; H[4] += e; H[5] += f; H[6] += g; H[7] += h;
   }
 
-  // SHA-256 of a text's UTF-8 bytes (FIPS 180-4), as 32 bytes
-  function sha256(text) {
-    const data = encoder.encode(text);
+  // SHA-256 of bytes (FIPS 180-4); the state is left in H
+  function digestInto(data) {
     const bitLength = data.length * 8;
     const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
     padded.set(data);
@@ -53,8 +52,15 @@
     const view = new DataView(padded.buffer);
     view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
     view.setUint32(padded.length - 4, bitLength >>> 0);
-    H.set([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+    H.set(H0);
     for (let off = 0; off < padded.length; off += 64) compress(view, off);
+  }
+  const H0 = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
+    0x1f83d9ab, 0x5be0cd19]);
+
+  // SHA-256 of a text's UTF-8 bytes, as 32 bytes
+  function sha256(text) {
+    digestInto(encoder.encode(text));
     const out = new Uint8Array(32);
     const outView = new DataView(out.buffer);
     for (let i = 0; i < 8; i++) outView.setInt32(4 * i, H[i]);
@@ -77,13 +83,18 @@
       this.block = 0;
       this.halves = new Uint32Array(8);
       this.next = 4;
+      this.prefix = encoder.encode(`${this.seed}:${label}:`); // the block number follows
     }
     // the next word's index into this.halves (2 per word), hashing a new block when needed
     word() {
       if (this.next === 4) {
-        const digest = new DataView(sha256(`${this.seed}:${this.label}:${this.block}`).buffer);
+        const digits = String(this.block);
+        const data = new Uint8Array(this.prefix.length + digits.length);
+        data.set(this.prefix);
+        for (let i = 0; i < digits.length; i++) data[this.prefix.length + i] = digits.charCodeAt(i);
+        digestInto(data); // sha256("seed:label:block")
         this.block += 1;
-        for (let i = 0; i < 8; i++) this.halves[i] = digest.getUint32(4 * i);
+        for (let i = 0; i < 8; i++) this.halves[i] = H[i];
         this.next = 0;
       }
       return 2 * this.next++;
