@@ -3,8 +3,10 @@
 Engines raise ``IllegalAction(code, developer_detail, params)`` (games/engine/errors.py) and know
 no language; the edges (the table and wheel sockets, and any view) call ``illegal_text`` with the
 player's language active. The wording is chosen, most specific first, by the ``reason`` param,
-then by the first param this table has a sentence for, then by the code alone. Game terms in the
-params (a card's name, a tile) go through ``games.terms.term``.
+then by the first param this table has a sentence for, then by the code alone. Card codes in
+the params are named as the player sees the cards (``cards`` in the poker notation: ``4R`` → 4
+大王; ``tile``: ``W5`` → 五萬; ``card`` in the 字牌 notation: ``d5`` → 伍), never shown raw; every
+name goes through ``games.terms.term``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.cards import RANK_NAMES_ZH, RANKS
 from games.engine.errors import ErrorCode, IllegalAction
+from games.templatetags.tiles import tile_label
+from games.templatetags.zipai import card_zh
 from games.terms import term
 
 BY_CODE: dict[str, Promise] = {
@@ -75,7 +80,7 @@ BY_REASON: dict[str, Promise] = {
 
 def illegal_text(error: IllegalAction) -> str:
     """The player's sentence for an engine's refusal, in the active language."""
-    params = {k: term(v) if isinstance(v, str) else v for k, v in error.params.items()}
+    params = {k: _named(k, v) if isinstance(v, str) else v for k, v in error.params.items()}
     reason = params.get("reason")
     if isinstance(reason, str) and reason in BY_REASON:
         return _fill(BY_REASON[reason], params) or str(BY_CODE.get(error.code, BY_CODE["illegal"]))
@@ -84,6 +89,17 @@ def illegal_text(error: IllegalAction) -> str:
         if template is not None:
             return _fill(template, params) or str(BY_CODE[error.code])
     return str(BY_CODE.get(error.code, BY_CODE[ErrorCode.ILLEGAL]))
+
+
+def _named(key: str, value: str) -> str:
+    """A param as the player reads it: card codes by their names, in the active language."""
+    if key == "cards" and value and all(ch in RANKS for ch in value):
+        return " ".join(term(RANK_NAMES_ZH.get(ch, ch)) for ch in value)
+    if key == "tile":
+        return term(tile_label(value))
+    if key == "card":
+        return term(card_zh(value))
+    return term(value)
 
 
 def _fill(template: Promise, params: dict[str, object]) -> str:

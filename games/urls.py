@@ -13,4 +13,5 @@ urlpatterns = [
         views.dafengshou_verify_page,
         name="dafengshou_verify",
     ),
+    path("verify_deal.py", views.verify_script, name="verify_script"),
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -88,7 +90,8 @@ def replay_page(request, hand_id: int):
             "names": replays.names_of(hand),
             "first_step": mark_safe(replays.step_html(hand, replay, 0, request.user)),
             "check": replays.seed_check(hand, replay),
-            "title": registry.get(hand.game).title,
+            **_deal_context(replays.deal_check(hand)),
+            "title": replays.title_of(hand),
             "public_after_hours": settings.LEYOU["REPLAY_PUBLIC_AFTER_HOURS"],
         },
     )
@@ -129,5 +132,23 @@ def dafengshou_verify_page(request, room_id: int, number: int):
     if check is None:
         raise Http404(_("沒有這一局，或尚未開獎"))
     return render(
-        request, "games/dafengshou_verify.html", {"check": check, "title": _("大豐收驗證")}
+        request,
+        "games/dafengshou_verify.html",
+        {"check": check, "title": _("大豐收驗證"), **_deal_context(check["deal"])},
     )
+
+
+def _deal_context(deal: dict) -> dict:
+    """The re-deal's data for ``games/_deal_check.html`` and the script's command line."""
+    return {
+        "deal": deal,
+        "deal_input_json": json.dumps(deal["input"], ensure_ascii=False, separators=(",", ":")),
+    }
+
+
+def verify_script(request):
+    """The stand-alone re-deal (scripts/verify_deal.py) for a player to run on his own machine."""
+    path = settings.BASE_DIR / "scripts" / "verify_deal.py"
+    response = HttpResponse(path.read_bytes(), content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="verify_deal.py"'
+    return response

@@ -165,6 +165,7 @@ def mahjong_extras(
                 "winners": [],
                 "self_drawn": False,
                 "from": None,
+                "rob_kong": False,
                 "bird": None,
                 "bird_hit": False,
                 "fan_total": [],
@@ -218,9 +219,14 @@ def mahjong_extras(
     claim = view.get("claim")
     result = view.get("result") or {}
     extra = result.get("extra") or {}
+    # how the hand was won: the engine's own record (every variant), else the settlement's
+    win = view.get("win") or {}
+    self_drawn = bool(win.get("self_drawn", extra.get("self_drawn")))
+    src = win.get("from", extra.get("from"))
+    if self_drawn:
+        src = None
     win_tile = None
-    src = extra.get("from")
-    if result and not extra.get("self_drawn") and src is not None and 0 <= src < len(players):
+    if result and not self_drawn and src is not None and 0 <= src < len(players):
         river = players[src].get("discards") or []
         win_tile = river[-1] if river else None
     to_act = list(view.get("to_act") or [])
@@ -241,8 +247,9 @@ def mahjong_extras(
             "my_turn": seat is not None and seat in to_act,
             "win_tile": win_tile,
             "winners": list(result.get("winners") or []),
-            "self_drawn": bool(extra.get("self_drawn")),
+            "self_drawn": self_drawn,
             "from": src,
+            "rob_kong": bool(win.get("rob_kong")),
             "bird": bird,
             "bird_hit": any(
                 (p.get("bird") or 1) > 1 for p in extra.get("payments") or [] if isinstance(p, dict)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import rendering
@@ -58,6 +59,10 @@ class GameReplay(Protocol):
         names: list[str],
     ) -> dict[str, Any]: ...
 
+    def deal_check(
+        self, ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+    ) -> tuple[dict[str, Any], dict[str, Any]]: ...
+
 
 @dataclass(slots=True)
 class Replay:
@@ -74,12 +79,20 @@ class Replay:
         return len(self.events)
 
 
-_cache: OrderedDict[tuple[int, str], Replay] = OrderedDict()  # (hand id, state hash) → replay
+# (hand id, state hash, language) → replay: the captions are words in the viewer's language
+_cache: OrderedDict[tuple[int, str, str], Replay] = OrderedDict()
 _CACHE_MAX = 32
 
 
 def supports(game: str) -> bool:
     return game in MODULES
+
+
+def title_of(hand: Hand) -> str:
+    """The replay's title: the game's, or its 玩法's when the game's module names one."""
+    ruleset = registry.get(hand.game)
+    title = getattr(_module(hand.game), "title", None) if supports(hand.game) else None
+    return str(title(ruleset, hand.params)) if title else ruleset.title
 
 
 def _module(game: str) -> GameReplay:
@@ -93,8 +106,20 @@ def names_of(hand: Hand) -> list[str]:
 
 
 def replay_build(hand: Hand) -> Replay:
-    """Re-derive the hand from seed + log (cached per process; a finished hand never changes)."""
-    key = (hand.pk, hashlib.sha256(json.dumps(hand.state, sort_keys=True).encode()).hexdigest())
+    """Re-derive the hand from seed + log (cached per process; a finished hand never changes).
+
+    The cache is keyed by the active language too: the captions are translated words, and a
+    replay first built for an English viewer must not caption a 繁體 viewer's page.
+
+    A game's module may split one logged move into several steps (``apply_steps``: 跑胡子's
+    draws from the 墩 that nobody takes happen inside the move that passed them on); each
+    extra step carries an event ``{"type": "draw"}`` of the drawing seat under the move's seq.
+    """
+    key = (
+        hand.pk,
+        hashlib.sha256(json.dumps(hand.state, sort_keys=True).encode()).hexdigest(),
+        get_language() or "",
+    )
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)
@@ -113,9 +138,20 @@ def replay_build(hand: Hand) -> Replay:
             captions.append({"who": names[event.seat], "label": _("逃跑"), "kind": "escape"})
             states.append(states[-1])
             continue
-        captions.append(module.caption(ruleset, state, event.seat, action, names))
-        ruleset.apply(state, event.seat, action)
-        states.append(ruleset.state_to_json(state))
+        own = module.caption(ruleset, state, event.seat, action, names)
+        apply_steps = getattr(module, "apply_steps", None)
+        if apply_steps is None:
+            ruleset.apply(state, event.seat, action)
+            captions.append(own)
+            states.append(ruleset.state_to_json(state))
+            continue
+        steps = apply_steps(ruleset, state, event.seat, action, names)
+        for index, (caption, after) in enumerate(steps):
+            if index:
+                seat = caption["seat"] if caption else event.seat
+                events.append({"seq": event.seq, "seat": seat, "action": {"type": "draw"}})
+            captions.append(caption or own)
+            states.append(after)
     replay = Replay(
         hand=hand,
         states=states,
@@ -138,6 +174,25 @@ def seed_check(hand: Hand, replay: Replay) -> dict[str, Any]:
         "replay_ok": replay.consistent,
         "steps": replay.last,
         "ok": digest == hand.seed_hash and replay.consistent,
+    }
+
+
+def deal_check(hand: Hand) -> dict[str, Any]:
+    """What the page's own re-deal needs (``static/js/verify_deal.js``, the same as
+    ``scripts/verify_deal.py``): the input it deals from (the game, the seed, the options the
+    deal depends on), the deal the engine made from it (the record to compare with), the hash
+    committed at the deal, and the seats' names to label the hands."""
+    ruleset = registry.get(hand.game)
+    config = ruleset.config_from_params(hand.params)
+    inputs, record = _module(hand.game).deal_check(
+        ruleset, hand.game, config, hand.seed, len(hand.players)
+    )
+    return {
+        "input": inputs,
+        "record": record,
+        "hash": hand.seed_hash,
+        "names": names_of(hand),
+        "rule": str(getattr(_module(hand.game), "DEAL_RULE", "")),
     }
 
 

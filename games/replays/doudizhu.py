@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine.protocol import Ruleset
 
@@ -49,3 +50,19 @@ def caption(
     view = ruleset.view(before, seat)
     out["label"] = _label(action, view, seat)
     return out
+
+
+# how this game deals from the stream (shown on the replay page beside the browser's re-deal)
+DEAL_RULE = gettext_lazy(
+    "54 張牌（3 到 2 各四張，加小王 B、大王 R）以「種子:deal」洗牌；"
+    "洗好的前 51 張依序輪流發給第 1、2、3 個座位，最後 3 張是底牌。"
+)
+
+
+def deal_check(
+    ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a verifier needs to re-deal (the input) and the table's own deal (the record):
+    every hand and the 底牌, as the engine dealt them."""
+    state = ruleset.new_game(config, seed, seats)
+    return {"game": game, "seed": seed}, {"hands": list(state.hands), "dipai": state.dipai}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine.protocol import Ruleset
 
@@ -51,3 +52,29 @@ def caption(
         "cards": list(button["tiles"]),
         "card_kind": "tile",
     }
+
+
+# how this game deals from the stream (shown on the replay page beside the browser's re-deal)
+DEAL_RULE = gettext_lazy(
+    "136 張牌（歡樂麻將另加 8 張花 H1–H8）以「種子:deal」洗牌；樂清"
+    "麻將先以「種子:dice」擲兩次骰子，從數到的那一墩開牌。從莊家起每人 13 張"
+    "（樂清 16 張），莊家再摸一張；歡樂麻將從牌頭、樂清麻將從牌尾翻財神；然後從莊"
+    "家起每人亮出花牌，從牌尾補牌，直到手上沒有花。"
+)
+
+
+def deal_check(
+    ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The re-deal's input (the dealer) and the deal as the engine made it: hands after 補花,
+    the flowers laid out, the wall left, the 財神 indicator and 樂清's dice when there are."""
+    state = ruleset.new_game(config, seed, seats)
+    record: dict[str, Any] = {
+        "hands": [list(h) for h in state.hands],
+        "flowers": [list(f) for f in state.flowers],
+        "wall": list(state.wall),
+    }
+    for key in ("indicator", "dice"):
+        if key in state.vars:
+            record[key] = state.vars[key]
+    return {"game": game, "seed": seed, "dealer": state.dealer}, record

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine.protocol import Ruleset
 from games.rules.zhajinhua.hands import describe, hand_class
@@ -58,3 +59,18 @@ def caption(
     if kind == "compare":
         out["fx"] = "compare"
     return out
+
+
+# how this game deals from the stream (shown on the replay page beside the browser's re-deal)
+DEAL_RULE = gettext_lazy(
+    "52 張牌（不含王，花色 s h d c）以「種子:deal」洗牌；第 1 個座"
+    "位拿第 1–3 張，第 2 個座位拿第 4–6 張，依此類推。"
+)
+
+
+def deal_check(
+    ruleset: Ruleset[Any, Any], game: str, config: Any, seed: str, seats: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The re-deal's input (seed and seat count) and every seat's three cards as dealt."""
+    state = ruleset.new_game(config, seed, seats)
+    return {"game": game, "seed": seed, "seats": seats}, {"hands": [list(h) for h in state.hands]}

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import registry
 from games.models import WheelRound, WheelWin
@@ -172,8 +173,36 @@ def round_verify(room_id: int, number: int) -> dict[str, Any] | None:
     config = registry.get(GAME).config_from_params(rnd.params)
     outcome = spin(config, rnd.seed)
     stored = rnd.outcome or {}
+    from games.rules.dafengshou.wheel import SPECIAL_NAMES_ZH
+    from games.terms import term
+
+    deal = {  # what the page's own re-spin needs (static/js/verify_deal.js), and the result
+        "input": {
+            "game": GAME,
+            "seed": rnd.seed,
+            "cell_weights": config.cell_weights(),
+            "special_weights": list(config.special_weights),
+            "train_min": config.train_min,
+            "train_max": config.train_max,
+        },
+        "record": {
+            "cell": stored.get("cell"),
+            "special": stored.get("special"),
+            "train": stored.get("train", 0),
+            "lit": stored.get("lit"),
+        },
+        "hash": rnd.seed_hash,
+        "special_names": {k: term(v) for k, v in SPECIAL_NAMES_ZH.items()},
+        "rule": _(
+            "按這個房間 24 格的權重以「種子:spin」抽一格：抽一個 0 到權重總和−1"
+            " 的數，停在累計權重第一個超過它的格。停在好運格時，再按特別獎的權重抽大三元、小"
+            "三元、大四喜、開火車或落空；開火車再抽長度（最短到最長之間），好運格之後順時針的"
+            "作物格依序亮燈（跳過好運格）。"
+        ),
+    }
     return {
         "round": rnd,
+        "deal": deal,
         "hash_ok": seed_commitment(rnd.seed) == rnd.seed_hash,
         "outcome": outcome,
         "lit": list(lit_cells(outcome)),

@@ -132,6 +132,16 @@
     setTimeout(() => el.remove(), ms || 1600);
     return el;
   }
+  // a hand's closing banner (胡, 自摸, 春天, 勝利) plays before the settlement shows: while it
+  // is on, the settlement panel waits transparent (fx.css), so the banner never covers its lines
+  let bannerTimer = null;
+  function banner(cls, html, ms) {
+    const root = document.documentElement;
+    root.classList.add("fx-banner-on");
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => root.classList.remove("fx-banner-on"), Math.max(0, ms - 200));
+    return spawn(cls, html, ms);
+  }
   const PLANE = '<svg viewBox="0 0 64 32" width="96" height="48"><path d="M2 18 L40 14 L52 2 L58 2 L50 14 L62 16 L62 18 L50 20 L58 30 L52 30 L40 20 L2 18 Z" fill="#eceff1" stroke="#37474f" stroke-width="1.5"/></svg>';
   const ROCKET = '<svg viewBox="0 0 32 64" width="44" height="88"><path d="M16 2 C26 12 26 34 22 46 L10 46 C6 34 6 12 16 2 Z" fill="#e53935" stroke="#fff" stroke-width="1.5"/><circle cx="16" cy="22" r="4" fill="#bbdefb"/><path d="M10 46 L4 58 L12 52 Z M22 46 L28 58 L20 52 Z" fill="#ffb300"/><path d="M12 48 L16 63 L20 48 Z" fill="#ff7043"/></svg>';
   const MOTION = {
@@ -139,17 +149,17 @@
     rocket: () => { spawn("fx-rocket", ROCKET, 1200); setTimeout(() => { shake(); spawn("fx-burst fx-burst-gold", "<b>" + t("王炸") + "</b>", 1300); }, 600); },
     airplane: () => spawn("fx-plane", PLANE + "<b>" + t("飛機") + "</b>", 1700),
     spring: () => {
-      spawn("fx-banner fx-spring", "<b>" + t("春天") + "</b>", 2200);
+      banner("fx-banner fx-spring", "<b>" + t("春天") + "</b>", 2200);
       for (let i = 0; i < 14; i++) {
         const p = spawn("fx-petal", "", 2400);
         p.style.left = (5 + Math.random() * 90) + "%";
         p.style.animationDelay = (Math.random() * 0.8) + "s";
       }
     },
-    hu: () => spawn("fx-banner fx-hu", "<b>" + t("胡") + "</b>", 2000),
-    zimo: () => spawn("fx-banner fx-hu", "<b>" + t("自摸") + "</b>", 2000),
+    hu: () => banner("fx-banner fx-hu", "<b>" + t("胡") + "</b>", 2000),
+    zimo: () => banner("fx-banner fx-hu", "<b>" + t("自摸") + "</b>", 2000),
     gang: () => spawn("fx-banner fx-gang", "<b>" + t("槓") + "</b>", 1100),
-    win: () => spawn("fx-banner fx-win", "<b>" + t("勝利") + "</b>", 1800),
+    win: () => banner("fx-banner fx-win", "<b>" + t("勝利") + "</b>", 1800),
   };
   function shake() {
     const b = document.getElementById("board");

@@ -1,6 +1,6 @@
 // The replay page (回放): step / play / pause / jump through a finished hand. Each step's caption
 // and board are drawn by the server with the game's own live board (every hand open) and fetched
-// here; no rules in the browser. The seed check is repeated in the browser when it can hash.
+// here; no rules in the browser. The deal is re-done in the browser by verify_deal.js.
 (function () {
   "use strict";
   const root = document.getElementById("replay");
@@ -87,19 +87,4 @@
     else if (e.key === "ArrowLeft") { pause(); show(current - 1); }
     else if (e.key === " ") { e.preventDefault(); if (timer) pause(); else play(); }
   });
-
-  // the seed check again, in the browser: sha256(seed) must be the hash shown at the deal
-  const check = document.getElementById("check-browser");
-  const seed = document.getElementById("seed-value");
-  if (check && seed && window.crypto && crypto.subtle && window.TextEncoder) {
-    crypto.subtle.digest("SHA-256", new TextEncoder().encode(seed.textContent.trim()))
-      .then((buf) => {
-        const hex = Array.from(new Uint8Array(buf)).map((b) => b.toString(16).padStart(2, "0")).join("");
-        const ok = hex === check.dataset.hash;
-        check.className = ok ? "ok" : "bad";
-        check.textContent = (ok ? "✓ " : "✗ ") + (ok ? t("瀏覽器重新計算的 sha256(種子) 與雜湊相符") : t("瀏覽器算出的雜湊不符"));
-      });
-  } else if (check) {
-    check.textContent = t("此瀏覽器無法在這個網址計算 sha256，請以上方兩項為準");
-  }
 })();

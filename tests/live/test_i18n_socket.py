@@ -95,7 +95,14 @@ def test_a_bad_play_is_worded_in_each_players_language(servers, room, make_user)
         ws.close()
         language = languages[user.pk]
         if seat == leader:
-            want = ("bad_pattern", WORDS[language]["bad_pattern"].format(cards=cards))
+            from django.utils import translation
+
+            from games.engine.cards import RANK_NAMES_ZH
+            from games.terms import term
+
+            with translation.override(language):  # the cards by their names, never "4R"
+                named = " ".join(term(RANK_NAMES_ZH.get(c, c)) for c in cards)
+            want = ("bad_pattern", WORDS[language]["bad_pattern"].format(cards=named))
         else:
             want = ("not_your_turn", WORDS[language]["not_your_turn"])
         assert (frame["code"], frame["message"]) == want, (seat, language, frame)

@@ -898,6 +898,13 @@ class MahjongRuleset(Ruleset[Any, State]):
             "result": None,
         }
         if state.phase == "over":
+            out = state.outcome or {}
+            if out.get("type") == "win":  # how it was won, the same for every variant's board
+                view["win"] = {
+                    "self_drawn": bool(out.get("self_drawn")),
+                    "from": out.get("from"),
+                    "rob_kong": bool(out.get("rob_kong")),
+                }
             res = self.result(state)
             view["result"] = {
                 "scores": list(res.scores),

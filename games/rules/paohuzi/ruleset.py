@@ -184,13 +184,19 @@ class PaohuziRuleset(Ruleset[Config, State]):
         drawn from the front."""
         if seats != SEATS:
             raise ValueError("跑胡子 is played by 3")
+        hands, liang, wall = self.deal_cards(config, seed)
+        return self._start(config, seed, hands, liang, wall)
+
+    def deal_cards(self, config: Config, seed: str) -> tuple[list[list[int]], int, list[int]]:
+        """The deal alone, before anything is played on it (what a verifier re-derives):
+        each seat's 20 cards as counts, the 亮張, the 墩 from the front."""
         cards = Chance(seed, "deal").shuffled(deck(config.wangs))
         dealer = config.dealer
         hands = [[0] * 21 for _ in range(SEATS)]
         for i in range(SEATS):
             for card in cards[20 * i : 20 * i + 20]:
                 hands[(dealer + i) % SEATS][card] += 1
-        return self._start(config, seed, hands, cards[60], cards[61:])
+        return hands, cards[60], cards[61:]
 
     def new_game_from_cards(
         self,
