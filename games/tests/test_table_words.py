@@ -29,11 +29,12 @@ def _finished(game: str, self_drawn: bool):
 
 
 def _how(ruleset, state, game: str) -> str:
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
     snap = snapshot(ruleset, state, 0, beans=[10, -10, 0, 0])
     snap["table"]["game"] = game
-    _state_cache.clear()
+    caches.clear_all()
     html = render_html(snap, 0, None)
     found = re.search(r'<span class="mj-how">(.*?)</span>', html, re.S)
     assert found, "the settlement has a line saying how the hand was won"
@@ -81,7 +82,8 @@ def test_a_refusal_names_the_cards_never_their_codes(code, params, shown, raw):
 
 def test_the_laizi_rank_is_named_never_coded():
     """A 癩子場 board names a 10 drawn as the 癩子 「10」, never the notation's 「T」."""
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
     ruleset = registry.get("doudizhu")
     state = ruleset.new_game(ruleset.config_from_params({"variant": "laizi"}), "laizi-words", 3)
@@ -90,7 +92,7 @@ def test_the_laizi_rank_is_named_never_coded():
     snap["table"]["game"] = "doudizhu"
     snap["seats"] = snap["seats"][:3]
     snap["hand"]["params"] = {"variant": "laizi"}
-    _state_cache.clear()
+    caches.clear_all()
     html = render_html(snap, 0, None)
     found = re.search(r'<span class="laizi">(.*?)</span>', html, re.S)
     assert found and "<b>10</b>" in found.group(1), found and found.group(1)

@@ -290,12 +290,13 @@ def _settle_rows(html: str) -> list[tuple[str, str]]:
 def test_settlement_panel_shows_zuoniu_and_sicaishen_alone() -> None:
     """Through the board's rendering: the settlement panel's rows show 財神做牛 15台 and the
     530台 total for the 做牛 hand; for the 逼胡 four-財神 hand 四財神 45台 and 94台, no 三財神."""
-    from games.rendering import _state_cache, render_html
+    from games import caches
+    from games.rendering import render_html
 
     r = yq()
     state = zuoniu_win(["J3", "J3"])
     r.apply(state, 0, {"type": "hu"})
-    _state_cache.clear()
+    caches.clear_all()
     rows = _settle_rows(render_html(_snapshot(state), 0, None))
     assert ("財神做牛", "15台") in rows
     assert ("臺數", "N=5 M=260 → 530台") in rows
@@ -304,7 +305,7 @@ def test_settlement_panel_shows_zuoniu_and_sicaishen_alone() -> None:
     r.apply(state, 1, {"type": "hu"})
     for s in sorted(r.to_act(state)):
         r.apply(state, s, {"type": "pass"})
-    _state_cache.clear()
+    caches.clear_all()
     rows = _settle_rows(render_html(_snapshot(state), 0, None))
     assert ("四財神", "45台") in rows
     assert ("臺數", "N=2 M=45 → 94台") in rows
