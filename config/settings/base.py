@@ -201,6 +201,17 @@ LEYOU = {
     "PRESENCE_HEARTBEAT_SECONDS": float(env.env_str("LEYOU_PRESENCE_HEARTBEAT_SECONDS", "5")),
     "PRESENCE_SWEEP_SECONDS": float(env.env_str("LEYOU_PRESENCE_SWEEP_SECONDS", "2")),
     "SOCKETS_PER_USER_TABLE": env.env_int("LEYOU_SOCKETS_PER_USER_TABLE", 3),
+    # open sockets per user and kind, over every table / room and every process
+    # (games.socket_limits); the table cap above is per table
+    "SOCKETS_PER_USER": {
+        "table": env.env_int("LEYOU_SOCKETS_PER_USER_TABLES", 6),
+        "wheel": env.env_int("LEYOU_SOCKETS_PER_USER_WHEEL", 3),
+        "lobby": env.env_int("LEYOU_SOCKETS_PER_USER_LOBBY", 4),
+    },
+    # a socket closed 1008 for its rate: its user may not open that kind again for this long
+    "WS_RATE_COOLDOWN_SECONDS": float(env.env_str("LEYOU_WS_RATE_COOLDOWN_SECONDS", "10")),
+    # shared state of the socket caps and the settlement queue's marks (None: this process)
+    "REDIS_URL": env.REDIS_URL,
     # per user, shared by all the user's sockets in one process (frames per second, burst)
     "WS_USER_RATE_PER_SECOND": 10,
     "WS_USER_RATE_BURST": 24,

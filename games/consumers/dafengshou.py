@@ -26,7 +26,12 @@ from games import frames, realtime
 from games.boards import dafengshou as board
 from games.consumers.base import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
 from games.engine.errors import IllegalAction
-from games.exceptions import TableError, UnknownDafengshouRoom
+from games.exceptions import (
+    ReconnectTooSoon,
+    TableError,
+    TooManySockets,
+    UnknownDafengshouRoom,
+)
 from games.selectors import dafengshou as dafengshou_selectors
 from games.services import dafengshou
 
@@ -35,6 +40,7 @@ TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per
 
 class DafengshouConsumer(LimitedJsonConsumer):
     kinds = frames.DAFENGSHOU_KINDS
+    socket_kind = "wheel"
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -53,6 +59,11 @@ class DafengshouConsumer(LimitedJsonConsumer):
         except UnknownDafengshouRoom:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
+        try:  # the user's cap of 大豐收 sockets, and no reopening at once after a rate close
+            await self.socket_open(self.user)
+        except (TooManySockets, ReconnectTooSoon) as error:
+            await self.socket_refuse(error)
+            return
         self.group = realtime.dafengshou_group(self.room_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -63,7 +74,14 @@ class DafengshouConsumer(LimitedJsonConsumer):
         if task is not None:
             task.cancel()
         if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.groups_leave(self.group)
+
+    def layer_groups(self) -> list[str]:
+        return [self.group] if getattr(self, "group", None) else []
+
+    async def layer_resync(self) -> None:
+        if getattr(self, "group", None) and not self.closing:
+            await self._push(fresh=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)

@@ -20,7 +20,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games import frames, presence_server, realtime, rendering
 from games.consumers.base import (
-    CLOSE_POLICY,
     CLOSE_UNAUTHORISED,
     CLOSE_UNKNOWN_TABLE,
     LimitedJsonConsumer,
@@ -29,7 +28,13 @@ from games.consumers.base import (
 )
 from games.consumers.chat import CHAT_KINDS, ChatSpectatorMixin  # chat and spectators
 from games.engine.errors import IllegalAction
-from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
+from games.exceptions import (
+    ReconnectTooSoon,
+    StaleSeq,
+    TableError,
+    TooManySockets,
+    UnknownTable,
+)
 from games.selectors import tables as table_selectors
 from games.services import items, presence, seating, spectators, tables
 
@@ -43,6 +48,7 @@ def _access(scope: dict, user, table_id: int) -> str | None:
 
 class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
+    socket_kind = "table"
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message ``close_old_connections`` hop.
@@ -90,19 +96,19 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             return
         self.last_seq = -1
         self.lease_key = presence.lease_key_new()
-        try:
+        try:  # the user's cap over every table, and listed before the lease is taken
+            await self.socket_open(self.user, self.lease_key)
             await db(presence.connection_open)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
+            self.lease_taken = True  # the heartbeat may now miss it
         except UnknownTable:
+            await self.socket_untrack()
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
-        except TooManySockets as error:  # the cap of sockets per user and table
-            await self.accept()
-            await self.send_error(error.code, error.message)
-            await self.close(code=CLOSE_POLICY)
+        except (TooManySockets, ReconnectTooSoon) as error:  # caps, or a wait after 1008
+            await self.socket_refuse(error)
             return
-        presence_server.socket_add(self.lease_key, self)
         conf = settings.LEYOU
         self.user_bucket = presence_server.user_bucket(
             self.user.pk,
@@ -117,15 +123,23 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
+            self.lease_gone = True
             presence_server.socket_remove(self.lease_key)
             presence_server.user_bucket_release(self.user.pk)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.groups_leave(self.group)  # with Redis down, the lease still goes
             await db(presence.connection_close)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
             self.chat_stop()  # chat and spectators
             if self.watching:
                 await db(spectators.watchers_announce)(table_id=self.table_id)
+
+    def layer_groups(self) -> list[str]:
+        return [self.group] if getattr(self, "group", None) else []
+
+    async def layer_resync(self) -> None:
+        if getattr(self, "group", None) and not self.closing:
+            await self._push_snapshot(fresh=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)

@@ -85,11 +85,11 @@ def test_the_heartbeat_renews_only_its_process_in_one_update(room, make_user):
     presence.connection_open(table_id=table.pk, user=users[1], process="other:2:b")
     _age("me:1:a", 3600)
     _age("other:2:b", 3600)
-    assert presence.lease_renew("me:1:a") == {mine}
+    assert presence.lease_renew([mine], "me:1:a") == {mine}
     assert presence.leases_expire() == 1  # the other process's, not the renewed one
     assert _seat(table, users[0]).connections == 1
     assert _seat(table, users[1]).connections == 0
-    assert presence.lease_renew("nobody:0:0") == set()
+    assert presence.lease_renew([mine], "nobody:0:0") == set()
 
 
 def test_a_normal_stop_gives_up_its_leases_as_disconnects(room, make_user):

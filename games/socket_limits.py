@@ -1,0 +1,196 @@
+"""Per-user socket caps across server processes, and the wait after a rate close.
+
+One user must not hold enough sockets to slow everyone else down, whichever kind they are
+(``table``, ``wheel`` — 大豐收 —, ``lobby``) and whichever process serves them. Each open socket
+is a member of its user's set for its kind, scored by when its process last vouched for it:
+the presence heartbeat (``games.presence_server``) re-adds every socket its process holds open
+now, so a socket that is gone — its process died, or its close never ran — stops counting
+once two beats have missed it (``_window``), and a Redis that lost its data (a restart,
+``FLUSHALL``) is filled again by the next beat.
+
+A socket closed 1008 for its frame rate marks its user and kind for
+``WS_RATE_COOLDOWN_SECONDS``: a socket of that kind opened meanwhile is refused, so closing a
+flooding socket is not undone by reconnecting at once.
+
+With ``REDIS_URL`` the sets live in Redis (every process counts the same sockets); without it
+(the embedded default: one process) in this process's memory. The calls are blocking: the
+consumers run them on ``thread``, off the event loop and off the database threads.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from games.exceptions import ReconnectTooSoon, TooManySockets
+
+KINDS = ("table", "wheel", "lobby")
+_PREFIX = "leyou:sockets"
+
+_client = None
+_client_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+# without Redis: (kind, user) -> {member: stamp}, and (kind, user) -> cool-down end (time.time())
+_local: dict[tuple[str, int], dict[str, float]] = {}
+_local_cool: dict[tuple[str, int], float] = {}
+_local_lock = threading.Lock()
+
+
+def thread() -> ThreadPoolExecutor:
+    """The thread the consumers' calls here run on (a slow Redis holds no database thread)."""
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="leyou-sockets")
+    return _executor
+
+
+def redis_client():
+    """The process's Redis client for shared socket state (None without ``REDIS_URL``).
+
+    Short timeouts: while Redis is down a caller learns it in about a second, not thirty.
+    """
+    global _client
+    url = settings.LEYOU.get("REDIS_URL")
+    if not url:
+        return None
+    if _client is None:
+        with _client_lock:
+            if _client is None:
+                import redis
+
+                _client = redis.Redis.from_url(
+                    url, socket_timeout=2, socket_connect_timeout=1, health_check_interval=10
+                )
+    return _client
+
+
+def _cap(kind: str) -> int:
+    return int(settings.LEYOU["SOCKETS_PER_USER"][kind])
+
+
+def _window() -> float:
+    """How long a socket counts after its process last vouched for it: two heartbeats and a
+    second (at most the lease). A process stalled longer only lets its users open more."""
+    conf = settings.LEYOU
+    return min(float(conf["PRESENCE_LEASE_SECONDS"]), 2 * conf["PRESENCE_HEARTBEAT_SECONDS"] + 1)
+
+
+def _cooldown() -> float:
+    return float(settings.LEYOU["WS_RATE_COOLDOWN_SECONDS"])
+
+
+def _key(kind: str, user_id: int) -> str:
+    return f"{_PREFIX}:{kind}:{user_id}"
+
+
+def _cool_key(kind: str, user_id: int) -> str:
+    return f"{_PREFIX}:cool:{kind}:{user_id}"
+
+
+def _too_soon(seconds: float) -> ReconnectTooSoon:
+    return ReconnectTooSoon(
+        format_lazy(_("連線過於頻繁，請 {seconds} 秒後再連"), seconds=max(1, math.ceil(seconds)))
+    )
+
+
+def _too_many(cap: int) -> TooManySockets:
+    return TooManySockets(format_lazy(_("每位玩家此類連線最多 {cap} 個"), cap=cap))
+
+
+def claim(kind: str, user_id: int, member: str) -> None:
+    """Count a new socket of the user's; raise ``ReconnectTooSoon`` while the user waits after
+    a rate close, ``TooManySockets`` past the kind's cap (then nothing is counted)."""
+    cap, now = _cap(kind), time.time()
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            left = _local_cool.get((kind, user_id), 0.0) - now
+            if left > 0:
+                raise _too_soon(left)
+            held = _local.setdefault((kind, user_id), {})
+            for old, stamp in list(held.items()):
+                if stamp < now - _window():
+                    del held[old]
+            if len(held) >= cap:
+                raise _too_many(cap)
+            held[member] = now
+        return
+    key = _key(kind, user_id)
+    pipe = client.pipeline()  # MULTI … EXEC: the count includes this socket, atomically
+    pipe.pttl(_cool_key(kind, user_id))
+    pipe.zremrangebyscore(key, "-inf", now - _window())
+    pipe.zadd(key, {member: now})
+    pipe.zcard(key)
+    pipe.expire(key, math.ceil(_window() * 4))
+    cool_ms, _removed, _added, held_now, _expiry = pipe.execute()
+    if cool_ms > 0 or held_now > cap:
+        client.zrem(key, member)
+        if cool_ms > 0:
+            raise _too_soon(cool_ms / 1000)
+        raise _too_many(cap)
+
+
+def release(kind: str, user_id: int, member: str) -> None:
+    """The socket closed: it no longer counts."""
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            _local.get((kind, user_id), {}).pop(member, None)
+        return
+    client.zrem(_key(kind, user_id), member)
+
+
+def refresh(members: Iterable[tuple[str, int, str]]) -> None:
+    """The heartbeat: every (kind, user, member) this process holds open counts again from now
+    (re-added if Redis lost it); one pipeline for all."""
+    now = time.time()
+    by_key: dict[tuple[str, int], list[str]] = {}
+    for kind, user_id, member in members:
+        by_key.setdefault((kind, user_id), []).append(member)
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            for (kind, user_id), names in by_key.items():
+                held = _local.setdefault((kind, user_id), {})
+                for name in names:
+                    held[name] = now
+        return
+    if not by_key:
+        return
+    pipe = client.pipeline(transaction=False)
+    for (kind, user_id), names in by_key.items():
+        key = _key(kind, user_id)
+        pipe.zadd(key, dict.fromkeys(names, now))
+        pipe.expire(key, math.ceil(_window() * 4))
+    pipe.execute()
+
+
+def cooldown_start(kind: str, user_id: int) -> None:
+    """The user's socket of this kind was closed for its rate: refuse the kind for a while."""
+    seconds = _cooldown()
+    if seconds <= 0:
+        return
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            _local_cool[(kind, user_id)] = time.time() + seconds
+        return
+    client.set(_cool_key(kind, user_id), 1, px=int(seconds * 1000))
+
+
+def held(kind: str, user_id: int) -> int:
+    """How many live sockets of this kind the user holds (every process): tests, operators."""
+    now = time.time()
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            stamps = _local.get((kind, user_id), {}).values()
+            return sum(1 for stamp in stamps if stamp >= now - _window())
+    return int(client.zcount(_key(kind, user_id), now - _window(), "+inf"))
