@@ -29,13 +29,12 @@ from django.conf import settings
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games import redis_state
 from games.exceptions import ReconnectTooSoon, TooManySockets
 
 KINDS = ("table", "wheel", "lobby")
 _PREFIX = "leyou:sockets"
 
-_client = None
-_client_lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 # without Redis: (kind, user) -> {member: stamp}, and (kind, user) -> cool-down end (time.time())
 _local: dict[tuple[str, int], dict[str, float]] = {}
@@ -52,23 +51,8 @@ def thread() -> ThreadPoolExecutor:
 
 
 def redis_client():
-    """The process's Redis client for shared socket state (None without ``REDIS_URL``).
-
-    Short timeouts: while Redis is down a caller learns it in about a second, not thirty.
-    """
-    global _client
-    url = settings.LEYOU.get("REDIS_URL")
-    if not url:
-        return None
-    if _client is None:
-        with _client_lock:
-            if _client is None:
-                import redis
-
-                _client = redis.Redis.from_url(
-                    url, socket_timeout=2, socket_connect_timeout=1, health_check_interval=10
-                )
-    return _client
+    """The process's Redis client for shared state (None without ``REDIS_URL``)."""
+    return redis_state.client()
 
 
 def _cap(kind: str) -> int:
