@@ -167,7 +167,7 @@ async def beat(first: bool = False) -> None:
     except Exception:
         logger.exception("presence heartbeat failed (leases)")
     members = [
-        (c.socket_kind, c.user.pk, c.cap_member)
+        (c.socket_kind, c.cap_user_id, c.cap_member)
         for c in _sockets.values()
         if getattr(c, "cap_member", None)
     ]

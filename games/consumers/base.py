@@ -88,7 +88,8 @@ class TrackedSocketMixin:
 
     socket_kind = ""
     registry_key: str | None = None
-    cap_member: str | None = None
+    cap_member: str | None = None  # "process:key" in the user's set of this kind
+    cap_user_id: int | None = None
     accepted = False
     closing = False
     finished = False
@@ -127,7 +128,7 @@ class TrackedSocketMixin:
         if user is not None and user.is_authenticated:
             member = f"{presence_server.presence.PROCESS_ID}:{key}"
             await _on_sockets_thread(socket_limits.claim, self.socket_kind, user.pk, member)
-            self.cap_member = member
+            self.cap_member, self.cap_user_id = member, user.pk
         self.registry_key = key
         presence_server.socket_add(key, self)
         return key
@@ -139,8 +140,9 @@ class TrackedSocketMixin:
         member, self.cap_member = self.cap_member, None
         if member is not None:
             try:
-                user_id = self.scope["user"].pk  # type: ignore[attr-defined]
-                await _on_sockets_thread(socket_limits.release, self.socket_kind, user_id, member)
+                await _on_sockets_thread(
+                    socket_limits.release, self.socket_kind, self.cap_user_id, member
+                )
             except Exception:  # Redis down: the place is not vouched for and lapses
                 logger.debug("socket cap release failed", exc_info=True)
 

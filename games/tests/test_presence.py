@@ -240,6 +240,7 @@ class _OpenSocket:
     lease_taken = True
     closing = False
     cap_member = None
+    cap_user_id = None
 
     def __init__(self, user) -> None:
         self.user = user
