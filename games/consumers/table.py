@@ -99,7 +99,10 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         try:  # the user's cap over every table, and listed before the lease is taken
             await self.socket_open(self.user, self.lease_key)
             await db(presence.connection_open)(
-                table_id=self.table_id, user=self.user, lease_key=self.lease_key
+                table_id=self.table_id,
+                user=self.user,
+                lease_key=self.lease_key,
+                listed=presence_server.socket_listed,  # only this process's open sockets count
             )
             self.lease_taken = True  # the heartbeat may now miss it
         except UnknownTable:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -84,15 +84,23 @@ def _lease_count(table_id: int, user_id: int) -> int:
 
 
 def connection_open(
-    *, table_id: int, user, lease_key: str | None = None, process: str | None = None
+    *,
+    table_id: int,
+    user,
+    lease_key: str | None = None,
+    process: str | None = None,
+    listed: Callable[[str], bool] | None = None,
 ) -> int | None:
     """A socket of the user opened: take a lease; back to the seat, 托管 from a disconnect ends.
 
     Returns the user's seat index (None: not seated). Raises UnknownTable, or TooManySockets
     when the user already holds ``SOCKETS_PER_USER_TABLE`` live sockets here (nothing changes).
     Only live sockets count: the user's leases here whose process is dead (this machine) or
-    has missed two heartbeats are given up first.
+    has missed two heartbeats are given up first, and so are this process's own leases whose
+    socket it no longer lists (``listed``: the registry of open sockets; their close did not
+    finish, and the next beat would have closed them).
     """
+    process = process or PROCESS_ID
     from games.services import tables
 
     with transaction.atomic():
@@ -100,13 +108,15 @@ def connection_open(
         now = timezone.now()
         rows = list(
             SeatLease.objects.filter(table_id=table_id, user_id=user.pk).values_list(
-                "pk", "process", "renewed_at"
+                "pk", "key", "process", "renewed_at"
             )
         )
         gone = [
             pk
-            for pk, owner, renewed_at in rows
-            if renewed_at < now - _missed_beats() or process_dead(owner)
+            for pk, key, owner, renewed_at in rows
+            if renewed_at < now - _missed_beats()
+            or process_dead(owner)
+            or (listed is not None and owner == process and not listed(key))
         ]
         if gone:
             SeatLease.objects.filter(pk__in=gone).delete()
@@ -117,7 +127,7 @@ def connection_open(
             key=lease_key or lease_key_new(),
             table_id=table_id,
             user_id=user.pk,
-            process=process or PROCESS_ID,
+            process=process,
             renewed_at=now,
         )
         seat = tables.seat_find(table, user)

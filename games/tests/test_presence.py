@@ -333,3 +333,19 @@ def test_a_lease_that_missed_two_beats_does_not_count_toward_the_cap(room, make_
     _age("gone:9:z@1", 2 * 5 + 2)  # the default heartbeat is 5 s
     presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
     assert _seat(table, users[0]).connections == 1
+
+
+def test_a_lease_of_this_process_whose_socket_is_gone_does_not_count(room, make_user):
+    """Three leases of this process whose sockets it no longer lists (their close never
+    finished): the player's next socket here is let in at once, without waiting for a beat."""
+    table, users = _full_table(room, make_user)
+    keys = [presence.lease_key_new() for _ in range(3)]
+    for key in keys:
+        presence.connection_open(table_id=table.pk, user=users[0], lease_key=key)
+    listed = {presence.lease_key_new()}
+    new = next(iter(listed))
+    presence.connection_open(
+        table_id=table.pk, user=users[0], lease_key=new, listed=listed.__contains__
+    )
+    assert list(SeatLease.objects.filter(user=users[0]).values_list("key", flat=True)) == [new]
+    assert _seat(table, users[0]).connections == 1
