@@ -19,6 +19,7 @@ consumers run them on ``thread``, off the event loop and off the database thread
 
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 import time
@@ -39,6 +40,7 @@ _executor: ThreadPoolExecutor | None = None
 # without Redis: (kind, user) -> {member: stamp}, and (kind, user) -> cool-down end (time.time())
 _local: dict[tuple[str, int], dict[str, float]] = {}
 _local_cool: dict[tuple[str, int], float] = {}
+_local_session_cool: dict[str, float] = {}
 _local_lock = threading.Lock()
 
 
@@ -156,17 +158,41 @@ def refresh(members: Iterable[tuple[str, int, str]]) -> None:
     pipe.execute()
 
 
-def cooldown_start(kind: str, user_id: int) -> None:
-    """The user's socket of this kind was closed for its rate: refuse the kind for a while."""
+def _session_cool_key(kind: str, session_key: str) -> str:
+    digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return f"{_PREFIX}:cool-session:{kind}:{digest}"
+
+
+def cooldown_start(kind: str, user_id: int, session_key: str | None = None) -> None:
+    """The user's socket of this kind was closed for its rate: refuse the kind for a while —
+    to the user (any session), and to this session before it is even looked up."""
     seconds = _cooldown()
     if seconds <= 0:
         return
+    until = time.time() + seconds
     client = redis_client()
     if client is None:
         with _local_lock:
-            _local_cool[(kind, user_id)] = time.time() + seconds
+            _local_cool[(kind, user_id)] = until
+            if session_key:
+                _local_session_cool[_session_cool_key(kind, session_key)] = until
         return
-    client.set(_cool_key(kind, user_id), 1, px=int(seconds * 1000))
+    pipe = client.pipeline()
+    pipe.set(_cool_key(kind, user_id), 1, px=int(seconds * 1000))
+    if session_key:
+        pipe.set(_session_cool_key(kind, session_key), 1, px=int(seconds * 1000))
+    pipe.execute()
+
+
+def session_waiting(kind: str, session_key: str) -> bool:
+    """Whether this session waits after a rate close of this kind (one Redis read, no
+    database: the gate in front of the session and user lookups asks it)."""
+    key = _session_cool_key(kind, session_key)
+    client = redis_client()
+    if client is None:
+        with _local_lock:
+            return _local_session_cool.get(key, 0.0) > time.time()
+    return bool(client.exists(key))
 
 
 def held(kind: str, user_id: int) -> int:

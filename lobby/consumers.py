@@ -29,7 +29,7 @@ from django.utils import translation
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from games.consumers.base import TrackedSocketMixin, socket_language
+from games.consumers.base import TokenBucket, TrackedSocketMixin, socket_language
 from games.exceptions import ReconnectTooSoon, TooManySockets
 from games.realtime import LOBBY_GROUP
 from lobby import selectors
@@ -49,6 +49,8 @@ class LobbyConsumer(TrackedSocketMixin, AsyncWebsocketConsumer):
         self.presence_task: asyncio.Task | None = None
         self.friends_html: str | None = None  # the friends list as last rendered
         self.language = socket_language(self.scope)
+        conf = settings.LEYOU
+        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         try:  # a player's lobby sockets are capped (every process); every one is listed
@@ -137,7 +139,10 @@ class LobbyConsumer(TrackedSocketMixin, AsyncWebsocketConsumer):
             )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        return  # the lobby socket only listens
+        """The lobby socket only listens; a client sending past the sockets' frame rate is
+        closed 1008 and waits before it may open another (as on a table)."""
+        if not self.bucket.take():
+            await self.rate_close()
 
     async def lobby_changed(self, event: dict) -> None:
         wait = self.last_push + MIN_INTERVAL - time.monotonic()

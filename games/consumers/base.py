@@ -72,6 +72,44 @@ async def _on_sockets_thread(func, *args):
     return await asyncio.get_running_loop().run_in_executor(socket_limits.thread(), func, *args)
 
 
+SOCKET_KINDS_BY_PATH = (("/ws/table/", "table"), ("/ws/wheel/", "wheel"), ("/ws/lobby/", "lobby"))
+
+
+class RateWaitGate:
+    """In front of the session and user lookups: a handshake from a session that waits after
+    a rate close of this kind of socket is refused at once (HTTP 403; the htmx client backs
+    off), at the cost of one Redis read — a client hammering reconnects costs no database.
+    Another session of the same user is refused after its lookup, with ``reconnect_too_soon``.
+    """
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        kind = next((k for prefix, k in SOCKET_KINDS_BY_PATH if path.startswith(prefix)), "")
+        session_key = _session_cookie(scope) if kind else ""
+        if session_key:
+            try:
+                waiting = await _on_sockets_thread(socket_limits.session_waiting, kind, session_key)
+            except LAYER_ERRORS:
+                waiting = False  # Redis down: the consumer answers 1013
+            if waiting:
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": CLOSE_POLICY})
+                return
+        return await self.inner(scope, receive, send)
+
+
+def _session_cookie(scope: dict) -> str:
+    from django.http.cookie import parse_cookie
+
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin-1")).get(settings.SESSION_COOKIE_NAME, "")
+    return ""
+
+
 class TrackedSocketMixin:
     """What every kind of socket shares (table, 大豐收, lobby): listed in this process's
     registry of open sockets, counted toward its user's cap for its kind, and closed with a
@@ -196,15 +234,25 @@ class TrackedSocketMixin:
     async def layer_resync(self) -> None:
         return None
 
-    async def rate_closed(self) -> None:
-        """Closed 1008 for its rate: the user waits before this kind of socket may open again."""
+    async def rate_close(self) -> None:
+        """Past its frame rate: close 1008, make the user wait before this kind of socket may
+        open again, and end the consumer at once (``StopConsumer``) — the frames a flooding
+        client still has in flight are then only queued by the server until it drops the
+        connection, not each handled."""
+        self.closing = True
         user = self.scope.get("user")  # type: ignore[attr-defined]
-        if user is None or not user.is_authenticated:
-            return
-        try:
-            await _on_sockets_thread(socket_limits.cooldown_start, self.socket_kind, user.pk)
-        except Exception:
-            logger.warning("rate close: the wait could not be recorded", exc_info=True)
+        if user is not None and user.is_authenticated:
+            session = self.scope.get("session")  # type: ignore[attr-defined]
+            session_key = getattr(session, "session_key", None)
+            try:
+                await _on_sockets_thread(
+                    socket_limits.cooldown_start, self.socket_kind, user.pk, session_key
+                )
+            except Exception:
+                logger.warning("rate close: the wait could not be recorded", exc_info=True)
+        await self.close(code=CLOSE_POLICY)  # type: ignore[attr-defined]
+        await self.socket_finish(CLOSE_POLICY)
+        raise StopConsumer()
 
 
 class LimitedJsonConsumer(TrackedSocketMixin, AsyncWebsocketConsumer):
@@ -245,10 +293,7 @@ class LimitedJsonConsumer(TrackedSocketMixin, AsyncWebsocketConsumer):
             return None
         user_bucket = getattr(self, "user_bucket", None)
         if not self.bucket.take() or (user_bucket is not None and not user_bucket.take()):
-            self.closing = True
-            await self.rate_closed()
-            await self.close(code=CLOSE_POLICY)
-            return None
+            await self.rate_close()
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > self.max_bytes:
             await self.send_error("too_large", _("訊息太大"))

@@ -36,11 +36,13 @@ from games.selectors import dafengshou as dafengshou_selectors
 from games.services import dafengshou
 
 TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per socket
+PING_ENTER_SECONDS = 5.0  # a ping marks the room watched at most this often per socket
 
 
 class DafengshouConsumer(LimitedJsonConsumer):
     kinds = frames.DAFENGSHOU_KINDS
     socket_kind = "wheel"
+    entered_at = -1e9
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -56,6 +58,7 @@ class DafengshouConsumer(LimitedJsonConsumer):
         self.totals_sent_at = 0.0
         try:
             await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
+            self.entered_at = time.monotonic()
         except UnknownDafengshouRoom:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
@@ -102,8 +105,10 @@ class DafengshouConsumer(LimitedJsonConsumer):
                 await self._push_own()  # the bettor's own chips, stake and balance at once
             elif kind == "resync":
                 await self._push(fresh=True)
-            elif kind == "ping":
-                await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
+            elif kind == "ping":  # keeps the room's round going: a write at most every 5 s
+                if time.monotonic() - self.entered_at >= PING_ENTER_SECONDS:
+                    self.entered_at = time.monotonic()
+                    await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:

@@ -12,6 +12,7 @@ per-seat view. Every push carries the table's ``seq``.
 from __future__ import annotations
 
 import json
+import time
 
 from channels.consumer import get_handler_name
 from django.conf import settings
@@ -46,9 +47,13 @@ def _access(scope: dict, user, table_id: int) -> str | None:
     return table_selectors.table_access_by_id(user=user, table_id=table_id, codes=codes)
 
 
+RESYNC_FRESH_SECONDS = 1.0
+
+
 class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
     socket_kind = "table"
+    resynced_at = -1e9
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message ``close_old_connections`` hop.
@@ -82,8 +87,16 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
+        self.lease_key = presence.lease_key_new()
+        try:  # the user's cap over every table and his wait after a rate close, before any
+            # database work; listed before the lease is taken
+            await self.socket_open(self.user, self.lease_key)
+        except (TooManySockets, ReconnectTooSoon) as error:
+            await self.socket_refuse(error)
+            return
         access = await db(_access)(self.scope, self.user, self.table_id)
         if access is None:
+            await self.socket_untrack()
             await self.close(code=CLOSE_UNKNOWN_TABLE)  # a private table is not shown to be there
             return
         self.limits_set()
@@ -91,13 +104,12 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         self.chat_init(access)
         may_watch, self.late, self.hidden = await db(self.watch_terms)()
         if not may_watch:
+            await self.socket_untrack()
             await self.accept()
             await self.watching_refuse()
             return
         self.last_seq = -1
-        self.lease_key = presence.lease_key_new()
-        try:  # the user's cap over every table, and listed before the lease is taken
-            await self.socket_open(self.user, self.lease_key)
+        try:
             await db(presence.connection_open)(
                 table_id=self.table_id,
                 user=self.user,
@@ -160,7 +172,13 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                     action_id=move.action_id,
                 )
             elif kind == "resync":
-                await self._push_snapshot(fresh=True)
+                # a fresh read at most once a second per socket; a client asking more often
+                # gets this process's latest snapshot (a flood of resyncs costs no database)
+                now = time.monotonic()
+                fresh = now - self.resynced_at >= RESYNC_FRESH_SECONDS
+                if fresh:
+                    self.resynced_at = now
+                await self._push_snapshot(fresh=fresh)
             elif kind == "auto":
                 await db(tables.auto_set)(
                     table_id=self.table_id, user=self.user, on=frames.flag_field(message, "on")

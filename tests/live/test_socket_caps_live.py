@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from lobby.models import Room
@@ -137,7 +137,14 @@ def test_a_socket_closed_for_its_rate_must_wait_before_it_comes_back(
     closed_at = time.monotonic()
     assert code == 1008
     for port in (port_a, port_b):
-        assert _closed_with(ws_connect(port, table.pk, cookie)) == (1008, ["reconnect_too_soon"])
+        # the same session: refused at the handshake, before any lookup
+        with pytest.raises(InvalidStatus) as refused:
+            ws_connect(port, table.pk, cookie)
+        assert refused.value.response.status_code == 403
+        # the same player logged in afresh: refused after the lookup, with the reason
+        fresh = login_cookie(users[0])
+        assert _closed_with(ws_connect(port, table.pk, fresh)) == (1008, ["reconnect_too_soon"])
+    assert recv_json(ws_connect(port_a, table.pk, login_cookie(users[1])))["type"] == "table"
     time.sleep(max(0.0, COOLDOWN + 0.3 - (time.monotonic() - closed_at)))
     assert recv_json(ws_connect(port_b, table.pk, cookie))["type"] == "table"
 
@@ -157,5 +164,6 @@ def test_a_socket_closed_for_its_rate_must_wait_before_it_comes_back(
     except ConnectionClosed:
         pass
     assert _closed_with(wheel)[0] == 1008
-    refused = _closed_with(_wheel(port_b, wheel_room.pk, cookie))
+    refused = _closed_with(_wheel(port_b, wheel_room.pk, login_cookie(users[0])))
     assert refused == (1008, ["reconnect_too_soon"])
+    assert recv_json(ws_connect(port_a, table.pk, cookie))["type"] == "table"  # other kinds
