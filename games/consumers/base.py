@@ -135,8 +135,6 @@ class TrackedSocketMixin:
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)  # type: ignore[misc]
-        except StopConsumer:
-            raise
         except LAYER_ERRORS as error:
             await self.layer_lost(error)
         finally:
@@ -232,13 +230,14 @@ class TrackedSocketMixin:
         await self.layer_resync()
 
     async def layer_resync(self) -> None:
+        """Send the socket's view afresh (each kind its own)."""
         return None
 
     async def rate_close(self) -> None:
         """Past its frame rate: close 1008, make the user wait before this kind of socket may
-        open again, and end the consumer at once (``StopConsumer``) — the frames a flooding
-        client still has in flight are then only queued by the server until it drops the
-        connection, not each handled."""
+        open again, and end the consumer at once (``StopConsumer``): the frames a flooding
+        client still has in flight are not handled (``config.close_codes`` stops reading
+        from it after a 1008)."""
         self.closing = True
         user = self.scope.get("user")  # type: ignore[attr-defined]
         if user is not None and user.is_authenticated:
