@@ -146,6 +146,36 @@ async def greedy_socket(url: str, cookie: str, kind: str, user: int, g: Greed, s
                 g.open[(user, kind)] -= 1
 
 
+async def server_counts(user_ids: list[int], held: dict) -> None:
+    """What the servers count, sampled every 0.2 s: the most live sockets one greedy user
+    held of each kind (table: his leases, one per open table socket; 大豐收 and lobby: his
+    live members in Redis, as the caps count them)."""
+    from django.db.models import Count
+
+    from games.models import SeatLease
+
+    try:
+        from games import socket_limits
+    except ImportError:  # a checkout before the caps: leases only
+        socket_limits = None
+
+    def sample() -> None:
+        rows = (
+            SeatLease.objects.filter(user_id__in=user_ids)
+            .values("user_id")
+            .annotate(n=Count("pk"))
+            .values_list("n", flat=True)
+        )
+        held["table_leases"] = max([held["table_leases"], *rows])
+        for kind in ("table", "wheel", "lobby") if socket_limits is not None else ():
+            for uid in user_ids:
+                held[kind] = max(held[kind], socket_limits.held(kind, uid))
+
+    while True:
+        await asyncio.get_running_loop().run_in_executor(None, sample)
+        await asyncio.sleep(0.2)
+
+
 def greedy_child(plan_file: str) -> None:
     """The greedy users' process: every planned socket floods and reconnects for the window;
     prints what they got as one JSON line."""
@@ -229,7 +259,7 @@ def main() -> None:
         procs.clock()
         procs.worker()
         time.sleep(1.0)
-        window, greed = Window(), {}
+        window, greed, held = Window(), {}, defaultdict(int)
 
         async def run() -> None:
             stop_honest = asyncio.Event()
@@ -279,7 +309,9 @@ def main() -> None:
                 str(plan_file),
                 stdout=asyncio.subprocess.PIPE,
             )
+            sampler = asyncio.ensure_future(server_counts([uid for uid, _ in greedy], held))
             out, _ = await child.communicate()
+            sampler.cancel()
             greed.update(json.loads(out.decode().strip().splitlines()[-1]))
             window.name = "done"
             stop_honest.set()
@@ -308,6 +340,7 @@ def main() -> None:
             "p95_ms": _ms(pct(busy, 0.95)),
         },
         "greedy_got": greed,
+        "server_counted_most_per_user": dict(held),
     }
     p95a, p95b = result["alone"]["p95_ms"], result["greedy"]["p95_ms"]
     if p95a and p95b:

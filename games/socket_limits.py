@@ -108,19 +108,34 @@ def claim(kind: str, user_id: int, member: str) -> None:
                 raise _too_many(cap)
             held[member] = now
         return
-    key = _key(kind, user_id)
-    pipe = client.pipeline()  # MULTI … EXEC: the count includes this socket, atomically
-    pipe.pttl(_cool_key(kind, user_id))
-    pipe.zremrangebyscore(key, "-inf", now - _window())
-    pipe.zadd(key, {member: now})
-    pipe.zcard(key)
-    pipe.expire(key, math.ceil(_window() * 4))
-    cool_ms, _removed, _added, held_now, _expiry = pipe.execute()
-    if cool_ms > 0 or held_now > cap:
-        client.zrem(key, member)
-        if cool_ms > 0:
-            raise _too_soon(cool_ms / 1000)
+    counted, cool_ms = client.eval(
+        _CLAIM,
+        2,
+        _key(kind, user_id),
+        _cool_key(kind, user_id),
+        now - _window(),
+        now,
+        cap,
+        member,
+        math.ceil(_window() * 4),
+    )
+    if counted == -1:
+        raise _too_soon(cool_ms / 1000)
+    if counted == -2:
         raise _too_many(cap)
+
+
+# One round trip, atomic: the wait, then the live count, then the socket counted only if it
+# fits (a socket refused is never counted, not even for an instant).
+_CLAIM = """
+local cool = redis.call('PTTL', KEYS[2])
+if cool > 0 then return {-1, cool} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {-2, 0} end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return {redis.call('ZCARD', KEYS[1]), 0}
+"""
 
 
 def release(kind: str, user_id: int, member: str) -> None:
