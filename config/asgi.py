@@ -16,6 +16,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from config import close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games import presence_server, realtime  # noqa: E402
+from games.consumers.base import RateWaitGate  # noqa: E402
 from ops import endpoints, health, metrics  # noqa: E402
 
 close_codes.install()
@@ -25,8 +26,9 @@ router = ProtocolTypeRouter(
         # The embedded platform serves its own static files (htmx is vendored, nothing external).
         "http": ASGIStaticFilesHandler(django_asgi_app),
         # A WebSocket from another site (Origin not in ALLOWED_HOSTS) is refused.
+        # A session waiting after a rate close is refused before its session is looked up.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            RateWaitGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -119,7 +119,8 @@ def _sweep_unsharded(now) -> int:
             steps += presence.leases_expire(now)
         except Exception:
             logger.exception("clock: lease expiry failed")
-    # A settlement task lost with a worker (or never sent) is sent again; it is idempotent.
+    # A settlement task lost with a worker (or never sent) is sent again; it is idempotent,
+    # and one still waiting in the queue is not sent twice (``tasks.settle_resend``).
     resettle = settings.LEYOU["RESETTLE_AFTER_SECONDS"]
     for hand_id in (
         Hand.objects.filter(
@@ -130,7 +131,10 @@ def _sweep_unsharded(now) -> int:
     ):
         if time.monotonic() - _resent.get(hand_id, -1e9) > resettle:
             _resent[hand_id] = time.monotonic()
-            tasks.hand_settle_task.delay(hand_id)
+            try:
+                tasks.settle_resend(hand_id)
+            except Exception:  # the broker is down: the next sweep tries again
+                logger.warning("clock: re-sending the settlement of hand %s failed", hand_id)
     return steps
 
 

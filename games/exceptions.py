@@ -67,6 +67,12 @@ class TooManySockets(TableError):
     code = "too_many_sockets"
 
 
+class ReconnectTooSoon(TableError):
+    """A socket opened while its user still waits after a rate close (refused with 1008)."""
+
+    code = "reconnect_too_soon"
+
+
 class BadWatchChoice(TableError):
     """允許觀戰 set to something that is neither on nor off (nothing is changed)."""
 

@@ -29,7 +29,8 @@ from django.utils import translation
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from games.consumers.base import socket_language
+from games.consumers.base import TokenBucket, TrackedSocketMixin, socket_language
+from games.exceptions import ReconnectTooSoon, TooManySockets
 from games.realtime import LOBBY_GROUP
 from lobby import selectors
 from lobby.realtime import user_group
@@ -39,28 +40,50 @@ logger = logging.getLogger("leyou.lobby")
 MIN_INTERVAL = 1.0  # at most one list push per second per socket
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(TrackedSocketMixin, AsyncWebsocketConsumer):
+    socket_kind = "lobby"
+
     async def connect(self) -> None:
         self.last_push = 0.0
         self.pending = False
         self.presence_task: asyncio.Task | None = None
         self.friends_html: str | None = None  # the friends list as last rendered
         self.language = socket_language(self.scope)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        conf = settings.LEYOU
+        self.bucket = TokenBucket(conf["WS_RATE_PER_SECOND"], conf["WS_RATE_BURST"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        try:  # a player's lobby sockets are capped (every process); every one is listed
+            await self.socket_open(user)
+        except (TooManySockets, ReconnectTooSoon) as error:
+            await self.socket_refuse(error)
+            return
+        self.joined = True
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         if self.user_id is not None:  # his invitations reach every lobby socket of his
             await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
             self.presence_task = asyncio.ensure_future(self._presence_loop())
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if not getattr(self, "joined", False):
+            return  # refused: it joined nothing
+        await self.groups_leave(*self.layer_groups())
         if self.user_id is not None:
-            await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
             if self.presence_task is not None:
                 self.presence_task.cancel()
             await database_sync_to_async(account_services.lobby_presence_clear)(self.user_id)
+
+    def layer_groups(self) -> list[str]:
+        if not getattr(self, "joined", False):
+            return []
+        return [LOBBY_GROUP] + ([user_group(self.user_id)] if self.user_id is not None else [])
+
+    async def layer_resync(self) -> None:
+        await self.lobby_changed({})
+
+    async def send_error(self, code: str, message: object) -> None:
+        """The lobby page has no place for a socket's error: the close code (1008) says it."""
 
     async def _presence_loop(self) -> None:
         """Mark the player 在大廳 while this socket is open (friends' lists read the mark), and
@@ -116,7 +139,10 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        return  # the lobby socket only listens
+        """The lobby socket only listens; a client sending past the sockets' frame rate is
+        closed 1008 and waits before it may open another (as on a table)."""
+        if not self.bucket.take():
+            await self.rate_close()
 
     async def lobby_changed(self, event: dict) -> None:
         wait = self.last_push + MIN_INTERVAL - time.monotonic()

@@ -144,6 +144,11 @@ if env.REDIS_URL:
         }
     }
     CELERY_BROKER_URL = env.REDIS_URL
+    # a worker outlives a Redis restart: it reconnects for as long as it takes (the default
+    # gives up after 100 tries), and a task taken but not acknowledged comes back after this
+    CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+    CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 5}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # The embedded broker: kombu's filesystem transport, no server process needed.
@@ -207,6 +212,17 @@ LEYOU = {
     "PRESENCE_HEARTBEAT_SECONDS": float(env.env_str("LEYOU_PRESENCE_HEARTBEAT_SECONDS", "5")),
     "PRESENCE_SWEEP_SECONDS": float(env.env_str("LEYOU_PRESENCE_SWEEP_SECONDS", "2")),
     "SOCKETS_PER_USER_TABLE": env.env_int("LEYOU_SOCKETS_PER_USER_TABLE", 3),
+    # open sockets per user and kind, over every table / room and every process
+    # (games.socket_limits); the table cap above is per table
+    "SOCKETS_PER_USER": {
+        "table": env.env_int("LEYOU_SOCKETS_PER_USER_TABLES", 6),
+        "wheel": env.env_int("LEYOU_SOCKETS_PER_USER_WHEEL", 3),
+        "lobby": env.env_int("LEYOU_SOCKETS_PER_USER_LOBBY", 4),
+    },
+    # a socket closed 1008 for its rate: its user may not open that kind again for this long
+    "WS_RATE_COOLDOWN_SECONDS": float(env.env_str("LEYOU_WS_RATE_COOLDOWN_SECONDS", "10")),
+    # shared state of the socket caps and the settlement queue's marks (None: this process)
+    "REDIS_URL": env.REDIS_URL,
     # per user, shared by all the user's sockets in one process (frames per second, burst)
     "WS_USER_RATE_PER_SECOND": 10,
     "WS_USER_RATE_BURST": 24,
@@ -233,7 +249,9 @@ LEYOU = {
     "BOT_DECISION_NICE": env.env_int("LEYOU_BOT_DECISION_NICE", 0),
     # test-only: game id -> seconds every decision of that game sleeps first (an overrun budget)
     "BOT_DECISION_TEST_DELAY": {},
-    "RESETTLE_AFTER_SECONDS": 20,  # the clock re-sends a settlement not done by then
+    "RESETTLE_AFTER_SECONDS": env.env_int("LEYOU_RESETTLE_AFTER_SECONDS", 20),
+    # a settlement task still marked queued this long is taken for lost and sent again
+    "SETTLE_QUEUED_SECONDS": env.env_int("LEYOU_SETTLE_QUEUED_SECONDS", 600),
     # Database threads per ASGI process for the sockets' service calls. On PostgreSQL several
     # tables' transactions overlap (each thread keeps its own connection; the table row lock
     # still makes one writer per table); SQLite has one writer anyway: 0 = Channels' single

@@ -26,15 +26,23 @@ from games import frames, realtime
 from games.boards import dafengshou as board
 from games.consumers.base import CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_TABLE, LimitedJsonConsumer
 from games.engine.errors import IllegalAction
-from games.exceptions import TableError, UnknownDafengshouRoom
+from games.exceptions import (
+    ReconnectTooSoon,
+    TableError,
+    TooManySockets,
+    UnknownDafengshouRoom,
+)
 from games.selectors import dafengshou as dafengshou_selectors
 from games.services import dafengshou
 
 TOTALS_INTERVAL = 0.3  # seconds: at most about three totals frames a second per socket
+PING_ENTER_SECONDS = 5.0  # a ping marks the room watched at most this often per socket
 
 
 class DafengshouConsumer(LimitedJsonConsumer):
     kinds = frames.DAFENGSHOU_KINDS
+    socket_kind = "wheel"
+    entered_at = -1e9
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -50,8 +58,14 @@ class DafengshouConsumer(LimitedJsonConsumer):
         self.totals_sent_at = 0.0
         try:
             await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
+            self.entered_at = time.monotonic()
         except UnknownDafengshouRoom:
             await self.close(code=CLOSE_UNKNOWN_TABLE)
+            return
+        try:  # the user's cap of 大豐收 sockets, and no reopening at once after a rate close
+            await self.socket_open(self.user)
+        except (TooManySockets, ReconnectTooSoon) as error:
+            await self.socket_refuse(error)
             return
         self.group = realtime.dafengshou_group(self.room_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -63,7 +77,14 @@ class DafengshouConsumer(LimitedJsonConsumer):
         if task is not None:
             task.cancel()
         if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.groups_leave(self.group)
+
+    def layer_groups(self) -> list[str]:
+        return [self.group] if getattr(self, "group", None) else []
+
+    async def layer_resync(self) -> None:
+        if getattr(self, "group", None) and not self.closing:
+            await self._push(fresh=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
@@ -84,8 +105,10 @@ class DafengshouConsumer(LimitedJsonConsumer):
                 await self._push_own()  # the bettor's own chips, stake and balance at once
             elif kind == "resync":
                 await self._push(fresh=True)
-            elif kind == "ping":
-                await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
+            elif kind == "ping":  # keeps the room's round going: a write at most every 5 s
+                if time.monotonic() - self.entered_at >= PING_ENTER_SECONDS:
+                    self.entered_at = time.monotonic()
+                    await database_sync_to_async(dafengshou.round_enter)(room_id=self.room_id)
         except frames.FrameError as error:
             await self.send_error(error.code, error.message)
         except IllegalAction as error:

@@ -12,6 +12,7 @@ per-seat view. Every push carries the table's ``seq``.
 from __future__ import annotations
 
 import json
+import time
 
 from channels.consumer import get_handler_name
 from django.conf import settings
@@ -20,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games import frames, presence_server, realtime, rendering
 from games.consumers.base import (
-    CLOSE_POLICY,
     CLOSE_UNAUTHORISED,
     CLOSE_UNKNOWN_TABLE,
     LimitedJsonConsumer,
@@ -29,7 +29,13 @@ from games.consumers.base import (
 )
 from games.consumers.chat import CHAT_KINDS, ChatSpectatorMixin  # chat and spectators
 from games.engine.errors import IllegalAction
-from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
+from games.exceptions import (
+    ReconnectTooSoon,
+    StaleSeq,
+    TableError,
+    TooManySockets,
+    UnknownTable,
+)
 from games.selectors import tables as table_selectors
 from games.services import items, presence, seating, spectators, tables
 from ops import metrics
@@ -42,8 +48,13 @@ def _access(scope: dict, user, table_id: int) -> str | None:
     return table_selectors.table_access_by_id(user=user, table_id=table_id, codes=codes)
 
 
+RESYNC_FRESH_SECONDS = 1.0
+
+
 class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
     kinds = frames.TABLE_KINDS
+    socket_kind = "table"
+    resynced_at = -1e9
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its per-message ``close_old_connections`` hop.
@@ -77,8 +88,16 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
+        self.lease_key = presence.lease_key_new()
+        try:  # the user's cap over every table and his wait after a rate close, before any
+            # database work; listed before the lease is taken
+            await self.socket_open(self.user, self.lease_key)
+        except (TooManySockets, ReconnectTooSoon) as error:
+            await self.socket_refuse(error)
+            return
         access = await db(_access)(self.scope, self.user, self.table_id)
         if access is None:
+            await self.socket_untrack()
             await self.close(code=CLOSE_UNKNOWN_TABLE)  # a private table is not shown to be there
             return
         self.limits_set()
@@ -86,24 +105,26 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         self.chat_init(access)
         may_watch, self.late, self.hidden = await db(self.watch_terms)()
         if not may_watch:
+            await self.socket_untrack()
             await self.accept()
             await self.watching_refuse()
             return
         self.last_seq = -1
-        self.lease_key = presence.lease_key_new()
         try:
             await db(presence.connection_open)(
-                table_id=self.table_id, user=self.user, lease_key=self.lease_key
+                table_id=self.table_id,
+                user=self.user,
+                lease_key=self.lease_key,
+                listed=presence_server.socket_listed,  # only this process's open sockets count
             )
+            self.lease_taken = True  # the heartbeat may now miss it
         except UnknownTable:
+            await self.socket_untrack()
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
-        except TooManySockets as error:  # the cap of sockets per user and table
-            await self.accept()
-            await self.send_error(error.code, error.message)
-            await self.close(code=CLOSE_POLICY)
+        except (TooManySockets, ReconnectTooSoon) as error:  # caps, or a wait after 1008
+            await self.socket_refuse(error)
             return
-        presence_server.socket_add(self.lease_key, self)
         conf = settings.LEYOU
         self.user_bucket = presence_server.user_bucket(
             self.user.pk,
@@ -118,15 +139,23 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and not getattr(self, "lease_gone", False):
+            self.lease_gone = True
             presence_server.socket_remove(self.lease_key)
             presence_server.user_bucket_release(self.user.pk)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.groups_leave(self.group)  # with Redis down, the lease still goes
             await db(presence.connection_close)(
                 table_id=self.table_id, user=self.user, lease_key=self.lease_key
             )
             self.chat_stop()  # chat and spectators
             if self.watching:
                 await db(spectators.watchers_announce)(table_id=self.table_id)
+
+    def layer_groups(self) -> list[str]:
+        return [self.group] if getattr(self, "group", None) else []
+
+    async def layer_resync(self) -> None:
+        if getattr(self, "group", None) and not self.closing:
+            await self._push_snapshot(fresh=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message = await self.frame_parse(text_data, bytes_data)
@@ -144,7 +173,13 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                     action_id=move.action_id,
                 )
             elif kind == "resync":
-                await self._push_snapshot(fresh=True)
+                # a fresh read at most once a second per socket; a client asking more often
+                # gets this process's latest snapshot (a flood of resyncs costs no database)
+                now = time.monotonic()
+                fresh = now - self.resynced_at >= RESYNC_FRESH_SECONDS
+                if fresh:
+                    self.resynced_at = now
+                await self._push_snapshot(fresh=fresh)
             elif kind == "auto":
                 await db(tables.auto_set)(
                     table_id=self.table_id, user=self.user, on=frames.flag_field(message, "on")

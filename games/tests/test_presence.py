@@ -85,11 +85,11 @@ def test_the_heartbeat_renews_only_its_process_in_one_update(room, make_user):
     presence.connection_open(table_id=table.pk, user=users[1], process="other:2:b")
     _age("me:1:a", 3600)
     _age("other:2:b", 3600)
-    assert presence.lease_renew("me:1:a") == {mine}
+    assert presence.lease_renew([mine], "me:1:a") == {mine}
     assert presence.leases_expire() == 1  # the other process's, not the renewed one
     assert _seat(table, users[0]).connections == 1
     assert _seat(table, users[1]).connections == 0
-    assert presence.lease_renew("nobody:0:0") == set()
+    assert presence.lease_renew([mine], "nobody:0:0") == set()
 
 
 def test_a_normal_stop_gives_up_its_leases_as_disconnects(room, make_user):
@@ -231,3 +231,121 @@ def test_another_seats_auto_and_presence_do_not_make_a_move_stale(room, make_use
             expected_seq=outcome.seq + 5,
             action_id="a-3",
         )
+
+
+class _OpenSocket:
+    """What the heartbeat reads of a socket this process holds open (a consumer's fields)."""
+
+    socket_kind = "table"
+    lease_taken = True
+    closing = False
+    cap_member = None
+    cap_user_id = None
+
+    def __init__(self, user) -> None:
+        self.user = user
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def _dead_neighbour() -> str:
+    """The process id of a server process on this machine that no longer runs."""
+    host, _pid, _rest = presence.PROCESS_ID.partition("@")[0].split(":")
+    namespace = presence.PROCESS_ID.partition("@")[2]
+    return f"{host}:{_dead_pid()}:dead@{namespace}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_beat_renews_only_the_sockets_held_open_and_closes_the_others(room, make_user):
+    """Two leases of this process, one whose socket is listed open and one whose socket went
+    without its close finishing (Redis down during it, a killed handler): one beat renews the
+    first and closes the second as a disconnect — it is not renewed for ever."""
+    import asyncio
+
+    from games import presence_server
+
+    table, users = _full_table(room, make_user)
+    open_key, gone_key = presence.lease_key_new(), presence.lease_key_new()
+    presence.connection_open(table_id=table.pk, user=users[0], lease_key=open_key)
+    presence.connection_open(table_id=table.pk, user=users[1], lease_key=gone_key)
+    _age(presence.PROCESS_ID, 4)  # both last renewed before this beat
+    presence_server.socket_add(open_key, _OpenSocket(users[0]))
+    try:
+        asyncio.run(presence_server.beat(first=True))
+    finally:
+        presence_server.socket_remove(open_key)
+    assert set(SeatLease.objects.values_list("key", flat=True)) == {open_key}
+    renewed = SeatLease.objects.get(key=open_key).renewed_at
+    assert timezone.now() - renewed < timedelta(seconds=2)
+    assert (_seat(table, users[0]).connections, _seat(table, users[0]).auto) == (1, False)
+    gone = _seat(table, users[1])
+    assert (gone.connections, gone.auto, gone.disconnected_at is not None) == (0, True, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dead_neighbours_leases_close_at_the_next_beat(room, make_user):
+    """A server process on this machine that was killed (its pid gone): the next beat of any
+    other process closes its leases, long before they would go stale."""
+    import asyncio
+
+    from games import presence_server
+
+    table, users = _full_table(room, make_user)
+    dead = _dead_neighbour()
+    presence.connection_open(table_id=table.pk, user=users[0], process=dead)
+    presence.connection_open(table_id=table.pk, user=users[1], process="elsewhere:7:a@1")
+    asyncio.run(presence_server.beat(first=True))
+    assert presence.leases_by_process() == {"elsewhere:7:a@1": 1}  # another machine's: kept
+    assert _seat(table, users[0]).connections == 0
+
+
+def test_after_a_kill_9_a_returning_player_is_counted_once(room, make_user):
+    """The player's three sockets died with their process (kill -9, leases fresh); he comes
+    back through another: every new socket is let in (the cap counts live sockets only) and
+    his seat counts the new ones once — the dead ones are not counted beside them."""
+    table, users = _full_table(room, make_user)
+    for _ in range(3):
+        presence.connection_open(table_id=table.pk, user=users[0], process="then:1:a@1")
+    SeatLease.objects.filter(process="then:1:a@1").update(process=_dead_neighbour())  # killed
+    assert _seat(table, users[0]).connections == 3
+    presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
+    assert _seat(table, users[0]).connections == 1
+    presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
+    presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
+    assert _seat(table, users[0]).connections == 3
+    assert presence.leases_by_process() == {"me:1:a@1": 3}
+
+
+def test_a_lease_that_missed_two_beats_does_not_count_toward_the_cap(room, make_user):
+    """Leases of a process elsewhere that stopped renewing them (two beats and a second) do
+    not hold the user's places at the table."""
+    table, users = _full_table(room, make_user)
+    for _ in range(3):
+        presence.connection_open(table_id=table.pk, user=users[0], process="gone:9:z@1")
+    with pytest.raises(TooManySockets):
+        presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
+    _age("gone:9:z@1", 2 * 5 + 2)  # the default heartbeat is 5 s
+    presence.connection_open(table_id=table.pk, user=users[0], process="me:1:a@1")
+    assert _seat(table, users[0]).connections == 1
+
+
+def test_a_lease_of_this_process_whose_socket_is_gone_does_not_count(room, make_user):
+    """Three leases of this process whose sockets it no longer lists (their close never
+    finished): the player's next socket here is let in at once, without waiting for a beat."""
+    table, users = _full_table(room, make_user)
+    keys = [presence.lease_key_new() for _ in range(3)]
+    for key in keys:
+        presence.connection_open(table_id=table.pk, user=users[0], lease_key=key)
+    listed = {presence.lease_key_new()}
+    new = next(iter(listed))
+    presence.connection_open(
+        table_id=table.pk, user=users[0], lease_key=new, listed=listed.__contains__
+    )
+    assert list(SeatLease.objects.filter(user=users[0]).values_list("key", flat=True)) == [new]
+    assert _seat(table, users[0]).connections == 1

@@ -140,6 +140,61 @@ class Servers:
             self.kill(name, signal.SIGTERM if name != "clock" else signal.SIGKILL)
 
 
+class PrivateRedis:
+    """A redis-server of the test's own, on a free port, with no persistence: restarted, it
+    comes back empty (as a Redis without its data does); the shared one is never touched."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_port(self.port, timeout=10)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def client(self):
+        import redis
+
+        return redis.Redis.from_url(self.url, socket_timeout=5)
+
+
+@pytest.fixture
+def own_redis(monkeypatch):
+    """A private Redis; the server processes started after this use it (REDIS_URL)."""
+    import shutil
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    redis = PrivateRedis()
+    redis.start()
+    monkeypatch.setenv("REDIS_URL", redis.url)
+    yield redis
+    redis.kill()
+
+
 @pytest.fixture
 def servers(transactional_db):
     s = Servers()

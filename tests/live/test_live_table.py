@@ -239,14 +239,17 @@ def test_bad_frames_get_errors_and_flooding_closes_1008(servers, room, make_user
     assert _next_error(ws)["code"] == "stale_seq"
     assert recv_json(ws)["type"] == "table"  # and a fresh snapshot to resync
     assert not HandEvent.objects.filter(action_id="stale-1").exists()
-    before = Table.objects.get(pk=table.pk).seq
+    before = Table.objects.get(pk=table.pk).move_seq
+    events = HandEvent.objects.count()
     with pytest.raises(ConnectionClosed) as closed:
         for _ in range(200):
             ws.send(json.dumps({"kind": "resync"}))
         for _ in range(400):
             ws.recv(timeout=5)
     assert closed.value.rcvd.code == 1008
-    assert Table.objects.get(pk=table.pk).seq == before
+    # the flood moved nothing (the seq moves only as the closed socket's seat goes 離線)
+    assert Table.objects.get(pk=table.pk).move_seq == before
+    assert HandEvent.objects.count() == events
     # a cross-site socket is refused at the handshake
     with pytest.raises(InvalidStatus):
         ws_connect(port, table.pk, login_cookie(users[1]), origin="http://evil.example")

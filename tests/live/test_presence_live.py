@@ -95,8 +95,9 @@ def _setup(servers, room, make_user):
 def test_kill_9_a_daphne_marks_its_seats_away_within_the_lease(
     servers, room, make_user, short_leases
 ):
-    """After kill -9 of a Daphne process its players' seats go away only when the lease runs
-    out, the other process's clients see them 離線 and 托管 plays; they return via process B."""
+    """After kill -9 of a Daphne process its players' seats go away within the lease — at the
+    next heartbeat of a process on the same machine, which sees the dead pid —, the other
+    process's clients see them 離線 and 托管 plays; they return via process B."""
     port_b, table, users, cookies, sockets = _setup(servers, room, make_user)
     latest: dict = {}
     servers.kill("a", signal.SIGKILL)  # no close frame, no disconnect(): only the lease knows
@@ -106,7 +107,7 @@ def test_kill_9_a_daphne_marks_its_seats_away_within_the_lease(
         pump=lambda: _pump(sockets[2], 2, latest),
     )
     print(f"\nkill -9: seats away after {took:.2f} s (lease {LEASE} s)")
-    assert took >= LEASE - 1.5  # it was the lease, not a close, that did it
+    assert took <= LEASE + 1
     assert _seat_state(table, users[2]) == (1, False)
     # the honest client on the other process sees them 離線, and 托管 plays for them
     _until(
@@ -182,8 +183,8 @@ def test_a_player_who_never_returns_escapes_once_after_the_grace(
         LEASE + 10,
         pump=lambda: _pump(sockets[2], 2, latest, act=False),
     )
-    print(f"\nescaped {took:.2f} s after the kill (lease {LEASE} s + grace 2 s)")
-    assert took >= LEASE + 2 - 1.5
+    print(f"\nescaped {took:.2f} s after the kill (at most lease {LEASE} s + grace 2 s)")
+    assert took >= 2 - 0.5  # not before the grace
     time.sleep(2 * LEASE)
     assert Hand.objects.filter(table=table, status=Hand.Status.ESCAPED).count() == 1
     assert Hand.objects.get(pk=hand.pk).result["escaped_seat"] in (0, 1)
