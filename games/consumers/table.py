@@ -2,7 +2,8 @@
 
 Client → server frames are JSON (the htmx ws extension's form of them):
 ``{"kind": "move", "action": {...}, "seq": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
-``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``; chat and
+``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "ready"}`` (繼續 between
+hands), ``{"kind": "bots"}``; chat and
 spectator frames (``chat``, ``mute``, ``watching``) go to ``games.consumers.chat``.
 Server → client frames are HTML fragments with top-level ids (swapped out of band by htmx), or
 JSON (``?format=json``, for scripted clients and benchmarks) — both rendered from the same
@@ -31,7 +32,7 @@ from games.consumers.chat import CHAT_KINDS, ChatSpectatorMixin  # chat and spec
 from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
 from games.selectors import tables as table_selectors
-from games.services import items, presence, seating, spectators, tables
+from games.services import between, items, presence, seating, spectators, tables
 
 
 def _access(scope: dict, user, table_id: int) -> str | None:
@@ -150,6 +151,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                 )
             elif kind == "leave":
                 await db(seating.seat_leave)(table_id=self.table_id, user=self.user)
+            elif kind == "ready":
+                await db(between.seat_ready)(table_id=self.table_id, user=self.user)
             elif kind == "counter_buy":
                 await db(items.counter_buy)(table_id=self.table_id, user=self.user)
             elif kind == "bots":
