@@ -16,10 +16,10 @@ import pytest
 from django.utils import timezone
 
 from games import rendering, tasks
+from games.engine import registry
 from games.exceptions import NotBetweenHands
 from games.models import Hand, Seat, Table
 from games.selectors import tables as table_selectors
-from games.engine import registry
 from games.services import between, presence, seating, tables
 from games.tests.helpers import current_state, seat_user
 from games.tests.test_query_budgets import _bot_move
