@@ -31,6 +31,7 @@ from games.consumers.base import (
 from games.consumers.chat import CHAT_KINDS, ChatSpectatorMixin  # chat and spectators
 from games.engine.errors import IllegalAction
 from games.exceptions import StaleSeq, TableError, TooManySockets, UnknownTable
+from games.selectors import hands as hand_selectors
 from games.selectors import tables as table_selectors
 from games.services import between, items, presence, seating, spectators, tables
 
@@ -90,6 +91,7 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             await self.watching_refuse()
             return
         self.last_seq = -1
+        away = await db(hand_selectors.away_summary)(user=self.user, table_id=self.table_id)
         self.lease_key = presence.lease_key_new()
         try:
             await db(presence.connection_open)(
@@ -113,6 +115,9 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
+        if away is not None and not self.as_json:  # back: what 托管 did while he was away
+            with translation.override(self.language):
+                await self.send(text_data=rendering.render_away(away["hands"], away["beans"]))
         if self.watching:  # chat and spectators: the table shows how many watch
             await db(spectators.watchers_announce)(table_id=self.table_id)
 

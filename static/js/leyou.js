@@ -134,6 +134,11 @@
         toast(toastEl.textContent, true);
       }
     });
+    // a note that stays until read (what 托管 did while the player was away)
+    document.addEventListener("click", (e) => {
+      const close = e.target.closest && e.target.closest("[data-dismiss]");
+      if (close) close.parentElement.remove();
+    });
     Leyou.watchConnection(t("牌桌不存在"));
     sync();
   }
