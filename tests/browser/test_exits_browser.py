@@ -1,7 +1,8 @@
 """Nobody is stuck at a table, and between hands the player decides, in Chromium at 390×844
 and 1280×800: 離開 shows (and works) at a 好友房 before its first deal, and with the settlement
 panel open 繼續, 換桌 and 離開 are on screen, each what a finger hits; 繼續 deals the next
-hand at once (the other seats are bots), 換桌 opens another table of the same room."""
+hand at once (the other seats are bots) and its start screen offers the plain 開始 first, 換桌
+opens another table of the same room."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_a_private_table_before_its_first_deal_can_be_left(servers, browser, siz
     assert _problems(page, "#table-exits [data-exit]", False) == []
     shot(page, f"exits_private_waiting_{size[0]}")
     page.click("#table-exits [data-exit]")
-    page.wait_for_url(re.compile(r"/(\?left=\d+)?$"), timeout=10000)
+    page.wait_for_url(re.compile(r":\d+/(\?left=\d+)?$"), timeout=10000)
     assert not Seat.objects.filter(user=owner).exists()
     assert not errors
 
@@ -55,11 +56,17 @@ def test_the_settlement_offers_continue_switch_and_leave(servers, browser, size)
     page.click("#table-exits [data-ready]")  # the bots are ready: the next hand at once
     page.wait_for_selector("#settlement", state="detached", timeout=10000)
     assert Hand.objects.filter(table=table).count() == 2
+    # 斗地主's start screen: the plain 開始 is the primary button, 明牌開始 says what it risks
+    page.wait_for_selector("#actions [data-risk]", timeout=10000)
+    plain = page.locator("#actions .btn-primary").first
+    assert plain.inner_text().strip() == "開始"
+    assert "×5" in page.inner_text("#actions [data-risk] .btn-risk")
+    assert _problems(page, "#actions .btn", False) == []
     shot(page, f"exits_next_hand_{size[0]}")
     _drive("doudizhu", table.pk, user, to_end=True)
     page.wait_for_selector("#table-exits [data-switch]", timeout=30000)
     page.click("#table-exits [data-switch]")
-    page.wait_for_url(re.compile(r"/games/table/(\d+)/$"), timeout=10000)
+    page.wait_for_url(lambda url: f"/games/table/{table.pk}/" not in url, timeout=10000)
     moved = Seat.objects.get(user=user).table
     assert moved.pk != table.pk and moved.room_id == room.pk
     assert page.url.endswith(f"/games/table/{moved.pk}/")
