@@ -226,7 +226,7 @@ def seeded(monkeypatch):
     def use(label: str) -> None:
         counter = itertools.count()
         monkeypatch.setattr(
-            tables,
+            tables.deal,
             "new_seed",
             lambda: hashlib.sha256(f"i18n:{label}:{next(counter)}".encode()).hexdigest(),
         )

@@ -29,6 +29,7 @@ from games.selectors import tables as table_selectors
 
 # a watcher sees a hand's end and settlement for at least this long before the next deal
 END_SHOWN_SECONDS = 6
+END_SHOWN_TIME = timedelta(seconds=END_SHOWN_SECONDS)
 
 # (hand id, table seq shown) -> the engine state JSON after the events shown (per process)
 _delayed_states: dict[tuple[int, int], Any] = {}
@@ -169,17 +170,17 @@ def _hand_before(
 ) -> tuple[dict[str, Any], datetime | None] | None:
     """The hand before the newest while the watcher has not reached the new deal, else None.
 
-    A watcher is ``seconds`` behind (at least :data:`END_SHOWN_SECONDS` at a hand's end): the
-    previous hand's last moves, then its end and settlement panel, show before the next deal,
-    which shows once the watcher's clock reaches the moment it was dealt.
+    A watcher is ``seconds`` behind: the previous hand's last moves, then its end and
+    settlement panel, show before the next deal — the end for at least
+    :data:`END_SHOWN_SECONDS`, however soon the players answered 繼續 — and the deal shows
+    once the watcher's clock reaches it.
     """
     hand = live["hand"]
     if hand["number"] <= 1:
         return None
     started = Hand.objects.filter(pk=hand["id"]).values_list("started_at", flat=True).first()
-    deal_shown = started + timedelta(seconds=max(seconds, END_SHOWN_SECONDS)) if started else now
-    if now >= deal_shown:
-        return None
+    if started is None or now >= started + timedelta(seconds=seconds + END_SHOWN_SECONDS):
+        return None  # past the latest moment the new deal can show (the end came before it)
     prev = Hand.objects.filter(table_id=live["table"]["id"], number=hand["number"] - 1).first()
     if prev is None or prev.finished_at is None:
         return None
@@ -189,6 +190,10 @@ def _hand_before(
         .values_list("seq", "created_at", "seat", "action")
     )
     if not rows:
+        return None
+    end_shown = rows[-1][1] + timedelta(seconds=seconds)
+    deal_shown = max(started + timedelta(seconds=seconds), end_shown + END_SHOWN_TIME)
+    if now >= deal_shown:
         return None
     shown = _visible_count([(r[0], r[1]) for r in rows], 0, seconds, now) if seconds else len(rows)
     finished = shown == len(rows)

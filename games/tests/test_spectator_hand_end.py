@@ -43,7 +43,10 @@ def test_the_watcher_sees_the_end_and_settlement_before_the_next_deal(make_user,
     assert reveal is not None and reveal > at_end
 
     # the watcher's clock reaches the new deal: the second hand
-    later = second.started_at + timedelta(seconds=16)
+    later = max(
+        second.started_at + timedelta(seconds=16),
+        last.created_at + timedelta(seconds=15 + spectating.END_SHOWN_SECONDS + 1),
+    )
     view, _ = spectating.spectator_snapshot(table_id, now=later)
     assert view["hand"]["number"] == 2
 
@@ -55,9 +58,10 @@ def test_a_live_room_watcher_still_sees_the_end_for_a_moment(make_user, monkeypa
     for user in users:
         between.seat_ready(table_id=table_id, user=user)
     second = Hand.objects.get(table_id=table_id, number=2)
+    last = HandEvent.objects.filter(hand__table_id=table_id, hand__number=1).order_by("-seq")[0]
     view, _ = spectating.spectator_snapshot(table_id, now=second.started_at)
     assert view["hand"]["number"] == 1 and view["hand"]["result"] is not None
     view, _ = spectating.spectator_snapshot(
-        table_id, now=second.started_at + timedelta(seconds=spectating.END_SHOWN_SECONDS + 1)
+        table_id, now=last.created_at + timedelta(seconds=spectating.END_SHOWN_SECONDS + 1)
     )
     assert view["hand"]["number"] == 2
