@@ -73,3 +73,36 @@ def test_the_settlement_offers_continue_switch_and_leave(servers, browser, size)
     page.wait_for_selector("#table-exits [data-exit]", timeout=10000)
     shot(page, f"exits_switched_{size[0]}")
     assert not errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_returning_player_is_told_what_tuoguan_did(servers, browser, size):
+    """Away while his hand was played to its end and settled: back at the table, a note says
+    how many hands 托管 played and the beans they moved, and stays until closed."""
+    import time
+
+    from django.utils import timezone
+
+    from games.models import HandSeat
+
+    room = _room("doudizhu")
+    port = servers.daphne("web")
+    user = _player(f"exit-away-{size[0]}")
+    table = lobby_services.quick_join(user=user, room_id=room.pk)
+    seating.bots_fill(table_id=table.pk)
+    Seat.objects.filter(user=user).update(connections=0, disconnected_at=timezone.now())
+    _drive("doudizhu", table.pk, user, to_end=True)
+    for _ in range(100):  # the settlement worker posts the beans
+        if HandSeat.objects.filter(user=user).exists():
+            break
+        time.sleep(0.1)
+    row = HandSeat.objects.get(user=user)
+    page, errors = _open(browser, port, user, table.pk, size)
+    page.wait_for_selector("#away-note [data-dismiss]", timeout=10000)
+    text = page.inner_text("#away-note")
+    assert "托管替你打了 1 局" in text and f"{row.beans:+,}" in text, text
+    assert _problems(page, "#away-note [data-dismiss]", False) == []
+    shot(page, f"exits_away_note_{size[0]}")
+    page.click("#away-note [data-dismiss]")
+    assert page.locator("#away-note").count() == 0
+    assert not errors
