@@ -236,9 +236,7 @@ def test_whole_hand_by_clock_settles_once_and_conserves_beans(
         assert user.game_stats.get(game="doudizhu").score == score
 
 
-def test_timeout_plays_the_auto_action_and_a_missed_start_prompt_counts_nothing(
-    room, make_user
-):
+def test_timeout_plays_the_auto_action_and_a_missed_start_prompt_counts_nothing(room, make_user):
     """A seat whose clock runs out gets 托管's move; a missed short prompt (斗地主's 開始) is
     not a missed turn (a missed turn clock counts: games/tests/test_newcomer.py)."""
     table, users = _full_table(room, make_user)
