@@ -37,6 +37,12 @@ class NoHand(TableError):
     code = "no_hand"
 
 
+class NotBetweenHands(TableError):
+    """繼續 or 換桌 while a hand is in play (or before the first one)."""
+
+    code = "not_between_hands"
+
+
 class SeatUnavailable(TableError):
     code = "seat_unavailable"
 

@@ -35,7 +35,7 @@ MAX_ACTION_ID = 64
 SEQ_RANGE = (-(2**31), 2**31 - 1)  # the client sends -1 before its first snapshot
 
 TABLE_KINDS = frozenset(
-    {"move", "resync", "auto", "leave", "counter_buy", "bots", "chat", "mute", "watching"}
+    {"move", "resync", "auto", "leave", "ready", "counter_buy", "bots", "chat", "mute", "watching"}
 )  # the last three: chat and spectators
 DAFENGSHOU_KINDS = frozenset({"bet", "resync", "ping"})
 

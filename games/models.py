@@ -75,6 +75,8 @@ class Seat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # this seat's turn clock
     deadline_seq = models.BigIntegerField(null=True, blank=True)  # the table seq it was set at
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # hands in a row this player was dealt in without answering between hands (繼續) or moving
+    hands_unanswered = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "index"]

@@ -165,6 +165,21 @@ def render_error(code: str, message: str) -> str:
     )
 
 
+def render_away(hands: int, beans: int) -> str:
+    """What 托管 did while the player was away (#away-note on the table page, until closed)."""
+    from django.utils.translation import gettext
+
+    said = gettext("你不在時，托管替你打了 %(hands)d 局，歡樂豆 %(beans)s。") % {
+        "hands": hands,
+        "beans": f"{beans:+,}",
+    }
+    return (
+        f'<div id="away-note" class="away-note" role="status">{escape(said)} '
+        f'<button type="button" class="btn btn-small" data-dismiss>{escape(gettext("知道了"))}'
+        "</button></div>"
+    )
+
+
 def render_balance(beans: int) -> str:
     """The player's new bean balance for the top bar (#nav-beans, swapped out of band)."""
     return f'<span id="nav-beans" hx-swap-oob="true" data-beans="{int(beans)}">{int(beans)}</span>'

@@ -15,7 +15,7 @@ from accounts import selectors as account_selectors
 from accounts.models import Invitation, User
 from games import realtime
 from games.engine import registry
-from games.exceptions import SeatUnavailable
+from games.exceptions import NotSeated, SeatUnavailable
 from games.models import Seat, Table
 from games.services import seating
 from lobby.exceptions import RoomUnavailable, TooManyGuesses, UnknownInvite
@@ -39,21 +39,29 @@ def _open_room(room_id: int) -> Room:
 
 
 def _seat_held(user, room: Room) -> Table | None:
-    """The table of the room where the user already sits; a seat elsewhere is refused."""
+    """The table of the room where the user already sits (a public one), or None.
+
+    A seat at another table is given up when he is not in a hand there (he moves); in a hand
+    in play he is refused (``seating.seat_release`` raises NotBetweenHands).
+    """
     current = Seat.objects.filter(user=user).select_related("table").first()
     if current is None:
         return None
-    if current.table.room_id == room.pk and current.table.status != Table.Status.CLOSED:
-        return current.table
-    raise RoomUnavailable(gettext_lazy("你已經在另一張牌桌上，請先離開"))
+    table = current.table
+    if table.room_id == room.pk and not table.is_private and table.status != Table.Status.CLOSED:
+        return table
+    seating.seat_release(user=user)
+    return None
 
 
-def quick_join(*, user, room_id: int) -> Table:
+def quick_join(*, user, room_id: int, avoid: int | None = None) -> Table:
     """快速開始: a seat at a waiting table of the room (a new table if none), start when full.
 
     Repeated at once (double clicks, many tabs) it returns the seat already held: each try
     creates its table and takes the seat in one transaction, so a try that loses the race on
     the one-seat-per-user constraint rolls its new table back and answers with the winner's.
+    A seat held at another table that has not started (or is between hands) is given up
+    first. ``avoid``: a table not to be seated at (換桌).
     """
     room = _open_room(room_id)
     held = _seat_held(user, room)
@@ -69,6 +77,7 @@ def quick_join(*, user, room_id: int) -> Table:
                 status=Table.Status.WAITING,
                 seats__user__isnull=True,
             )
+            .exclude(pk=avoid)
             .order_by("created_at")
             .first()
         )
@@ -95,9 +104,8 @@ def quick_join(*, user, room_id: int) -> Table:
 def private_create(*, user, room_id: int) -> Table:
     """A private table of the room with an invite code; the owner sits at seat 0."""
     room = _open_room(room_id)
-    if Seat.objects.filter(user=user).exists():
-        raise RoomUnavailable(gettext_lazy("你已經在另一張牌桌上，請先離開"))
     seating.beans_check(user, room.params())
+    seating.seat_release(user=user)  # a seat at a table not started moves with him
     with transaction.atomic():
         for _ in range(10):
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
@@ -150,6 +158,7 @@ def private_join(*, user, code: str, address: str = "") -> Table:
             cache.incr(key)
         raise UnknownInvite(gettext_lazy("邀請碼不存在或牌桌已關閉"))
     try:
+        seating.seat_release(user=user, keep_table_id=table.pk)
         seating.seat_take(table_id=table.pk, user=user)
     except SeatUnavailable as error:
         error.table = table  # the code was right (a full table): he may watch it
@@ -171,6 +180,22 @@ def private_return(*, user: User, table_id: int) -> Table:
         raise UnknownInvite(gettext_lazy("邀請碼不存在或牌桌已關閉"))
     seating.seat_take(table_id=table.pk, user=user)
     return table
+
+
+def table_switch(*, user, table_id: int) -> Table:
+    """換桌: leave this table (not in a hand) for another table of the same room.
+
+    Raises NotSeated, RoomUnavailable (a private table has no other table of its room), or
+    NotBetweenHands while he is dealt into a hand in play; nothing changes then.
+    """
+    seat = Seat.objects.filter(user=user, table_id=table_id).select_related("table").first()
+    if seat is None:
+        raise NotSeated(gettext_lazy("你不在這張牌桌"))
+    if seat.table.is_private or not seat.table.room_id:
+        raise RoomUnavailable(gettext_lazy("好友房不能換桌"))
+    room_id = seat.table.room_id
+    seating.seat_release(user=user)
+    return quick_join(user=user, room_id=room_id, avoid=table_id)
 
 
 # -- invitations to a private table (issue #15 §3) --------------------------------------------
@@ -261,6 +286,7 @@ def invitation_accept(*, user: User, invitation_id: object) -> Table:
         if table is None or table.status == Table.Status.CLOSED:
             raise UnknownInvite(gettext("牌桌已關閉"))
         try:
+            seating.seat_release(user=user, keep_table_id=table.pk)
             seating.seat_take(table_id=table.pk, user=user)
         except SeatUnavailable as error:
             with translation.override(settings.LANGUAGE_CODE):  # the message's own words

@@ -86,6 +86,19 @@ def quick_join(request, room_id: int):
 
 @login_required
 @require_POST
+def table_switch(request, table_id: int):
+    """換桌 from the table page (an htmx POST): the browser goes to the new table, or back to
+    this one with the refusal shown (he is still seated there)."""
+    try:
+        table = services.table_switch(user=request.user, table_id=table_id)
+    except TableError as error:
+        messages.error(request, error.message)
+        return HttpResponseClientRedirect(reverse("games:table", args=[table_id]))
+    return HttpResponseClientRedirect(reverse("games:table", args=[table.pk]))
+
+
+@login_required
+@require_POST
 def private_create(request, room_id: int):
     try:
         table = services.private_create(user=request.user, room_id=room_id)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engine.cards import RANKS
 from games.terms import term
+
+PLAIN_START = {"type": "start", "mingpai": False}
+MINGPAI_START = {"type": "start", "mingpai": True}  # 明牌開始: everything ×5, the hand shown
 
 DOU_FARMER = {0: "倒", 2: "壘"}  # a farmer's step in 倒拉壘沃 (悶抓場)
 DOU_LANDLORD = {1: "拉", 3: "沃"}  # the landlord's answer to that farmer
@@ -36,8 +41,13 @@ def extras(view: dict | None, seat: int | None) -> dict[str, Any]:
                 "action": o,
                 "label": _label(o, view, seat),
                 "target": o.get("farmer") if o.get("type") == "dou" else None,
-                "muted": o.get("type") == "pass"
-                or o.get(next(iter(o.keys() - {"type"}), "")) is False,
+                # the plain 開始 is the choice a newcomer should take: primary, never greyed
+                "primary": o == PLAIN_START,
+                "muted": o != PLAIN_START
+                and (
+                    o.get("type") == "pass" or o.get(next(iter(o.keys() - {"type"}), "")) is False
+                ),
+                "risk": gettext("輸贏 ×5，手牌亮給大家") if o == MINGPAI_START else "",
             }
             for o in view.get("options", [])
         ],

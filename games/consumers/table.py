@@ -2,7 +2,8 @@
 
 Client → server frames are JSON (the htmx ws extension's form of them):
 ``{"kind": "move", "action": {...}, "seq": 12, "action_id": "…"}``, ``{"kind": "resync"}``,
-``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "bots"}``; chat and
+``{"kind": "auto", "on": true}``, ``{"kind": "leave"}``, ``{"kind": "ready"}`` (繼續 between
+hands), ``{"kind": "bots"}``; chat and
 spectator frames (``chat``, ``mute``, ``watching``) go to ``games.consumers.chat``.
 Server → client frames are HTML fragments with top-level ids (swapped out of band by htmx), or
 JSON (``?format=json``, for scripted clients and benchmarks) — both rendered from the same
@@ -36,8 +37,9 @@ from games.exceptions import (
     TooManySockets,
     UnknownTable,
 )
+from games.selectors import hands as hand_selectors
 from games.selectors import tables as table_selectors
-from games.services import items, presence, seating, spectators, tables
+from games.services import between, items, presence, seating, spectators, tables
 from ops import metrics
 
 
@@ -110,6 +112,7 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
             await self.watching_refuse()
             return
         self.last_seq = -1
+        away = await db(hand_selectors.away_summary)(user=self.user, table_id=self.table_id)
         try:
             await db(presence.connection_open)(
                 table_id=self.table_id,
@@ -134,6 +137,9 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._push_snapshot(fresh=True)
+        if away is not None and not self.as_json:  # back: what 托管 did while he was away
+            with translation.override(self.language):
+                await self.send(text_data=rendering.render_away(away["hands"], away["beans"]))
         if self.watching:  # chat and spectators: the table shows how many watch
             await db(spectators.watchers_announce)(table_id=self.table_id)
 
@@ -186,6 +192,8 @@ class TableConsumer(ChatSpectatorMixin, LimitedJsonConsumer):
                 )
             elif kind == "leave":
                 await db(seating.seat_leave)(table_id=self.table_id, user=self.user)
+            elif kind == "ready":
+                await db(between.seat_ready)(table_id=self.table_id, user=self.user)
             elif kind == "counter_buy":
                 await db(items.counter_buy)(table_id=self.table_id, user=self.user)
             elif kind == "bots":

@@ -206,6 +206,38 @@ TABLE_PARAMS = (
         high=300,
         required=False,
     ),
+    # between hands: the player answers 繼續 / 換桌 / 離開 (the seating service reads these)
+    Param(
+        "between_hands_seconds",
+        INT,
+        15,
+        "局間等待（秒）",
+        "一局結束後等玩家按「繼續」的秒數；人人都按了就立即開下一局，時間到未按者照常發牌。",
+        low=3,
+        high=120,
+        required=False,
+    ),
+    Param(
+        "idle_hands_limit",
+        INT,
+        3,
+        "連續未回應局數",
+        "玩家連續這麼多局在局間沒有回應（也沒有自己出牌），就讓他離座，而不是一直托管下去。",
+        low=1,
+        high=20,
+        required=False,
+    ),
+    Param(
+        "hand_cap",
+        INT,
+        0,
+        "單局封頂（歡樂豆）",
+        "一局中每位玩家最多輸或贏多少歡樂豆（回收 A 另計；三張的下注在局中已付，不在此列）；"
+        "0 為不封頂。",
+        low=0,
+        high=100_000_000,
+        required=False,
+    ),
 )
 
 

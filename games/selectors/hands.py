@@ -9,11 +9,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from games.engine import registry
-from games.models import Hand, HandEvent, HandSeat
+from games.models import Hand, HandEvent, HandSeat, Seat
 
 
 def replay_access(user, hand: Hand) -> bool:
@@ -78,3 +78,22 @@ def escape_cost_for_user(user, table_id: int) -> dict[str, Any] | None:
             return {"settled": False}
         return {"settled": True, "beans": max(0, -int(row.beans))}
     return None
+
+
+def away_summary(*, user, table_id: int) -> dict[str, int] | None:
+    """What 托管 did for a player while he was away from his seat (his sockets all closed):
+    the hands that ended since he left and the beans they moved for him; None if he was not
+    away or no hand ended meanwhile. Read before his returning socket clears the mark."""
+    since = (
+        Seat.objects.filter(table_id=table_id, user=user)
+        .values_list("disconnected_at", flat=True)
+        .first()
+    )
+    if since is None:
+        return None
+    done = HandSeat.objects.filter(
+        user=user, hand__table_id=table_id, hand__finished_at__gte=since
+    ).aggregate(hands=Count("pk"), beans=Sum("beans"))
+    if not done["hands"]:
+        return None
+    return {"hands": int(done["hands"]), "beans": int(done["beans"] or 0)}

@@ -10,7 +10,9 @@ any public table, a private one only with its code, as owner or staff). On top o
   15 s). The late view is re-derived from the hand's seed and the events shown (the event log
   is the authority), with the hand still "in play" (no result, no seed) until its last move
   shows, and no turn clock (it would tell the live turn). It is the engine's
-  ``spectator_view`` of that state: no concealed card, ever.
+  ``spectator_view`` of that state: no concealed card, ever. A new deal does not cut the
+  previous hand short: its last moves, its end and its settlement show first
+  (``_hand_before``), then the new deal.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from games.engine import registry
 from games.engine.params import table_params_read
 from games.models import Hand, HandEvent, Seat, SeatLease, Table, WatchPreference
 from games.selectors import tables as table_selectors
+
+# a watcher sees a hand's end and settlement for at least this long before the next deal
+END_SHOWN_SECONDS = 6
+END_SHOWN_TIME = timedelta(seconds=END_SHOWN_SECONDS)
 
 # (hand id, table seq shown) -> the engine state JSON after the events shown (per process)
 _delayed_states: dict[tuple[int, int], Any] = {}
@@ -119,6 +125,9 @@ def spectator_snapshot(
     if not turns and not seconds:
         return live, None
     now = now or timezone.now()
+    before = _hand_before(live, seconds, now)
+    if before is not None:
+        return before
     hand_id = live["hand"]["id"]
     rows = list(
         HandEvent.objects.filter(hand_id=hand_id, seq__lte=live["table"]["seq"])
@@ -153,6 +162,75 @@ def spectator_snapshot(
         },
         "delayed": True,
     }
+    return snapshot, reveal_at
+
+
+def _hand_before(
+    live: dict[str, Any], seconds: int, now: datetime
+) -> tuple[dict[str, Any], datetime | None] | None:
+    """The hand before the newest while the watcher has not reached the new deal, else None.
+
+    A watcher is ``seconds`` behind: the previous hand's last moves, then its end and
+    settlement panel, show before the next deal — the end for at least
+    :data:`END_SHOWN_SECONDS`, however soon the players answered 繼續 — and the deal shows
+    once the watcher's clock reaches it.
+    """
+    hand = live["hand"]
+    if hand["number"] <= 1:
+        return None
+    started = Hand.objects.filter(pk=hand["id"]).values_list("started_at", flat=True).first()
+    if started is None or now >= started + timedelta(seconds=seconds + END_SHOWN_SECONDS):
+        return None  # past the latest moment the new deal can show (the end came before it)
+    prev = Hand.objects.filter(table_id=live["table"]["id"], number=hand["number"] - 1).first()
+    if prev is None or prev.finished_at is None:
+        return None
+    rows = list(
+        HandEvent.objects.filter(hand_id=prev.pk)
+        .order_by("seq")
+        .values_list("seq", "created_at", "seat", "action")
+    )
+    if not rows:
+        return None
+    end_shown = rows[-1][1] + timedelta(seconds=seconds)
+    deal_shown = max(started + timedelta(seconds=seconds), end_shown + END_SHOWN_TIME)
+    if now >= deal_shown:
+        return None
+    shown = _visible_count([(r[0], r[1]) for r in rows], 0, seconds, now) if seconds else len(rows)
+    finished = shown == len(rows)
+    seq = rows[shown - 1][0] if shown else rows[0][0] - 1
+    state = (
+        prev.state
+        if finished
+        else _state_after(prev, [(r[2], r[3]) for r in rows[:shown]], (prev.pk, seq))
+    )
+    settled = prev.settled_at is not None
+    snapshot = {
+        "table": {
+            **live["table"],
+            # the settlement is a change the watcher sees: one more than the hand's last move
+            "seq": seq + (1 if finished and settled else 0),
+            "move_seq": seq,
+            "status": Table.Status.PLAYING,
+            "next_hand_at": None,
+        },
+        "seats": [{**s, "deadline": None} for s in live["seats"]],
+        "hand": {
+            "id": prev.pk,
+            "number": prev.number,
+            "status": prev.status if finished else Hand.Status.PLAYING,
+            "seed_hash": prev.seed_hash,
+            "seed": prev.seed if finished else None,
+            "state": state,
+            "result": prev.result if finished else None,
+            "params": prev.params,
+            "players": prev.players,
+            "settled": settled and finished,
+            "counter_seats": prev.counter_seats,
+            "last": None,
+        },
+        "delayed": True,
+    }
+    reveal_at = deal_shown if finished else rows[shown][1] + timedelta(seconds=seconds)
     return snapshot, reveal_at
 
 

@@ -143,6 +143,7 @@ def snapshot_build(
                 "avatar": s.user.avatar_seed if s.user else 0,
                 "is_bot": s.is_bot,
                 "auto": s.auto,
+                "ready": s.ready,  # between hands: answered 繼續
                 "online": s.is_bot or s.connections > 0,
                 "deadline": s.deadline.isoformat() if s.deadline else None,
             }

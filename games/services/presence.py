@@ -28,7 +28,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.exceptions import TooManySockets, UnknownTable
-from games.models import SeatLease
+from games.models import Seat, SeatLease, Table
 
 
 def _pid_namespace() -> str:
@@ -252,10 +252,19 @@ def _close_groups(leases) -> int:
 def leases_expire(now=None) -> int:
     """The clock's step: leases not renewed within the lease length are closed; return how many."""
     now = now or timezone.now()
-    stale = SeatLease.objects.filter(
-        renewed_at__lt=now - timedelta(seconds=_conf("PRESENCE_LEASE_SECONDS"))
-    )
-    return _close_groups(stale)
+    lease = timedelta(seconds=_conf("PRESENCE_LEASE_SECONDS"))
+    stale = SeatLease.objects.filter(renewed_at__lt=now - lease)
+    closed = _close_groups(stale)
+    # an absent player at a table that has not started stands up once a lease would have run out
+    for table_id, index in Seat.objects.filter(
+        table__status=Table.Status.WAITING,
+        connections=0,
+        is_bot=False,
+        user__isnull=False,
+        disconnected_at__lte=now - lease,
+    ).values_list("table_id", "index")[:200]:
+        closed += grace_expire(table_id=table_id, seat_index=index)
+    return closed
 
 
 def process_release(process: str | None = None) -> int:
@@ -271,7 +280,8 @@ def leases_by_process() -> dict[str, int]:
 
 
 def grace_expire(*, table_id: int, seat_index: int) -> bool:
-    """A player disconnected for longer than the grace period during a hand escapes (逃跑)."""
+    """A player disconnected for longer than the grace period during a hand escapes (逃跑);
+    at a table that has not started he stands up after the lease length."""
     from games.services import tables
 
     with transaction.atomic():
@@ -288,6 +298,8 @@ def grace_expire(*, table_id: int, seat_index: int) -> bool:
         if SeatLease.objects.filter(table_id=table_id, user_id=seat.user_id).exists():
             return False  # a socket came back (its count not yet written): not away
         limit = timedelta(seconds=_conf("DISCONNECT_GRACE_SECONDS"))
+        if table.status == Table.Status.WAITING and work.hand is None:
+            limit = timedelta(seconds=_conf("PRESENCE_LEASE_SECONDS"))  # nothing to play for him
         if timezone.now() - seat.disconnected_at < limit:
             return False
         tables.hand_escape(work, seat)  # as the game's table_type.escape says

@@ -10,15 +10,24 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import registry
 from games.engine.table_type import Seating
-from games.exceptions import BeansOutOfRange, SeatUnavailable
+from games.exceptions import NotBetweenHands, SeatUnavailable
 from games.models import Seat, Table
-from games.services import tables
-from ledger import selectors as ledger_selectors
+from games.services import between, tables
+from games.services.between import beans_check
+
+__all__ = [
+    "beans_check",
+    "bots_fill",
+    "seat_leave",
+    "seat_release",
+    "seat_take",
+    "table_create",
+    "table_tick",
+]
 
 
 def table_create(
@@ -43,23 +52,6 @@ def table_create(
         )
         Seat.objects.bulk_create([Seat(table=table, index=i) for i in range(seat_count)])
     return table
-
-
-def beans_check(user, params: dict) -> None:
-    beans = ledger_selectors.balance_for_user(user)
-    low, high = params.get("min_beans") or 0, params.get("max_beans")
-    if beans < low:
-        raise BeansOutOfRange(
-            format_lazy(_("歡樂豆不足：本場需要至少 {low}，你有 {beans}"), low=low, beans=beans)
-        )
-    if high is not None and beans > high:
-        raise BeansOutOfRange(
-            format_lazy(
-                _("歡樂豆太多：本場上限 {high}，你有 {beans}，請去更高的場次"),
-                high=high,
-                beans=beans,
-            )
-        )
 
 
 def seat_take(*, table_id: int, user, index: int | None = None) -> Seat:
@@ -157,6 +149,29 @@ def seat_leave(*, table_id: int, user) -> bool:
     return escaped
 
 
+def seat_release(*, user, keep_table_id: int | None = None) -> bool:
+    """Stand the user up from a seat he holds elsewhere when he is not in a hand there.
+
+    Joining another table (快速開始, another room, a friend's table) moves a player whose seat
+    is at a table that has not started or is between hands; a player dealt into a hand in play
+    is refused (NotBetweenHands: leaving it would be an escape). Returns True if a seat was
+    given up.
+    """
+    held = Seat.objects.filter(user=user).exclude(table_id=keep_table_id).first()
+    if held is None:
+        return False
+    with transaction.atomic():
+        work = tables.table_lock(held.table_id)
+        seat = work.seat_find(user)
+        if seat is None:
+            return False  # stood up meanwhile
+        hand = work.hand
+        if hand is not None and tables.engine_seat(hand, seat) is not None:
+            raise NotBetweenHands(_("你已經在另一張牌桌的牌局中，請先打完或離開"))
+        seat_leave(table_id=held.table_id, user=user)  # under the same lock: no deal between
+    return True
+
+
 def table_tick(*, table_id: int) -> None:
     """The clock's step for a table: fill with bots, start the next hand, or close it."""
     now = timezone.now()
@@ -172,34 +187,6 @@ def table_tick(*, table_id: int) -> None:
             table = work.table
             if not table.next_hand_at or table.next_hand_at > now:
                 return
-            table.next_hand_at = None
-            for seat in table.seats.select_related("user").filter(user__isnull=False):
-                gone = seat.connections == 0 and not seat.is_bot
-                if gone or not _beans_ok(seat, table.params):
-                    # a player who left after a hand (or can no longer afford the room) stands up
-                    tables.seat_vacate(seat)
-                    seat.save()
-            tables.seq_bump(table)
-            if table.seats.filter(user__isnull=True).exists():
-                table.status = Table.Status.WAITING
-                if table.seats.filter(user__isnull=False, is_bot=False).exists():
-                    wait = table.params.get("bot_wait_seconds", 5)
-                    table.fill_deadline = now + timedelta(seconds=wait)
-                tables.table_close_if_empty(work)
-            table.save()
-            tables.hand_start_if_ready(work)
+            between.next_hand_deal(work, now)
             table.save()
             tables.table_notify(table, lobby=True)
-
-
-def _beans_ok(seat: Seat, params: dict) -> bool:
-    if seat.is_bot:
-        from games.services.bots import bot_topup
-
-        bot_topup(seat.user, params)
-        return True
-    try:
-        beans_check(seat.user, params)
-    except BeansOutOfRange:
-        return False
-    return True

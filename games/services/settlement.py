@@ -27,27 +27,41 @@ from django.utils import timezone
 from accounts import services as account_services
 from games import realtime
 from games.engine import registry
+from games.engine.params import table_params_read
 from games.engine.table_type import Settlement
 from games.models import Hand, HandSeat, Table
 from ledger import services as ledger
 
 
 def bean_moves(
-    payments: list[dict], factor: int, rake: int, balances: dict[int, int]
+    payments: list[dict], factor: int, rake: int, balances: dict[int, int], cap: int = 0
 ) -> tuple[dict[int, int], int]:
     """Return (bean delta per seat, rake total) for the payments. Pure arithmetic.
 
     ``balances`` names every seat dealt into the hand (each pays 回收 A once); a seat that
-    appears only in a payment pays or receives without a balance of its own (0).
+    appears only in a payment pays or receives without a balance of its own (0). ``cap``
+    (單局封頂, 0: none): no player loses or wins more than that in the hand before 回收 A — a
+    winner's claims are scaled down to it, and a loser pays at most it.
     """
     owed: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for p in payments:
         if p["points"] > 0 and p["from"] != p["to"]:
             owed[p["from"]][p["to"]] += p["points"] * factor
+    if cap > 0:
+        claimed: dict[int, int] = defaultdict(int)
+        for creditors in owed.values():
+            for winner, amount in creditors.items():
+                claimed[winner] += amount
+        for creditors in owed.values():
+            for winner in creditors:
+                if claimed[winner] > cap:
+                    creditors[winner] = creditors[winner] * cap // claimed[winner]
     delta: dict[int, int] = dict.fromkeys(balances, 0)
     for loser, creditors in owed.items():
         due = sum(creditors.values())
-        paid = min(max(balances.get(loser, 0), 0), due)
+        if due <= 0:
+            continue
+        paid = min(max(balances.get(loser, 0), 0), due, cap if cap > 0 else due)
         delta[loser] = delta.get(loser, 0) - paid
         shares = {w: paid * amount // due for w, amount in creditors.items()}
         largest = max(shares, key=lambda w: (creditors[w], -w))
@@ -85,13 +99,14 @@ def hand_settle(hand_id: int) -> bool:
         payments = extra.get("payments", [])
         factor = int(hand.params.get("factor", 1))
         rake = int(hand.params.get("rake", 0))
+        cap = int(table_params_read(hand.params).get("hand_cap") or 0)  # 單局封頂
         pot_settled = registry.get(hand.game).table_type.settlement is Settlement.POT
         if pot_settled and extra.get("bean_moves") is not None:
             # beans moved during play (stakes.pot_pay): the final moves are recorded as they are
             delta = {int(k): v for k, v in extra["bean_moves"].items()}
             rake_total = int(extra.get("rake_total", -sum(delta.values())))
         else:
-            delta, rake_total = bean_moves(payments, factor, rake, balances)
+            delta, rake_total = bean_moves(payments, factor, rake, balances, cap)
         escaped = hand.result.get("escaped_seat")
         legs = [(accounts[seat], amount) for seat, amount in delta.items() if amount]
         if rake_total:
@@ -138,10 +153,18 @@ def hand_settle(hand_id: int) -> bool:
                 if delta.get(seat, 0) != int(scores[seat]) * factor - rake
             ]
         )
+        # of those, the seats the room's 單局封頂 held back (said as 封頂, not as 以所持為限)
+        capped = []
+        if cap > 0 and short:
+            free, _ = bean_moves(payments, factor, rake, balances)
+            capped = [s for s in short if free.get(s, 0) != delta.get(s, 0)]
+            short = [s for s in short if s not in capped]
         hand.result = {
             **hand.result,
             "beans": [delta.get(seat, 0) for seat in range(len(players))],
             "short": short,
+            "capped": capped,
+            "cap": cap,
             "rake": rake_total,
             "factor": factor,
             "rake_each": rake,

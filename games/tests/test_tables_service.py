@@ -236,8 +236,9 @@ def test_whole_hand_by_clock_settles_once_and_conserves_beans(
         assert user.game_stats.get(game="doudizhu").score == score
 
 
-def test_timeout_plays_the_auto_action_and_two_timeouts_turn_on_auto(room, make_user):
-    """A seat whose clock runs out gets 托管's move; after two in a row 托管 stays on."""
+def test_timeout_plays_the_auto_action_and_a_missed_start_prompt_counts_nothing(room, make_user):
+    """A seat whose clock runs out gets 托管's move; a missed short prompt (斗地主's 開始) is
+    not a missed turn (a missed turn clock counts: games/tests/test_newcomer.py)."""
     table, users = _full_table(room, make_user)
     seat = Seat.objects.get(table=table, index=0)
     assert seat.deadline is not None
@@ -246,7 +247,7 @@ def test_timeout_plays_the_auto_action_and_two_timeouts_turn_on_auto(room, make_
     event = HandEvent.objects.get()
     assert event.by == "auto" and event.seat == 0
     seat.refresh_from_db()
-    assert seat.timeouts == 1 and not seat.auto
+    assert seat.timeouts == 0 and not seat.auto
     # a seat not due is not touched
     assert tables.due_seat_act(table_id=table.pk, seat_index=0) is False
 

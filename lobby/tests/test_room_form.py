@@ -39,6 +39,9 @@ TABLE = {
     "spectator_chat_hidden": True,
     "spectator_delay_turns": 2,
     "spectator_delay_seconds": 20,
+    "between_hands_seconds": 20,
+    "idle_hands_limit": 4,
+    "hand_cap": 800,
 }
 
 # game → (seats, 玩法, every declared parameter at a non-default value, the board's header)

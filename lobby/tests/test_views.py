@@ -131,14 +131,16 @@ def test_private_table_by_invite_code_and_refusals(room, make_user):
     assert not Seat.objects.filter(user=stranger).exists()
 
 
-def test_a_player_at_one_table_cannot_quick_join_another_room(room, make_user):
-    """Someone already seated elsewhere is told to leave first and keeps his one seat."""
+def test_a_player_in_a_hand_cannot_quick_join_another_room(room, make_user):
+    """Someone dealt into a hand elsewhere is told to finish or leave it first and keeps his
+    one seat (at a table that has not started he would move: games/tests/test_between_hands)."""
     other = Room.objects.create(name="另一場", game="doudizhu", seats=3, min_beans=0)
-    user = make_user(beans=5000)
-    services.quick_join(user=user, room_id=room.pk)
-    html = _refused(_client(user), reverse("lobby:quick_join", args=[other.pk]))
-    assert "請先離開" in html
-    assert Seat.objects.filter(user=user).count() == 1
+    users = [make_user(beans=5000) for _ in range(3)]
+    for user in users:
+        services.quick_join(user=user, room_id=room.pk)
+    html = _refused(_client(users[0]), reverse("lobby:quick_join", args=[other.pk]))
+    assert "請先打完或離開" in html
+    assert Seat.objects.filter(user=users[0]).count() == 1
 
 
 def test_unknown_table_page_is_not_found(make_user):

@@ -134,6 +134,16 @@
         toast(toastEl.textContent, true);
       }
     });
+    // 換桌: the old table's push (no seat here any more) must not send the page to the lobby
+    // before the answer names the new table
+    document.addEventListener("htmx:beforeRequest", (e) => {
+      if (e.target.closest && e.target.closest("[data-switch]")) navigatingAway = true;
+    });
+    // a note that stays until read (what 托管 did while the player was away)
+    document.addEventListener("click", (e) => {
+      const close = e.target.closest && e.target.closest("[data-dismiss]");
+      if (close) close.parentElement.remove();
+    });
     Leyou.watchConnection(t("牌桌不存在"));
     sync();
   }

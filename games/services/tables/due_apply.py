@@ -49,10 +49,13 @@ def due_seat_act(*, table_id: int, seat_index: int) -> bool:
             action, by = ruleset.bot_action(state, index), "auto"
         else:
             action, by = ruleset.auto_action(state, index), "auto"
-            seat.timeouts += 1
-            if seat.timeouts >= 2:
-                seat.auto = True  # two missed turns in a row: 托管 until the player acts
-            seat.save(update_fields=["timeouts", "auto"])
+            # a missed short prompt (the game's own clock: 斗地主's 開始, 明牌 during the deal)
+            # takes its default and nothing more; only a missed turn clock counts toward 托管
+            if not ruleset.turn_seconds(state):
+                seat.timeouts += 1
+                if seat.timeouts >= 2:
+                    seat.auto = True  # two missed turns in a row: 托管 until the player acts
+                seat.save(update_fields=["timeouts", "auto"])
         action_apply(work, seat, action, action_id=None, by=by)
         return True
 

@@ -8,14 +8,21 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine.params import table_params_read
 from games.engine.table_type import Dealer, Settlement
-from games.models import Hand
+from games.models import Hand, Seat
 from games.services import stakes
 from games.services.tables.clocks import deadlines_save
 from games.services.tables.seatmap import table_seat
 from games.services.tables.working import WorkingSet
 
-BETWEEN_HANDS_SECONDS = 8
+# the room's wait between hands when its params do not say (``between_hands_seconds``)
+BETWEEN_HANDS_SECONDS = 12
+
+
+def between_hands_seconds(params: dict) -> int:
+    """How long the table waits for every player's 繼續 before dealing the next hand."""
+    return int(table_params_read(params).get("between_hands_seconds") or BETWEEN_HANDS_SECONDS)
 
 
 def result_json(result) -> dict:
@@ -47,7 +54,13 @@ def hand_end(work: WorkingSet, result, *, escaped_seat: int | None) -> None:
     for seat in ended:
         seat.deadline, seat.deadline_seq = None, None
     deadlines_save(ended)
-    table.next_hand_at = timezone.now() + timedelta(seconds=BETWEEN_HANDS_SECONDS)
+    # every player answers again (繼續 / 換桌 / 離開) before the next deal; bots are always ready
+    for seat in work.seats:
+        if not seat.is_bot:
+            seat.ready = False
+    Seat.objects.filter(table_id=table.pk, is_bot=False, ready=True).update(ready=False)
+    wait = between_hands_seconds(table.params)
+    table.next_hand_at = timezone.now() + timedelta(seconds=wait)
     extra = result.extra or {}
     # what the engine hands on to the next hand (圈風, 牢莊, 荒莊 streak …) comes back in its params
     table.carry = {

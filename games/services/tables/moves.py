@@ -79,9 +79,10 @@ def move_submit(
                 )
             if work.hand is None:
                 raise NoHand(_("現在沒有進行中的牌局"))
-            if not seat.is_bot and (seat.auto or seat.timeouts):
-                seat.auto, seat.timeouts = False, 0  # acting yourself ends 托管
-                seat.save(update_fields=["auto", "timeouts"])
+            if not seat.is_bot and (seat.auto or seat.timeouts or seat.hands_unanswered):
+                # acting yourself ends 托管, and shows you are here (not idle between hands)
+                seat.auto, seat.timeouts, seat.hands_unanswered = False, 0, 0
+                seat.save(update_fields=["auto", "timeouts", "hands_unanswered"])
             return action_apply(work, seat, action, action_id=action_id, by="player")
     except IntegrityError as error:
         if "event_action_id_unique" in str(error):

@@ -16,6 +16,7 @@ SEAT_EMPTY: dict[str, Any] = {
     "auto": False,
     "ready": False,
     "timeouts": 0,
+    "hands_unanswered": 0,
     "connections": 0,
     "disconnected_at": None,
     "deadline": None,

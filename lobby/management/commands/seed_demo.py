@@ -54,6 +54,8 @@ DEMO_ROOMS = [
         turn_seconds=20,
         bot_wait_seconds=3,
         sort_order=1,
+        # 單局封頂: a newcomer's first hands cannot take a large part of his welcome beans
+        extra={"hand_cap": 1000},
     ),
     dict(
         name="初級場",
