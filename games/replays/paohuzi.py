@@ -70,12 +70,14 @@ def apply_steps(
         return [(None, final)]
     steps: list[tuple[dict[str, Any] | None, dict[str, Any]]] = [(None, draws[0]["before"])]
     for i, draw in enumerate(draws):
-        if draw["shown"] is not None:
-            after = draw["shown"]
-        elif i + 1 < len(draws):
-            after = draws[i + 1]["before"]
-        else:
+        if i + 1 == len(draws):
+            # the action's last draw shows where the action ended: a card nobody wanted from
+            # the emptied 墩 is resolved at once and the hand ends (黃莊) inside the same apply
             after = final
+        elif draw["shown"] is not None:
+            after = draw["shown"]
+        else:
+            after = draws[i + 1]["before"]
         caption = {
             "who": names[draw["seat"]],
             "seat": draw["seat"],

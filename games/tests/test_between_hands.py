@@ -207,6 +207,8 @@ def test_switching_tables_between_hands_takes_another_table_of_the_room(make_use
 
 
 def test_switching_tables_is_refused_in_a_hand_and_at_a_private_table(room, make_user):
+    """換桌 while dealt into a hand in play, or at a private table, is refused; the seat
+    stays."""
     users = [make_user(beans=5000) for _ in range(3)]
     for user in users:
         table = lobby_services.quick_join(user=user, room_id=room.pk)

@@ -444,7 +444,9 @@ def test_every_bean_follows_the_rule(
             _set_balance(user, beans)
         held = {u.pk: balance_for_user(u) for u in users}
         Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(seconds=1))
-        Seat.objects.filter(table=table).update(auto=True, connections=1)
+        # every player answers 繼續 between hands (one who never does is stood up after the
+        # room's idle_hands_limit, which this test of the money does not exercise)
+        Seat.objects.filter(table=table).update(auto=True, connections=1, hands_unanswered=0)
         with django_capture_on_commit_callbacks(execute=True):
             seating.table_tick(table_id=table.pk)
         table.refresh_from_db()

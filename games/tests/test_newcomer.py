@@ -26,6 +26,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_plain_start_is_primary_and_mingpai_start_says_its_risk():
+    """On 斗地主's start screen the plain 開始 is the primary button and 明牌開始 says
+    what it risks."""
     buttons = extras(
         {
             "phase": "start",
@@ -66,6 +68,7 @@ def test_a_missed_start_prompt_takes_the_default_without_tuoguan(room, make_user
 
 
 def test_a_missed_turn_clock_still_counts_toward_tuoguan(room, make_user):
+    """A missed turn clock (not a short start prompt) still counts toward 托管."""
     users = [make_user(beans=5000) for _ in range(3)]
     for user in users:
         table = lobby_services.quick_join(user=user, room_id=room.pk)
@@ -102,6 +105,7 @@ def test_bean_moves_cap_what_one_hand_costs_and_wins():
 
 
 def test_the_settlement_applies_the_rooms_cap_and_says_so(make_user, monkeypatch):
+    """A room's 單局封頂 caps what a hand moves, and the settlement panel says 封頂."""
     room = _room("封頂場", hand_cap=20)
     table_id, users = _finished(room, make_user, monkeypatch)
     hand = Hand.objects.get(table_id=table_id)
@@ -120,6 +124,7 @@ def test_the_settlement_applies_the_rooms_cap_and_says_so(make_user, monkeypatch
 
 
 def test_the_demo_novice_room_caps_a_hand():
+    """The demo 新手場 caps a hand at 1,000 beans and its settings pass the room's checks."""
     call_command("seed_demo")
     novice = Room.objects.get(name="新手場")
     assert novice.params()["hand_cap"] == 1000

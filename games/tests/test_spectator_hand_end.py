@@ -17,6 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_watcher_sees_the_end_and_settlement_before_the_next_deal(make_user, monkeypatch):
+    """A delayed watcher sees a hand's end and settlement before the next deal, even when
+    it comes at once."""
     room = _room("觀戰場", spectator_delay_turns=1, spectator_delay_seconds=15)
     table_id, users = _finished(room, make_user, monkeypatch)
     first = Hand.objects.get(table_id=table_id)

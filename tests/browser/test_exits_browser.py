@@ -23,6 +23,7 @@ SIZES = [(390, 844), (1280, 800)]
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_private_table_before_its_first_deal_can_be_left(servers, browser, size):
+    """A 好友房 before its first deal shows 離開, and pressing it stands the owner up."""
     room = _room("doudizhu")
     port = servers.daphne("web")
     owner = _player(f"exit-private-{size[0]}")
@@ -39,6 +40,7 @@ def test_a_private_table_before_its_first_deal_can_be_left(servers, browser, siz
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_settlement_offers_continue_switch_and_leave(servers, browser, size):
+    """With the settlement open, 繼續, 換桌 and 離開 are all on screen and usable."""
     room = _room("doudizhu")
     port = servers.daphne("web")
     user = _player(f"exit-between-{size[0]}")

@@ -18,6 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live, pytest.mark.slow]
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_watcher_sees_the_settlement_then_the_next_deal(servers, browser, size):
+    """In a browser, a watcher sees the settlement panel and then the next deal."""
     room = Room.objects.create(
         name="觀戰場",
         game="doudizhu",
