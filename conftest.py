@@ -92,19 +92,6 @@ def make_user(db):
 
 @pytest.fixture
 def room(db):
-    from lobby.models import Room
+    from games.tests.helpers import doudizhu_room
 
-    return Room.objects.create(
-        name="測試場",
-        game="doudizhu",
-        variant="classic",
-        seats=3,
-        base_score=1,
-        factor=10,
-        rake=5,
-        min_beans=100,
-        max_beans=None,
-        double_threshold=1000,
-        turn_seconds=20,
-        bot_wait_seconds=0,
-    )
+    return doudizhu_room()

@@ -17,3 +17,25 @@ def current_state(table_id: int):
 
 def seat_user(table_id: int, index: int):
     return Table.objects.get(pk=table_id).seats.get(index=index).user
+
+
+def doudizhu_room(name: str = "測試場", *, bot_wait_seconds: int = 0, **extra):
+    """A classic 斗地主 room (底分 1, N = 10, A = 5, at least 100 beans) with ``extra`` room
+    options: the room the table tests sit at."""
+    from lobby.models import Room
+
+    return Room.objects.create(
+        name=name,
+        game="doudizhu",
+        variant="classic",
+        seats=3,
+        base_score=1,
+        factor=10,
+        rake=5,
+        min_beans=100,
+        max_beans=None,
+        double_threshold=1000,
+        turn_seconds=20,
+        bot_wait_seconds=bot_wait_seconds,
+        extra=extra,
+    )

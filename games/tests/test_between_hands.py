@@ -21,7 +21,7 @@ from games.exceptions import NotBetweenHands
 from games.models import Hand, Seat, Table
 from games.selectors import tables as table_selectors
 from games.services import between, presence, seating, tables
-from games.tests.helpers import current_state, seat_user
+from games.tests.helpers import current_state, doudizhu_room, seat_user
 from games.tests.test_query_budgets import _bot_move
 from lobby import services as lobby_services
 from lobby.exceptions import RoomUnavailable
@@ -31,21 +31,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _room(name: str, **extra: Any) -> Room:
-    return Room.objects.create(
-        name=name,
-        game="doudizhu",
-        variant="classic",
-        seats=3,
-        base_score=1,
-        factor=10,
-        rake=5,
-        min_beans=100,
-        max_beans=None,
-        double_threshold=1000,
-        turn_seconds=20,
-        bot_wait_seconds=30,
-        extra=extra,
-    )
+    """A 斗地主 room whose bots wait 30 s (the tests seat the players themselves)."""
+    return doudizhu_room(name, bot_wait_seconds=30, **extra)
 
 
 def _board(table_id: int, user) -> str:
